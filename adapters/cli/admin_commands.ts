@@ -1,0 +1,80 @@
+/**
+ * The operator commands: `migrate`, `demo`, `accounts ...` and `keys ...`. They open
+ * the configured storage (migrating it), do one thing, print JSON and exit.
+ */
+import type { AnyRouter } from "@trpc/server";
+import { appRouter } from "../../routers/index.ts";
+import type { Services } from "../../core/context.ts";
+import { ensureDemoWorld } from "../../core/demo/demo_world.ts";
+import { createKey, revokeKey, rotateKey } from "../../core/auth/keys.ts";
+import { keysOfUser } from "../../core/auth/keys_queries.ts";
+import { createUser, linkAccount, shareAccount } from "../../core/accounts/users.ts";
+import { openRuntime } from "../runtime/open_runtime.ts";
+import { configFromEnv } from "../runtime/config.ts";
+import { type Args, integerFlag, requiredFlag, stringFlag } from "./args.ts";
+
+type Command = (services: Services, args: Args) => Promise<unknown>;
+
+const commands: Record<string, Command> = {
+  migrate: async () => ({ migrated: true }),
+  demo: async ({ sql, keyCache, settings }, args) => {
+    const world = await ensureDemoWorld(sql, { keyPrefix: settings.keyPrefix, keyCache });
+    const base = stringFlag(args, "base-url", process.env.PUBLIC_URL ?? `http://127.0.0.1:${process.env.PORT ?? 8787}`)!.replace(/\/+$/, "");
+    return { base_url: `${base}/v1`, trpc_url: `${base}/trpc`, ...world };
+  },
+  "accounts create": async ({ sql }, args) =>
+    createUser(
+      sql,
+      { name: requiredFlag(args, "name"), email: stringFlag(args, "email"), plan: stringFlag(args, "plan"), subscriptionStatus: stringFlag(args, "subscription"), onboarded: args.flags["not-onboarded"] ? false : undefined },
+      { id: stringFlag(args, "account-id"), username: requiredFlag(args, "username"), name: stringFlag(args, "display-name") ?? requiredFlag(args, "name"), xPremium: args.flags.premium === true },
+    ),
+  "accounts link": async ({ sql }, args) => ({
+    account_id: await linkAccount(sql, requiredInteger(args, "user"), { id: stringFlag(args, "account-id"), username: requiredFlag(args, "username"), name: stringFlag(args, "name") ?? requiredFlag(args, "username") }),
+  }),
+  "accounts share": async ({ sql }, args) => {
+    const permission = stringFlag(args, "permission", "viewer");
+    if (permission !== "viewer" && permission !== "editor") throw new Error("--permission must be viewer or editor");
+    await shareAccount(sql, requiredFlag(args, "account"), requiredInteger(args, "with-user"), permission);
+    return { shared: true };
+  },
+  "accounts list": async ({ sql }) =>
+    sql`select u.id as user_id, u.name, u.plan, u.subscription_status, a.id as main_account_id, a.username
+          from users u join accounts a on a.user_id = u.id and a.main_account_id is null order by u.id`,
+  "keys create": async ({ sql, settings }, args) => {
+    const scopes = (stringFlag(args, "scopes", "read,write") ?? "").split(",");
+    const { key, record } = await createKey(sql, { userId: requiredInteger(args, "user"), name: stringFlag(args, "name", "cli")!, scopes, prefix: settings.keyPrefix });
+    return { key, note: "Shown once; store it now", ...record };
+  },
+  "keys list": async ({ sql }, args) => keysOfUser(sql, requiredInteger(args, "user"), args.flags["include-revoked"] === true),
+  "keys rotate": async ({ sql, keyCache, settings }, args) => {
+    const { key, record } = await rotateKey(sql, keyCache, requiredInteger(args, "key"), settings.keyPrefix);
+    return { key, note: "Shown once; the old key is revoked", ...record };
+  },
+  "keys revoke": async ({ sql, keyCache }, args) => {
+    await revokeKey(sql, keyCache, requiredInteger(args, "key"));
+    return { revoked: true, note: "Other server processes stop accepting it within 30 s" };
+  },
+};
+
+/** The admin command names, for help. */
+export const ADMIN_COMMANDS = Object.keys(commands);
+
+/** Runs an admin command if `args` names one; answers false otherwise. */
+export async function runAdminCommand(args: Args): Promise<boolean> {
+  const name = [args.words.slice(0, 2).join(" "), args.words[0]].find((candidate) => candidate in commands);
+  if (!name) return false;
+  const runtime = await openRuntime(appRouter as AnyRouter, configFromEnv());
+  try {
+    const result = await commands[name](runtime.services, args);
+    console.log(JSON.stringify(result, null, 2));
+  } finally {
+    await runtime.close();
+  }
+  return true;
+}
+
+function requiredInteger(args: Args, name: string): number {
+  const value = integerFlag(args, name);
+  if (value === undefined) throw new Error(`--${name} is required`);
+  return value;
+}

@@ -1,0 +1,40 @@
+/** The `threadline` command: `npm start` runs `serve`; `npm run cli -- <command>` runs the rest. */
+import type { AnyRouter } from "@trpc/server";
+import { appRouter } from "../../routers/index.ts";
+import { buildOpenApiDocument } from "../../core/docs/openapi.ts";
+import { ApiError } from "../../core/errors.ts";
+import { parseArgs } from "./args.ts";
+import { serveCommand } from "./serve_command.ts";
+import { ADMIN_COMMANDS, runAdminCommand } from "./admin_commands.ts";
+
+const HELP = `threadline <command>
+
+  serve [--port 8787] [--host 127.0.0.1] [--demo-file PATH] [--data-dir DIR]
+  openapi                          print the OpenAPI document (no server, no database)
+  migrate                          apply database migrations
+  demo --json                      create or refresh the demo world; print it as JSON
+  accounts create --name N --username U [--plan pro] [--subscription active] [--email E] [--premium] [--not-onboarded]
+  accounts link --user ID --username U      accounts share --account ID --with-user ID [--permission viewer|editor]
+  accounts list
+  keys create --user ID [--name N] [--scopes read|read,write]
+  keys list --user ID [--include-revoked]   keys rotate --key ID   keys revoke --key ID
+
+Configuration comes from the environment (DATABASE_URL, REDIS_URL, DATA_DIR, ...: see README).`;
+
+async function main(argv: string[]): Promise<void> {
+  const args = parseArgs(argv);
+  const [command] = args.words;
+  if (!command || command === "help" || args.flags.help) return void console.log(HELP);
+  if (command === "serve") return serveCommand(args);
+  if (command === "openapi") {
+    const serverUrl = process.env.PUBLIC_URL;
+    return void process.stdout.write(`${JSON.stringify(buildOpenApiDocument(appRouter as AnyRouter, { serverUrl }), null, 2)}\n`);
+  }
+  if (await runAdminCommand(args)) return;
+  throw new Error(`Unknown command "${args.words.join(" ")}" (commands: serve, openapi, ${ADMIN_COMMANDS.join(", ")})`);
+}
+
+main(process.argv.slice(2)).catch((error) => {
+  console.error(error instanceof ApiError ? `Error [${error.code}]: ${error.message}` : `Error: ${(error as Error).message}`);
+  process.exit(1);
+});

@@ -1,0 +1,16 @@
+/**
+ * Counters that always fail: what THREADLINE_FAULTS=counters installs so
+ * tests can watch request buckets fail open and allowances fail closed
+ * without stopping a real Redis.
+ */
+import type { Counters } from "../../core/limits/counters.ts";
+
+/** Creates counters whose consume and release always reject. */
+export function createFaultyCounters(): Counters {
+  const unavailable = () => Promise.reject(new Error("Counters unavailable (THREADLINE_FAULTS=counters)"));
+  return {
+    consume: unavailable,
+    release: unavailable,
+    async close() {},
+  };
+}

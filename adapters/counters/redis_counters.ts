@@ -1,0 +1,172 @@
+/**
+ * Fixed-window counters in Redis, shared by every server process.
+ *
+ * Each consume is one Lua script, so the check and the charge of all its
+ * windows happen atomically: no other client can slip in between "is there
+ * room?" and "take it" (spec, Limits 1: all windows are charged, or none).
+ */
+import { Redis } from "ioredis";
+import { windowStart } from "../../core/limits/counters.ts";
+import type { CounterCheck, Counters, WindowState } from "../../core/limits/counters.ts";
+
+/**
+ * KEYS: one window key per check. ARGV: limit, cost, ttl_ms per check.
+ * Costs are summed per key before comparing, so two checks naming the same
+ * window cannot together pass its limit. Replies {allowed, used_1..used_n}.
+ */
+const CONSUME_LUA = `
+local n = #KEYS
+local used = {}
+local pending = {}
+local allowed = 1
+for i = 1, n do
+  local limit = tonumber(ARGV[3 * i - 2])
+  local cost = tonumber(ARGV[3 * i - 1])
+  used[i] = tonumber(redis.call('GET', KEYS[i]) or '0')
+  pending[KEYS[i]] = (pending[KEYS[i]] or 0) + cost
+  if used[i] + pending[KEYS[i]] > limit then allowed = 0 end
+end
+if allowed == 1 then
+  for i = 1, n do
+    local cost = tonumber(ARGV[3 * i - 1])
+    if cost > 0 then
+      used[i] = redis.call('INCRBY', KEYS[i], cost)
+      redis.call('PEXPIRE', KEYS[i], ARGV[3 * i])
+    end
+  end
+end
+table.insert(used, 1, allowed)
+return used
+`;
+
+/**
+ * KEYS: one window key per check. ARGV: cost per check. DECRBY keeps the
+ * key's expiry; a missing key is left missing rather than created without one.
+ */
+const RELEASE_LUA = `
+for i = 1, #KEYS do
+  local current = tonumber(redis.call('GET', KEYS[i]) or '0')
+  local cost = tonumber(ARGV[i])
+  if current > 0 and cost > 0 then
+    redis.call('DECRBY', KEYS[i], math.min(current, cost))
+  end
+end
+return 0
+`;
+
+/**
+ * Keys outlive their window by this much. The TTL is computed from the
+ * caller's clock rather than PEXPIREAT on Redis's: when the two disagree, an
+ * absolute time already past on Redis's clock would delete the key on the
+ * spot and silently reset the window.
+ */
+const EXPIRY_MARGIN_MS = 10_000;
+
+/** Callers choose to fail open or closed, so a dead Redis must answer fast. */
+const CONNECT_TIMEOUT_MS = 2_000;
+const COMMAND_TIMEOUT_MS = 1_000;
+const DISCONNECT_TIMEOUT_MS = 200;
+
+interface ScriptCommands {
+  threadlineConsume(numKeys: number, ...keysAndArgs: (string | number)[]): Promise<unknown>;
+  threadlineRelease(numKeys: number, ...keysAndArgs: (string | number)[]): Promise<unknown>;
+}
+
+/** Creates fixed-window counters stored in Redis under `prefix` (default `tl:`). */
+export function createRedisCounters(options: { url: string; prefix?: string }): Counters {
+  const prefix = options.prefix ?? "tl:";
+  // Without the offline queue, commands sent while Redis is unreachable
+  // reject at once instead of waiting for a reconnect that may never come.
+  const redis = new Redis(options.url, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: CONNECT_TIMEOUT_MS,
+    commandTimeout: COMMAND_TIMEOUT_MS,
+    // disconnect() arms this timer even when the socket is already closed
+    // (Redis down), and it then holds the process open for its full length.
+    disconnectTimeout: DISCONNECT_TIMEOUT_MS,
+  });
+  // defineCommand sends EVALSHA and falls back to EVAL when the server
+  // has not seen the script yet (after a restart or SCRIPT FLUSH).
+  redis.defineCommand("threadlineConsume", { lua: CONSUME_LUA });
+  redis.defineCommand("threadlineRelease", { lua: RELEASE_LUA });
+  const scripts = redis as unknown as ScriptCommands;
+
+  // Connection errors reach callers as rejected commands; remembering the
+  // last one gives those rejections a cause, and listening keeps ioredis
+  // from printing "Unhandled error event" on every reconnect attempt.
+  let lastError: unknown;
+  redis.on("error", (error: unknown) => {
+    lastError = error;
+  });
+
+  let connecting: Promise<void> | undefined;
+  let closed = false;
+  async function ready(): Promise<void> {
+    // Checked first: connect() after close() would quietly open a new connection.
+    if (closed) throw new Error("Redis counters are closed");
+    // The first call waits for the initial connection; later ones never wait,
+    // ioredis reconnects in the background while commands fail fast.
+    connecting ??= redis.connect().catch(() => {});
+    await connecting;
+    if (redis.status !== "ready") {
+      throw new Error(`Redis is not ready (status "${redis.status}")`, { cause: lastError });
+    }
+  }
+
+  function keyOf(check: CounterCheck, nowMs: number): string {
+    return `${prefix}${check.key}:${windowStart(nowMs, check.windowSeconds)}`;
+  }
+
+  return {
+    async consume(checks, nowMs) {
+      if (checks.length === 0) return { allowed: true, windows: [] };
+      await ready();
+      const keys = checks.map((check) => keyOf(check, nowMs));
+      const args = checks.flatMap((check) => {
+        const endMs = (windowStart(nowMs, check.windowSeconds) + check.windowSeconds) * 1000;
+        return [check.limit, check.cost, Math.ceil(endMs - nowMs) + EXPIRY_MARGIN_MS];
+      });
+      const reply = await scripts.threadlineConsume(keys.length, ...keys, ...args);
+      const [allowed, ...used] = parseReply(reply, checks.length + 1);
+      const windows = checks.map((check, i): WindowState => ({
+        key: check.key,
+        limit: check.limit,
+        windowSeconds: check.windowSeconds,
+        used: used[i],
+        remaining: Math.max(0, check.limit - used[i]),
+        resetAt: windowStart(nowMs, check.windowSeconds) + check.windowSeconds,
+      }));
+      return { allowed: allowed === 1, windows };
+    },
+
+    async release(checks, nowMs) {
+      if (checks.length === 0) return;
+      await ready();
+      const keys = checks.map((check) => keyOf(check, nowMs));
+      await scripts.threadlineRelease(keys.length, ...keys, ...checks.map((check) => check.cost));
+    },
+
+    async close() {
+      closed = true;
+      if (redis.status === "ready") {
+        try {
+          await redis.quit();
+          return;
+        } catch {
+          // Fall through: the connection dropped while quitting.
+        }
+      }
+      // Also stops any pending reconnect timer, so the process can exit.
+      redis.disconnect();
+    },
+  };
+}
+
+function parseReply(reply: unknown, length: number): number[] {
+  if (!Array.isArray(reply) || reply.length !== length || !reply.every((n) => typeof n === "number")) {
+    throw new Error(`Unexpected counters script reply ${JSON.stringify(reply)}`);
+  }
+  return reply;
+}

@@ -1,0 +1,30 @@
+/** The typed tRPC surface at `/trpc`, for first-party TypeScript apps. */
+import type { AnyRouter } from "@trpc/server";
+import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import { getRequestIP, type H3Event } from "h3";
+import { createContextInner, type Context, type Services } from "../../core/context.ts";
+import { toApiFailure } from "../../core/api_failure.ts";
+
+/** Handles one tRPC HTTP request (single or batched). */
+export function trpcResponse(event: H3Event, router: AnyRouter, services: Services, trustProxy: boolean): Promise<Response> {
+  const ip = getRequestIP(event, { xForwardedFor: trustProxy }) ?? "unknown";
+  const ctx: Context = createContextInner({ services, headers: event.req.headers, ip });
+  return fetchRequestHandler({
+    endpoint: "/trpc",
+    req: event.req,
+    router,
+    createContext: () => ctx,
+    responseMeta({ errors }) {
+      // The same statuses and headers as REST: rate limits always, Retry-After on errors.
+      const headers = new Headers(ctx.responseHeaders);
+      const failures = errors.map((error) => toApiFailure(error));
+      for (const failure of failures) for (const [name, value] of Object.entries(failure.headers)) headers.set(name, value);
+      const statuses = new Set(failures.map((failure) => failure.status));
+      return statuses.size === 1 ? { headers, status: [...statuses][0] } : { headers };
+    },
+    onError({ error }) {
+      const failure = toApiFailure(error);
+      if (failure.unexpected) console.error("Unexpected error:", failure.unexpected);
+    },
+  });
+}

@@ -1,0 +1,205 @@
+/**
+ * Opens the database: a real PostgreSQL server through `DATABASE_URL`, or embedded
+ * PGlite served on a loopback socket so that the same `postgres` driver reaches both.
+ */
+import { link, mkdir, readFile, unlink, writeFile } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import postgres from "postgres";
+import type { Sql } from "../../core/db/sql.ts";
+
+/** An open database and how to let go of it. */
+export interface Database {
+  sql: Sql;
+  mode: "postgres" | "embedded";
+  /** Ends the pool; for embedded also stops the socket server, PGlite and the data dir lock. */
+  close(): Promise<void>;
+}
+
+/** Where the data lives and how many connections to use. */
+export interface OpenDatabaseOptions {
+  /** A PostgreSQL 14+ URL; when absent the embedded PGlite is used. */
+  databaseUrl?: string;
+  /** Embedded data directory (PGlite files under `<dataDir>/pgdata`); `null` keeps it in memory. Default `.threadline`. */
+  dataDir?: string | null;
+  /** Pool size; default 10 for PostgreSQL and 4 for embedded. */
+  poolSize?: number;
+  /** Receives server NOTICE messages (`create table if not exists` ...); silenced by default. */
+  onNotice?: (notice: postgres.Notice) => void;
+}
+
+/**
+ * int8 (oid 20: bigint ids, `count(*)`) parsed as a JS number instead of postgres' default
+ * string, so ids are numbers everywhere. A value past 2^53 stays a string rather than be
+ * rounded to another id.
+ */
+const int8 = {
+  to: 20,
+  from: [20],
+  serialize: (value: number | bigint | string) => String(value),
+  parse: (raw: string): number | string => {
+    const value = Number(raw);
+    return Number.isSafeInteger(value) ? value : raw;
+  },
+};
+
+/** Lock files this process holds, so a reused pid (pid 1 in a container) is told apart from our own open. */
+const heldLocks = new Set<string>();
+
+/** Opens PostgreSQL when `databaseUrl` is given, else embedded PGlite (persisted or in memory). */
+export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<Database> {
+  const onnotice = options.onNotice ?? (() => {});
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 10, onnotice);
+  const dataDir = options.dataDir === undefined ? ".threadline" : options.dataDir;
+  return openEmbedded(dataDir === null ? null : resolve(dataDir), options.poolSize ?? 4, onnotice);
+}
+
+async function openPostgres(databaseUrl: string, poolSize: number, onnotice: (notice: postgres.Notice) => void): Promise<Database> {
+  const sql = postgres(databaseUrl, {
+    max: poolSize,
+    onnotice,
+    types: { int8 },
+    // PGlite always runs in UTC; the same session time zone on a real server keeps
+    // date_trunc('day', ...) and text casts identical in both modes (UTC days, spec Limits 1).
+    connection: { application_name: "threadline", TimeZone: "UTC" },
+  });
+  try {
+    // The driver connects lazily; fail at startup, not on the first request.
+    await sql`select 1`;
+  } catch (error) {
+    await sql.end({ timeout: 0 });
+    throw new Error(`Cannot connect to PostgreSQL at "${describeUrl(databaseUrl)}": ${(error as Error).message}`, { cause: error });
+  }
+  return { sql, mode: "postgres", close: once(() => sql.end({ timeout: 5 })) };
+}
+
+async function openEmbedded(dataDir: string | null, poolSize: number, onnotice: (notice: postgres.Notice) => void): Promise<Database> {
+  const lockPath = dataDir === null ? null : join(dataDir, "pgdata.lock");
+  if (dataDir !== null && lockPath !== null) {
+    await mkdir(dataDir, { recursive: true });
+    await takeLock(lockPath, dataDir);
+  }
+  let pglite: PGlite | undefined;
+  let server: PGLiteSocketServer | undefined;
+  try {
+    pglite = dataDir === null ? await PGlite.create() : await PGlite.create({ dataDir: join(dataDir, "pgdata") });
+    // Connections past maxConnections are reset by the server. Twice the pool leaves room
+    // for a reconnect that arrives before the server has counted the old socket closed;
+    // extra connections cost nothing, since PGlite runs one message at a time anyway.
+    server = new PGLiteSocketServer({ db: pglite, host: "127.0.0.1", port: 0, maxConnections: poolSize * 2 });
+    await server.start();
+  } catch (error) {
+    await server?.stop().catch(() => {});
+    await pglite?.close().catch(() => {});
+    if (lockPath) await releaseLock(lockPath);
+    throw error;
+  }
+  const [host, port] = server.getServerConn().split(":");
+  const sql = postgres({
+    host,
+    port: Number(port),
+    database: "postgres",
+    username: "postgres",
+    max: poolSize,
+    onnotice,
+    types: { int8 },
+    // PGlite is one backend session shared by every connection (ARCHITECTURE: Database):
+    // the socket server queues messages and runs a transaction's statements before any
+    // other connection's, so transactions run one at a time. Hence a query through the pool
+    // from inside a `sql.begin` callback waits for that very transaction: a deadlock; use the
+    // transaction's handle. Connections to an in-process server need no recycling.
+    max_lifetime: null,
+    connection: { application_name: "threadline" },
+  });
+  const pgliteDb = pglite;
+  const socketServer = server;
+  const close = once(async () => {
+    try {
+      await sql.end({ timeout: 5 });
+      await socketServer.stop();
+      await pgliteDb.close();
+    } finally {
+      if (lockPath) await releaseLock(lockPath);
+    }
+  });
+  return { sql, mode: "embedded", close };
+}
+
+/**
+ * Takes `<dataDir>/pgdata.lock` for this process. PGlite has no lock of its own and two
+ * processes writing one data dir corrupt it. The pid is written to a private file first
+ * and hard-linked into place, so the lock never exists without its pid (link fails when
+ * the name exists, like open(..., "wx")). A lock whose process is gone is stale and taken over.
+ */
+async function takeLock(lockPath: string, dataDir: string): Promise<void> {
+  const draft = `${lockPath}.${process.pid}.${Date.now()}`;
+  await writeFile(draft, `${process.pid}\n`);
+  try {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        await link(draft, lockPath);
+        heldLocks.add(lockPath);
+        return;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      }
+      const holder = await lockHolder(lockPath);
+      if (holder !== null && isRunning(holder) && (holder !== process.pid || heldLocks.has(lockPath))) {
+        throw new Error(
+          `Data directory "${dataDir}" is in use by process ${holder}; stop it or set DATA_DIR to another directory (lock file "${lockPath}")`,
+        );
+      }
+      // Stale: the holder died without closing. Another starter may be taking it over too;
+      // link() lets only one of us win the next round.
+      await unlink(lockPath).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== "ENOENT") throw error;
+      });
+    }
+    throw new Error(`Cannot take the lock "${lockPath}" on data directory "${dataDir}"`);
+  } finally {
+    await unlink(draft).catch(() => {});
+  }
+}
+
+/** The pid recorded in a lock file, or null when the file is gone or unreadable. */
+async function lockHolder(lockPath: string): Promise<number | null> {
+  try {
+    const pid = Number.parseInt(await readFile(lockPath, "utf8"), 10);
+    return Number.isInteger(pid) && pid > 0 ? pid : null;
+  } catch {
+    return null;
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to another user.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+async function releaseLock(lockPath: string): Promise<void> {
+  if (!heldLocks.delete(lockPath)) return;
+  await unlink(lockPath).catch(() => {});
+}
+
+/** The URL without its password, for error messages. */
+function describeUrl(databaseUrl: string): string {
+  try {
+    const url = new URL(databaseUrl);
+    url.password = "";
+    return url.toString();
+  } catch {
+    return "(unparsable DATABASE_URL)";
+  }
+}
+
+/** Runs `fn` at most once; later calls get the first call's promise. */
+function once(fn: () => Promise<void>): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  return () => (running ??= fn());
+}

@@ -1,0 +1,16 @@
+/** The Account record (spec: Account; supplement: GET /v1/accounts). */
+import { z } from "zod";
+
+/** An account as listed by `GET /v1/accounts`. */
+export const account = z
+  .object({
+    id: z.string().meta({ description: "Numeric text id" }),
+    username: z.string(),
+    name: z.string(),
+    avatar_url: z.string(),
+    is_main: z.boolean(),
+    relation: z.enum(["main", "linked", "shared", "linked_shared"]).meta({ description: "How the key reaches this account" }),
+    shared: z.boolean().meta({ description: "Shared with you by another user (read-only except context and queue settings)" }),
+    permission: z.enum(["viewer", "editor"]).nullable().meta({ description: "Share permission; null for your own accounts" }),
+  })
+  .meta({ id: "Account" });

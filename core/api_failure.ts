@@ -1,0 +1,56 @@
+/**
+ * Turns anything a procedure threw into the answer the API gives: the spec's
+ * envelope `{ error: { code, message, ...extra } }` (or a legacy string body), its
+ * status and headers. Both surfaces use this, so REST and tRPC agree on every code.
+ * 500s never carry internal messages (ARCHITECTURE: Errors).
+ */
+import { TRPCError } from "@trpc/server";
+import { ApiError, LegacyStringError } from "./errors.ts";
+
+/** The answer for a failed call. */
+export interface ApiFailure {
+  status: number;
+  code: string;
+  body: { error: Record<string, unknown> | string };
+  headers: Record<string, string>;
+  /** The error to log when the failure was not one the API meant to give. */
+  unexpected?: unknown;
+}
+
+interface Issue {
+  message: string;
+  path?: readonly (PropertyKey | { key: PropertyKey })[];
+  code?: string;
+}
+
+/** Maps an error to its API answer. */
+export function toApiFailure(error: unknown): ApiFailure {
+  const cause = error instanceof TRPCError ? (error.cause ?? error) : error;
+  if (cause instanceof ApiError) return { status: cause.status, code: cause.code, body: cause.toBody(), headers: cause.headers };
+  if (cause instanceof LegacyStringError) {
+    return { status: cause.status, code: cause.message.split(":")[0], body: cause.toBody(), headers: {} };
+  }
+  const issues = (cause as { issues?: unknown })?.issues;
+  if (Array.isArray(issues) && issues.length > 0) return fromApi(new ApiError("invalid_parameter", describeIssues(issues as Issue[])));
+  if (error instanceof TRPCError && (error.code === "PARSE_ERROR" || error.code === "BAD_REQUEST")) {
+    return fromApi(new ApiError("invalid_parameter", error.message));
+  }
+  if (error instanceof TRPCError && error.code === "NOT_FOUND") return fromApi(new ApiError("not_found", error.message));
+  return { ...fromApi(new ApiError("internal_error", "Internal server error")), unexpected: error };
+}
+
+function fromApi(error: ApiError): ApiFailure {
+  return { status: error.status, code: error.code, body: error.toBody(), headers: error.headers };
+}
+
+/** `Invalid "limit": must be an integer from 1 to 100` for the first issue (and a count of the rest). */
+export function describeIssues(issues: Issue[]): string {
+  const [first] = issues;
+  const field = (first.path ?? [])
+    .map((part) => (typeof part === "object" ? part.key : part))
+    .map((part, i) => (typeof part === "number" ? `[${part}]` : `${i === 0 ? "" : "."}${String(part)}`))
+    .join("");
+  const message = /received undefined$/.test(first.message) ? "is required" : first.message;
+  const head = field ? `Invalid "${field}": ${message}` : `Invalid request: ${message}`;
+  return issues.length > 1 ? `${head} (and ${issues.length - 1} more problem${issues.length > 2 ? "s" : ""})` : head;
+}

@@ -1,0 +1,71 @@
+/**
+ * The request context every surface builds the same way: REST, tRPC, the CLI and
+ * tests all call `createContextInner`, so a procedure never knows which one called it.
+ */
+import type { Clock } from "./clock.ts";
+import type { Sql } from "./db/sql.ts";
+import type { FaultName } from "./faults.ts";
+import type { Counters } from "./limits/counters.ts";
+import type { KeyCache } from "./auth/key_cache.ts";
+import type { Principal } from "./auth/principal.ts";
+import type { AccountAccess } from "./accounts/account_access.ts";
+
+/** Everything outside the process, passed in (never imported as a singleton). */
+export interface Services {
+  sql: Sql;
+  /** Request buckets; fail open to a per-process limiter (ARCHITECTURE: Counters). */
+  requestCounters: Counters;
+  clock: Clock;
+  faults: ReadonlySet<FaultName>;
+  keyCache: KeyCache;
+  settings: Settings;
+  /** The OpenAPI document and quick reference, built once from the router. */
+  docs: () => DocsBundle;
+}
+
+/** Operator settings that rules read. */
+export interface Settings {
+  /** Prefix of issued API keys (`sxk_` so the real service's CLI accepts them). */
+  keyPrefix: string;
+  /** Public base URL of the REST surface, ending in `/v1`, when known. */
+  baseUrl?: string;
+}
+
+/** The documents `GET /v1/docs` serves. */
+export interface DocsBundle {
+  openapi: Record<string, unknown>;
+  markdown: string;
+  html: string;
+}
+
+/** Facts about the transport a request came through. */
+export interface Transport {
+  headers: Headers;
+  /** Client address for the failed-attempt limiter (`unknown` when the host gives none). */
+  ip: string;
+}
+
+/** The context procedures receive. */
+export interface Context {
+  services: Services;
+  transport: Transport;
+  /** Headers the REST and tRPC adapters add to the answer, errors included. */
+  responseHeaders: Headers;
+  principal?: Principal;
+  account?: AccountAccess;
+}
+
+/** Builds a context without HTTP; adapters and tests call this. */
+export function createContextInner(options: { services: Services; headers?: HeadersInit; ip?: string }): Context {
+  return {
+    services: options.services,
+    transport: { headers: new Headers(options.headers), ip: options.ip ?? "unknown" },
+    responseHeaders: new Headers(),
+  };
+}
+
+/** The context after authentication. */
+export type KeyContext = Context & { principal: Principal };
+
+/** The context after account resolution. */
+export type AccountContext = KeyContext & { account: AccountAccess };

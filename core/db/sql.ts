@@ -1,0 +1,18 @@
+/**
+ * The Sql port: porsager `postgres` clients as core sees them. Adapters build them
+ * (`adapters/postgres/open_database.ts`); core only runs queries through them.
+ */
+import type postgres from "postgres";
+
+/**
+ * The connection pool: runs queries and opens transactions with `sql.begin`.
+ * int8 columns come back as numbers (see open_database.ts), so ids are numbers.
+ */
+export type Sql = postgres.Sql<{}>;
+
+/**
+ * Anything that runs queries: the pool or the transaction handle `sql.begin` passes
+ * to its callback. A query function that may run inside a transaction takes this,
+ * since postgres' `TransactionSql` has no `begin` and so is not a `Sql`.
+ */
+export type Queryable = postgres.ISql<{}>;

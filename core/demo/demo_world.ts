@@ -1,0 +1,134 @@
+/**
+ * The demo world (shared/spec/demo_world.md): users, accounts, keys and tags that
+ * black-box tests, examples and newcomers rely on. Running it again against the same
+ * database reuses the people and accounts and issues fresh keys (a key is shown once);
+ * a key of the same name is rotated, so re-runs never pile up active keys.
+ */
+import type { Sql } from "../db/sql.ts";
+import type { KeyCache } from "../auth/key_cache.ts";
+import { createKey, revokeKey, rotateKey, type IssuedKey } from "../auth/keys.ts";
+import { keysOfUser } from "../auth/keys_queries.ts";
+import { type AccountInput, createUser, linkAccount, shareAccount, type UserInput, userByEmail } from "../accounts/users.ts";
+
+/** The demo world as written by `--demo-file` and `demo --json` (without the URLs). */
+export interface DemoWorld {
+  accounts: Record<"main" | "linked" | "shared" | "editor_shared" | "linked_shared" | "throttled" | "other_user", string>;
+  keys: Record<"write" | "read" | "revoked" | "lapsed" | "throttled" | "other_user" | "trial" | "not_onboarded", string>;
+  handles: { main: string };
+  tags: number[];
+}
+
+interface DemoPerson {
+  user: UserInput & { email: string };
+  main: AccountInput & { id: string };
+  linked?: AccountInput & { id: string };
+}
+
+const people = {
+  ada: {
+    user: { name: "Ada Demo", email: "ada@demo.threadline.local", plan: "ultra" },
+    main: { id: "1600000000000000001", username: "ada_builds", name: "Ada Builds", xPremium: true },
+    linked: { id: "1600000000000000002", username: "ada_labs", name: "Ada Labs" },
+  },
+  dana: {
+    user: { name: "Dana Demo", email: "dana@demo.threadline.local", plan: "pro" },
+    main: { id: "1600000000000000011", username: "dana_writes", name: "Dana Writes" },
+    linked: { id: "1600000000000000012", username: "dana_daily", name: "Dana Daily" },
+  },
+  eli: {
+    user: { name: "Eli Demo", email: "eli@demo.threadline.local", plan: "pro" },
+    main: { id: "1600000000000000021", username: "eli_ships", name: "Eli Ships" },
+  },
+  bo: {
+    user: { name: "Bo Demo", email: "bo@demo.threadline.local", plan: "basic" },
+    main: { id: "1600000000000000031", username: "bo_tests", name: "Bo Tests" },
+  },
+  cy: {
+    user: { name: "Cy Demo", email: "cy@demo.threadline.local", plan: "pro" },
+    main: { id: "1600000000000000041", username: "cy_private", name: "Cy Private" },
+  },
+  lee: {
+    user: { name: "Lee Demo", email: "lee@demo.threadline.local", plan: "pro", subscriptionStatus: "lapsed" },
+    main: { id: "1600000000000000051", username: "lee_lapsed", name: "Lee Lapsed" },
+  },
+  tia: {
+    user: { name: "Tia Demo", email: "tia@demo.threadline.local", plan: "trial", subscriptionStatus: "trialing" },
+    main: { id: "1600000000000000061", username: "tia_trial", name: "Tia Trial" },
+  },
+  olu: {
+    user: { name: "Olu Demo", email: "olu@demo.threadline.local", plan: "pro", onboarded: false },
+    main: { id: "1600000000000000071", username: "olu_new", name: "Olu New" },
+  },
+} satisfies Record<string, DemoPerson>;
+
+/** Creates (or refreshes) the demo world and returns its ids and fresh keys. */
+export async function ensureDemoWorld(sql: Sql, options: { keyPrefix: string; keyCache: KeyCache }): Promise<DemoWorld> {
+  const users: Record<string, number> = {};
+  for (const [nickname, person] of Object.entries(people) as [string, DemoPerson][]) {
+    users[nickname] = await ensurePerson(sql, person);
+  }
+  await shareAccount(sql, people.dana.main.id, users.ada, "viewer");
+  await shareAccount(sql, people.eli.main.id, users.ada, "editor");
+  const tags = await ensureTags(sql, people.ada.main.id, [["launch", "rose"], ["evergreen", "emerald"]]);
+
+  const key = (nickname: string, name: string, scopes: string[]) => freshKey(sql, options, users[nickname], name, scopes);
+  const revoked = await createKey(sql, { userId: users.ada, name: "demo revoked", scopes: ["read", "write"], prefix: options.keyPrefix });
+  await revokeKey(sql, options.keyCache, revoked.record.id);
+  return {
+    accounts: {
+      main: people.ada.main.id,
+      linked: people.ada.linked.id,
+      shared: people.dana.main.id,
+      editor_shared: people.eli.main.id,
+      linked_shared: people.dana.linked.id,
+      throttled: people.bo.main.id,
+      other_user: people.cy.main.id,
+    },
+    keys: {
+      write: await key("ada", "demo write", ["read", "write"]),
+      read: await key("ada", "demo read", ["read"]),
+      revoked: revoked.key,
+      lapsed: await key("lee", "demo write", ["read", "write"]),
+      throttled: await key("bo", "demo write", ["read", "write"]),
+      other_user: await key("cy", "demo write", ["read", "write"]),
+      trial: await key("tia", "demo write", ["read", "write"]),
+      not_onboarded: await key("olu", "demo write", ["read", "write"]),
+    },
+    handles: { main: people.ada.main.username },
+    tags,
+  };
+}
+
+/** True when the database has no users yet (a fresh embedded start). */
+export async function isEmptyDatabase(sql: Sql): Promise<boolean> {
+  const [row] = await sql<{ empty: boolean }[]>`select not exists (select 1 from users) as empty`;
+  return row.empty;
+}
+
+async function ensurePerson(sql: Sql, person: DemoPerson): Promise<number> {
+  const existing = await userByEmail(sql, person.user.email);
+  if (existing) return existing.user_id;
+  const { userId } = await createUser(sql, person.user, person.main);
+  if (person.linked) await linkAccount(sql, userId, person.linked);
+  return userId;
+}
+
+async function ensureTags(sql: Sql, workspaceId: string, wanted: [string, string][]): Promise<number[]> {
+  const ids: number[] = [];
+  for (const [name, color] of wanted) {
+    await sql`insert into tags (workspace_id, name, color) values (${workspaceId}, ${name}, ${color})
+              on conflict (workspace_id, lower(name)) do nothing`;
+    const [row] = await sql<{ id: number }[]>`select id from tags where workspace_id = ${workspaceId} and lower(name) = ${name}`;
+    ids.push(row.id);
+  }
+  return ids;
+}
+
+/** Rotates the active key called `name`, or creates it, and returns the new key. */
+async function freshKey(sql: Sql, options: { keyPrefix: string; keyCache: KeyCache }, userId: number, name: string, scopes: string[]): Promise<string> {
+  const active = (await keysOfUser(sql, userId, false)).find((row) => row.name === name);
+  const issued: IssuedKey = active
+    ? await rotateKey(sql, options.keyCache, active.id, options.keyPrefix)
+    : await createKey(sql, { userId, name, scopes, prefix: options.keyPrefix });
+  return issued.key;
+}

@@ -1,0 +1,148 @@
+/**
+ * The OpenAPI 3.1 document, generated from procedure meta by trpc-to-openapi and then
+ * completed (ARCHITECTURE: REST adapter): real success statuses, the spec's error
+ * envelope with the exact codes each endpoint can answer, the bearer scheme, the
+ * rate-limit headers, and the public `GET /v1/docs`.
+ */
+import type { AnyRouter } from "@trpc/server";
+import { generateOpenApiDocument } from "trpc-to-openapi";
+import { z } from "zod";
+import { ERROR_STATUS, type ErrorCode } from "../errors.ts";
+import type { EndpointMeta } from "../trpc.ts";
+import { API_DESCRIPTION } from "./api_description.ts";
+
+type Json = Record<string, any>;
+
+/** One `/v1` operation as the REST adapter and the docs see it. */
+export interface RestOperation {
+  procedurePath: string;
+  type: "query" | "mutation";
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  path: string;
+  meta: EndpointMeta;
+  inputKeys: string[];
+}
+
+/** Every procedure with a REST route, from the router's meta (one source of truth for paths). */
+export function restOperations(router: AnyRouter): RestOperation[] {
+  const operations: RestOperation[] = [];
+  for (const [procedurePath, procedure] of Object.entries(router._def.procedures as Record<string, any>)) {
+    const meta = procedure._def.meta as EndpointMeta | undefined;
+    if (!meta?.openapi || meta.openapi.enabled === false) continue;
+    const inputKeys = (procedure._def.inputs as any[]).flatMap((input) => Object.keys(input?.shape ?? {}));
+    operations.push({ procedurePath, type: procedure._def.type, method: meta.openapi.method, path: meta.openapi.path, meta, inputKeys });
+  }
+  return operations;
+}
+
+/** The error codes an operation can answer: the shared ones plus its own. */
+export function errorCodesOf(operation: RestOperation): ErrorCode[] {
+  const write = operation.type === "mutation";
+  const codes: ErrorCode[] = ["unauthorized", "invalid_api_key", "rate_limited", "internal_error"];
+  if (write) codes.push("insufficient_scope");
+  if (operation.inputKeys.length > 0) codes.push("invalid_parameter");
+  if (operation.inputKeys.includes("account_id")) {
+    codes.push("account_not_found", "accounts_unavailable");
+    if (write && !operation.meta.sharedWrites) codes.push("writes_main_account_only");
+  }
+  if (operation.meta.editorRestricted) codes.push("editor_restricted");
+  for (const code of operation.meta.errors ?? []) if (!codes.includes(code)) codes.push(code);
+  return codes;
+}
+
+const errorEnvelope = z
+  .object({
+    error: z.object({
+      code: z.string().meta({ description: "Stable machine-readable code; branch on this" }),
+      message: z.string().meta({ description: "Human-readable; may be reworded" }),
+      retry_after: z.number().int().optional().meta({ description: "Seconds; rate-limit errors" }),
+    }).catchall(z.unknown()),
+  })
+  .meta({ id: "Error", description: "The error envelope. Some errors add fields (see each code)." });
+
+const legacyError = z
+  .object({ error: z.string().meta({ description: "`subscription_required: ...` (403) or `internal_error: ...` (500)" }) })
+  .meta({ id: "LegacyError", description: "The two legacy subscription answers with a plain string `error`" });
+
+const rateHeaders = {
+  "X-RateLimit-Limit": { description: "Units in the reported window (the tighter of the minute and UTC-day windows of the request's bucket)", schema: { type: "integer" } },
+  "X-RateLimit-Remaining": { description: "Units left in that window", schema: { type: "integer" } },
+  "X-RateLimit-Reset": { description: "End of that window, Unix epoch seconds", schema: { type: "integer" } },
+  "RateLimit-Policy": { description: "IETF draft field: both windows of the bucket, e.g. `\"reads-minute\";q=300;w=60`", schema: { type: "string" } },
+  RateLimit: { description: "IETF draft field: units left (`r`) and seconds to reset (`t`) per window", schema: { type: "string" } },
+};
+
+/** Builds the complete OpenAPI 3.1 document for `router`. */
+export function buildOpenApiDocument(router: AnyRouter, options: { serverUrl?: string } = {}): Json {
+  const document = generateOpenApiDocument(router as any, {
+    title: "Threadline API",
+    description: API_DESCRIPTION,
+    version: "1.0.0",
+    baseUrl: options.serverUrl ?? "http://127.0.0.1:8787",
+    securitySchemes: { bearerAuth: { type: "http", scheme: "bearer", description: "`Authorization: Bearer <API_KEY>` (keys start with `sxk_`)" } },
+    defs: { Error: errorEnvelope, LegacyError: legacyError },
+  }) as Json;
+  for (const operation of restOperations(router)) {
+    const target = document.paths[operation.path][operation.method.toLowerCase()];
+    target.responses = responsesFor(operation, target.responses["200"]);
+  }
+  document.paths["/v1/docs"] = { get: docsOperation() };
+  return document;
+}
+
+function responsesFor(operation: RestOperation, success: Json): Json {
+  const status = operation.meta.successStatus ?? 200;
+  const responses: Json = {};
+  responses[status] = status === 204
+    ? { description: "Done; no body", headers: rateHeaders }
+    : { ...success, description: success.description ?? "Success", headers: rateHeaders };
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of errorCodesOf(operation)) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
+  for (const [errorStatus, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    responses[errorStatus] = errorResponse(errorStatus, codes, errorStatus !== 401);
+  }
+  for (const legacy of [403, 500]) {
+    responses[legacy] ??= errorResponse(legacy, [], true);
+    responses[legacy].content["application/json"].schema = {
+      oneOf: [responses[legacy].content["application/json"].schema, { $ref: "#/components/schemas/LegacyError" }],
+    };
+    responses[legacy].description += legacy === 403 ? "; or the legacy string `subscription_required: ...`" : "; or the legacy string `internal_error: ...`";
+  }
+  return responses;
+}
+
+function errorResponse(status: number, codes: ErrorCode[], withRateHeaders: boolean): Json {
+  const headers: Json = withRateHeaders ? { ...rateHeaders } : {};
+  if (status === 429 || codes.includes("idempotency_in_flight")) {
+    headers["Retry-After"] = { description: "Seconds to wait before retrying", schema: { type: "integer" } };
+  }
+  const schema = codes.length === 0
+    ? { $ref: "#/components/schemas/Error" }
+    : { allOf: [{ $ref: "#/components/schemas/Error" }, { type: "object", properties: { error: { type: "object", properties: { code: { enum: codes } } } } }] };
+  return {
+    description: codes.length ? codes.map((code) => `\`${code}\``).join(", ") : "Error",
+    headers,
+    content: { "application/json": { schema } },
+  };
+}
+
+function docsOperation(): Json {
+  return {
+    operationId: "meta-docs",
+    tags: ["Meta"],
+    summary: "This API description (public, no key)",
+    description: "OpenAPI 3.1 JSON for `Accept: application/json` or `?format=openapi`; an HTML page for browsers (`Accept: text/html` or `?format=html`); otherwise a Markdown quick reference (`?format=markdown`).",
+    security: [],
+    parameters: [{ name: "format", in: "query", required: false, schema: { type: "string", enum: ["openapi", "markdown", "html"] } }],
+    responses: {
+      200: {
+        description: "The description in the negotiated format",
+        content: {
+          "application/json": { schema: { type: "object" } },
+          "text/markdown": { schema: { type: "string" } },
+          "text/html": { schema: { type: "string" } },
+        },
+      },
+    },
+  };
+}

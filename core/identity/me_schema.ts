@@ -1,0 +1,28 @@
+/** The `GET /v1/me` record (supplement: Identity). */
+import { z } from "zod";
+
+const window = z.object({ minute: z.number().int(), day: z.number().int() });
+
+/** What `GET /v1/me` answers in `data`. */
+export const me = z
+  .object({
+    owner: z.object({ id: z.string(), name: z.string(), main_account_id: z.string() }),
+    plan: z.object({
+      id: z.string(),
+      label: z.string(),
+      request_limits: z
+        .object({ reads: window, writes: window, enrichment: window, feed: window })
+        .meta({ description: "Request buckets per clock minute and per UTC day, per account owner across all keys" }),
+    }),
+    subscription: z.object({ status: z.string() }),
+    onboarded: z.boolean(),
+    key: z.object({
+      id: z.number().int(),
+      name: z.string(),
+      display: z.string().meta({ description: "Shortened key for recognition; the full key is shown only at creation" }),
+      scopes: z.array(z.enum(["read", "write"])),
+      created_at: z.string(),
+      last_used_at: z.string().nullable(),
+    }),
+  })
+  .meta({ id: "Me" });

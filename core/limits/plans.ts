@@ -1,0 +1,42 @@
+/**
+ * Plans and their request buckets (spec: Limits 1-2). The spec leaves per-plan numbers
+ * "not shown"; these are Threadline's choices, documented in README and the OpenAPI
+ * document. Feed-fetch numbers follow the supplement (section 3.1). `basic` is the
+ * plan of 30 reads and 10 writes per minute the spec's sample message names.
+ */
+export const BUCKET_NAMES = ["reads", "writes", "enrichment", "feed"] as const;
+
+/** One of the four request buckets. */
+export type BucketName = (typeof BUCKET_NAMES)[number];
+
+/** Units allowed per clock minute and per UTC day. */
+export interface BucketLimits {
+  minute: number;
+  day: number;
+}
+
+/** What a plan allows. */
+export interface Plan {
+  id: string;
+  label: string;
+  buckets: Record<BucketName, BucketLimits>;
+}
+
+function plan(id: string, label: string, buckets: Record<BucketName, [number, number]>): Plan {
+  const entries = Object.entries(buckets).map(([name, [minute, day]]) => [name, { minute, day }]);
+  return { id, label, buckets: Object.fromEntries(entries) as Record<BucketName, BucketLimits> };
+}
+
+/** Every plan by id. */
+export const PLANS: Record<string, Plan> = {
+  basic: plan("basic", "Basic", { reads: [30, 3_000], writes: [10, 500], enrichment: [5, 50], feed: [2, 20] }),
+  trial: plan("trial", "Trial", { reads: [60, 5_000], writes: [20, 1_000], enrichment: [10, 100], feed: [2, 20] }),
+  pro: plan("pro", "Pro", { reads: [300, 20_000], writes: [100, 5_000], enrichment: [30, 500], feed: [5, 60] }),
+  advanced: plan("advanced", "Advanced", { reads: [1_000, 50_000], writes: [300, 10_000], enrichment: [60, 1_500], feed: [10, 120] }),
+  ultra: plan("ultra", "Ultra", { reads: [3_000, 200_000], writes: [1_000, 20_000], enrichment: [120, 5_000], feed: [15, 300] }),
+};
+
+/** The plan with `id`; an unknown id falls back to the smallest plan rather than failing open. */
+export function planById(id: string): Plan {
+  return PLANS[id] ?? PLANS.basic;
+}

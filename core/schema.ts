@@ -1,0 +1,79 @@
+/**
+ * Shared zod pieces every area builds its inputs from, so a bound is written once
+ * (spec: rules 2, 4, 5 and 6; Constants).
+ */
+import { z } from "zod";
+
+/** A UTC ISO-8601 timestamp input; an explicit `Z` or numeric offset is required (rule 2). */
+export const timestamp = z.iso
+  .datetime({ offset: true, error: "must be an ISO-8601 timestamp with an explicit Z or numeric offset" })
+  .meta({ description: "ISO-8601 timestamp with `Z` or a numeric offset", example: "2026-11-21T09:00:00Z" });
+
+/** An account id: the social network's numeric user id as text (spec: Account). */
+export const accountIdValue = z
+  .string()
+  .regex(/^[0-9]{1,25}$/, "must be a numeric account id")
+  .meta({ description: "Account id (numeric text); defaults to the main account", example: "1600000000000000001" });
+
+/** The optional `account_id` every account-scoped endpoint takes (rule 6). */
+export const accountSelection = { account_id: accountIdValue.optional() };
+
+/** `limit` (1 to 100) with an endpoint's own default (rule 5). */
+export function limitParam(defaultLimit: number) {
+  return z
+    .number({ error: "must be an integer from 1 to 100" })
+    .int("must be an integer from 1 to 100")
+    .min(1, "must be an integer from 1 to 100")
+    .max(100, "must be an integer from 1 to 100")
+    .default(defaultLimit)
+    .meta({ description: `Page size, 1 to 100 (default ${defaultLimit})` });
+}
+
+/** `page`, 1-based (rule 5). */
+export const pageParam = z
+  .number({ error: "must be an integer of at least 1" })
+  .int("must be an integer of at least 1")
+  .min(1, "must be an integer of at least 1")
+  .max(1_000_000, "must be at most 1000000")
+  .default(1)
+  .meta({ description: "1-based page number (default 1)" });
+
+/** The pagination query of a list endpoint. */
+export function paginationInput(defaultLimit = 20) {
+  return { limit: limitParam(defaultLimit), page: pageParam };
+}
+
+/** A positive integer id in a path, e.g. `/v1/tags/{id}`. */
+export const integerId = z
+  .number({ error: "must be a positive integer id" })
+  .int("must be a positive integer id")
+  .min(1, "must be a positive integer id")
+  .max(Number.MAX_SAFE_INTEGER, "must be a positive integer id");
+
+/** The pagination object of list responses (rule 4). */
+export const pagination = z.object({
+  page: z.number().int(),
+  limit: z.number().int(),
+  has_more: z.boolean(),
+  total: z.number().int().optional(),
+});
+
+/** `{ data: [...], pagination }` for a list of `item`. */
+export function listOf<T extends z.ZodType>(item: T) {
+  return z.object({ data: z.array(item), pagination });
+}
+
+/** `{ data: item }` for a single object (rule 4). */
+export function dataOf<T extends z.ZodType>(item: T) {
+  return z.object({ data: item });
+}
+
+/** Builds the pagination object from a page of rows fetched with one extra row. */
+export function pageInfo(page: number, limit: number, total: number | undefined, fetched: number) {
+  const info: z.infer<typeof pagination> = { page, limit, has_more: fetched > limit };
+  if (total !== undefined) {
+    info.total = total;
+    info.has_more = page * limit < total;
+  }
+  return info;
+}

@@ -1,0 +1,112 @@
+/**
+ * tRPC is initialised once, here. Routers build every endpoint from these procedures;
+ * each step of the request path (ARCHITECTURE: "The request path") is a named
+ * middleware or a meta flag, so a router reads as a table of endpoints.
+ */
+import { initTRPC } from "@trpc/server";
+import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
+import type { OpenApiMeta } from "trpc-to-openapi";
+import type { Context } from "./context.ts";
+import type { ErrorCode } from "./errors.ts";
+import { toApiFailure } from "./api_failure.ts";
+import { authenticate } from "./auth/authenticate.ts";
+import { scopeGate, subscriptionGate } from "./auth/gates.ts";
+import { chargeRequestBuckets, type RequestUnits } from "./limits/request_buckets.ts";
+import { resolveAccount } from "./accounts/resolve_account.ts";
+import type { Principal } from "./auth/principal.ts";
+
+/** What a procedure declares about itself beyond input and output. */
+export type EndpointMeta = OpenApiMeta<{
+  /** REST success status when not 200 (201 created, 202 accepted, 204 no body). */
+  successStatus?: 200 | 201 | 202 | 204;
+  /** Error codes this endpoint answers beyond the ones every key endpoint shares. */
+  errors?: ErrorCode[];
+  /** Enrichment or feed-fetch units spent on top of the read or write (Limits 3-6). */
+  units?: RequestUnits;
+  /** Writes allowed on shared accounts (`/v1/context`, `/v1/queue-settings`: rule 6). */
+  sharedWrites?: boolean;
+  /** Refuses accounts shared with editor permission (Authentication 8). */
+  editorRestricted?: boolean;
+}>;
+
+const t = initTRPC
+  .context<Context>()
+  .meta<EndpointMeta>()
+  .create({
+    errorFormatter({ shape, error }) {
+      const failure = toApiFailure(error);
+      const body = failure.body.error;
+      const detail = typeof body === "string" ? { code: failure.code, message: body } : body;
+      return {
+        ...shape,
+        code: TRPC_ERROR_CODES_BY_KEY[trpcKeyForStatus(failure.status)],
+        message: String(detail.message),
+        data: { ...detail, httpStatus: failure.status, path: shape.data.path },
+      };
+    },
+  });
+
+/** The tRPC error key whose HTTP status is `status`, so the tRPC surface answers REST's statuses. */
+function trpcKeyForStatus(status: number): keyof typeof TRPC_ERROR_CODES_BY_KEY {
+  const keys: Record<number, keyof typeof TRPC_ERROR_CODES_BY_KEY> = {
+    400: "BAD_REQUEST", 401: "UNAUTHORIZED", 403: "FORBIDDEN", 404: "NOT_FOUND", 405: "METHOD_NOT_SUPPORTED",
+    409: "CONFLICT", 422: "UNPROCESSABLE_CONTENT", 429: "TOO_MANY_REQUESTS", 502: "BAD_GATEWAY",
+    503: "SERVICE_UNAVAILABLE", 504: "GATEWAY_TIMEOUT",
+  };
+  return keys[status] ?? "INTERNAL_SERVER_ERROR";
+}
+
+/** Builds routers. */
+export const router = t.router;
+
+/** Builds a server-side caller for a router (tests, CLI). */
+export const createCallerFactory = t.createCallerFactory;
+
+/** A procedure anyone may call (`GET /v1/docs` only: spec rule 1). */
+export const publicProcedure = t.procedure;
+
+/** Authenticates the key (step 2). */
+const isAuthed = t.middleware(async function isAuthed({ ctx, next }) {
+  return next({ ctx: { principal: await authenticate(ctx) } });
+});
+
+/**
+ * Subscription and scope gates, then the request buckets (steps 2-4). A request the
+ * gates refuse still carries `X-RateLimit-*` (rule 3: errors included) but spends
+ * nothing.
+ */
+const withinLimits = t.middleware(async function withinLimits({ ctx, type, meta, next }) {
+  const principal = requirePrincipal(ctx);
+  const write = type === "mutation";
+  const gate = subscriptionGate(ctx, principal) ?? scopeGate(principal, write);
+  await chargeRequestBuckets(ctx, principal, { write, units: meta?.units, charge: gate === undefined });
+  if (gate) throw gate;
+  return next();
+});
+
+/**
+ * A procedure for API keys. The scope rule follows the procedure type: a mutation
+ * (every non-GET REST call) needs the `write` scope, a query needs `read`.
+ */
+export const keyProcedure = t.procedure.use(isAuthed).use(withinLimits);
+
+/**
+ * Resolves `account_id` from the validated input into `ctx.account` (step 6): `404
+ * account_not_found`, `403 writes_main_account_only` / `editor_restricted` on writes,
+ * `503 accounts_unavailable`. Use after `.input(...)`.
+ */
+export const inAccount = t.middleware(async function inAccount({ ctx, input, type, meta, next }) {
+  const accountId = (input as { account_id?: string } | undefined)?.account_id;
+  const account = await resolveAccount(ctx, requirePrincipal(ctx), accountId, {
+    write: type === "mutation",
+    sharedWrites: meta?.sharedWrites,
+    editorRestricted: meta?.editorRestricted,
+  });
+  return next({ ctx: { account } });
+});
+
+/** The principal of an authenticated context (a programming error when missing). */
+export function requirePrincipal(ctx: Context): Principal {
+  if (!ctx.principal) throw new Error("No principal: the procedure must be built on keyProcedure");
+  return ctx.principal;
+}

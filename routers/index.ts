@@ -1,0 +1,14 @@
+/** The application router: every area's procedures, one source for both surfaces. */
+import { router } from "../core/trpc.ts";
+import { identityRouter } from "./identity.ts";
+import { metaRouter } from "./meta.ts";
+import { tagsRouter } from "./tags.ts";
+
+export const appRouter = router({
+  identity: identityRouter,
+  meta: metaRouter,
+  tags: tagsRouter,
+});
+
+/** The router's type, for typed tRPC clients. */
+export type AppRouter = typeof appRouter;

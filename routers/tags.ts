@@ -1,0 +1,44 @@
+/** Tags: `GET/POST /v1/tags`, `PATCH/DELETE /v1/tags/{id}`. */
+import { z } from "zod";
+import { inAccount, keyProcedure, router } from "../core/trpc.ts";
+import { accountSelection, dataOf, integerId, listOf, paginationInput } from "../core/schema.ts";
+import { tag, tagColor, tagName } from "../core/tags/tag_schema.ts";
+import { createTag, deleteTag, listTags, updateTag } from "../core/tags/tags.ts";
+
+export const tagsRouter = router({
+  list: keyProcedure
+    .meta({ openapi: { method: "GET", path: "/v1/tags", tags: ["Tags"], summary: "List the workspace's tags by name" } })
+    .input(z.object({ ...accountSelection, ...paginationInput(100) }))
+    .use(inAccount)
+    .output(listOf(tag))
+    .query(({ ctx, input }) => listTags(ctx, input)),
+
+  create: keyProcedure
+    .meta({
+      openapi: { method: "POST", path: "/v1/tags", tags: ["Tags"], summary: "Create a tag" },
+      successStatus: 201,
+      errors: ["duplicate_name"],
+    })
+    .input(z.object({ name: tagName, color: tagColor.optional().meta({ description: "Default blue" }), ...accountSelection }))
+    .use(inAccount)
+    .output(dataOf(tag))
+    .mutation(({ ctx, input }) => createTag(ctx, input)),
+
+  update: keyProcedure
+    .meta({
+      openapi: { method: "PATCH", path: "/v1/tags/{id}", tags: ["Tags"], summary: "Rename or recolor a tag" },
+      errors: ["not_found", "duplicate_name"],
+    })
+    .input(z.object({ id: integerId, name: tagName.optional(), color: tagColor.optional(), ...accountSelection }))
+    .output(dataOf(tag))
+    .mutation(({ ctx, input }) => updateTag(ctx, input)),
+
+  delete: keyProcedure
+    .meta({
+      openapi: { method: "DELETE", path: "/v1/tags/{id}", tags: ["Tags"], summary: "Delete a tag and remove it from every post" },
+      errors: ["not_found"],
+    })
+    .input(z.object({ id: integerId, ...accountSelection }))
+    .output(dataOf(z.object({ id: z.number().int(), deleted: z.literal(true) })))
+    .mutation(({ ctx, input }) => deleteTag(ctx, input)),
+});
