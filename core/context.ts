@@ -9,6 +9,7 @@ import type { Counters } from "./limits/counters.ts";
 import type { KeyCache } from "./auth/key_cache.ts";
 import type { Principal } from "./auth/principal.ts";
 import type { AccountAccess } from "./accounts/account_access.ts";
+import type { IdempotentRun } from "./idempotency/idempotency.ts";
 
 /** Everything outside the process, passed in (never imported as a singleton). */
 export interface Services {
@@ -53,6 +54,8 @@ export interface Context {
   responseHeaders: Headers;
   principal?: Principal;
   account?: AccountAccess;
+  /** Set while a request runs under a reserved `Idempotency-Key`. */
+  idempotency?: IdempotentRun;
 }
 
 /** Builds a context without HTTP; adapters and tests call this. */

@@ -4,6 +4,8 @@
  * middleware or a meta flag, so a router reads as a table of endpoints.
  */
 import { initTRPC } from "@trpc/server";
+// The marker a middleware result carries; a replay answers without running the handler.
+import { middlewareMarker } from "@trpc/server/unstable-core-do-not-import";
 import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import type { Context } from "./context.ts";
@@ -14,6 +16,7 @@ import { scopeGate, subscriptionGate } from "./auth/gates.ts";
 import { chargeRequestBuckets, type RequestUnits } from "./limits/request_buckets.ts";
 import { resolveAccount } from "./accounts/resolve_account.ts";
 import type { Principal } from "./auth/principal.ts";
+import { beginIdempotent, finishIdempotent } from "./idempotency/idempotency.ts";
 
 /** What a procedure declares about itself beyond input and output. */
 export type EndpointMeta = OpenApiMeta<{
@@ -27,6 +30,8 @@ export type EndpointMeta = OpenApiMeta<{
   sharedWrites?: boolean;
   /** Refuses accounts shared with editor permission (Authentication 8). */
   editorRestricted?: boolean;
+  /** Accepts `Idempotency-Key` (spec: Idempotency): replays the first answer of a retry. */
+  idempotent?: boolean;
 }>;
 
 const t = initTRPC
@@ -85,10 +90,29 @@ const withinLimits = t.middleware(async function withinLimits({ ctx, type, meta,
 });
 
 /**
+ * `Idempotency-Key` on procedures flagged `idempotent` (step 7). The reservation is
+ * taken before the input is validated but released when the request fails, so a
+ * request that failed validation stores nothing.
+ */
+const idempotency = t.middleware(async function idempotency({ ctx, meta, path, getRawInput, next }) {
+  if (!meta?.idempotent) return next();
+  const decision = await beginIdempotent(ctx, requirePrincipal(ctx), path, await getRawInput());
+  if (decision.kind === "none") return next();
+  if (decision.kind === "replay") {
+    for (const [name, value] of Object.entries(decision.headers)) ctx.responseHeaders.set(name, value);
+    ctx.responseHeaders.set("Idempotency-Replayed", "true");
+    return { ok: true as const, data: decision.body, marker: middlewareMarker };
+  }
+  const result = await next({ ctx: { idempotency: decision.run } });
+  await finishIdempotent(ctx, decision.run, result.ok ? { status: meta.successStatus ?? 200, body: result.data } : undefined);
+  return result;
+});
+
+/**
  * A procedure for API keys. The scope rule follows the procedure type: a mutation
  * (every non-GET REST call) needs the `write` scope, a query needs `read`.
  */
-export const keyProcedure = t.procedure.use(isAuthed).use(withinLimits);
+export const keyProcedure = t.procedure.use(isAuthed).use(withinLimits).use(idempotency);
 
 /**
  * Resolves `account_id` from the validated input into `ctx.account` (step 6): `404

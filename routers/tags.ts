@@ -18,6 +18,8 @@ export const tagsRouter = router({
       openapi: { method: "POST", path: "/v1/tags", tags: ["Tags"], summary: "Create a tag" },
       successStatus: 201,
       errors: ["duplicate_name"],
+      // Not in the spec's list of idempotent POSTs; accepted here as well (never required).
+      idempotent: true,
     })
     .input(z.object({ name: tagName, color: tagColor.optional().meta({ description: "Default blue" }), ...accountSelection }))
     .use(inAccount)

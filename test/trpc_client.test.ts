@@ -34,6 +34,15 @@ async function clientError(promise: Promise<unknown>): Promise<TRPCClientError<A
   }
 }
 
+/**
+ * The API code of a client error. Read untyped: core/trpc.ts's errorFormatter builds
+ * `data` from a union with `Record<string, unknown>`, so its inferred type has only
+ * `httpStatus` and `path`, and `error.data.code` does not type-check (reported).
+ */
+function apiCode(error: TRPCClientError<AppRouter>): unknown {
+  return (error.data as { code?: unknown } | undefined)?.code;
+}
+
 describe("typed tRPC client", { timeout: 120_000 }, () => {
   let harness: Harness;
   before(async () => {
@@ -73,7 +82,7 @@ describe("typed tRPC client", { timeout: 120_000 }, () => {
         assert.ok(!after.data.some((tag) => tag.id === created.data.id), "the deleted tag is still listed");
 
         const again = await clientError(client.tags.delete.mutate({ id: created.data.id }));
-        assert.equal(again.data?.code, "not_found");
+        assert.equal(apiCode(again), "not_found");
         assert.equal(again.data?.httpStatus, 404);
       });
 
@@ -87,15 +96,15 @@ describe("typed tRPC client", { timeout: 120_000 }, () => {
       test("an invalid key rejects with invalid_api_key and httpStatus 401", async () => {
         const client = clientFor(harness, "sxk_thisKeyDoesNotExist000000000000", link);
         const error = await clientError(client.tags.list.query({}));
-        assert.equal(error.data?.code, "invalid_api_key");
+        assert.equal(apiCode(error), "invalid_api_key");
         assert.equal(error.data?.httpStatus, 401);
-        assert.equal(error.shape?.data.code, "invalid_api_key");
+        assert.equal((error.shape?.data as { code?: unknown } | undefined)?.code, "invalid_api_key");
       });
 
       test("a read-only key calling tags.create rejects with insufficient_scope (403)", async () => {
         const client = clientFor(harness, harness.world.keys.read, link);
         const error = await clientError(client.tags.create.mutate({ name: "never-created" }));
-        assert.equal(error.data?.code, "insufficient_scope");
+        assert.equal(apiCode(error), "insufficient_scope");
         assert.equal(error.data?.httpStatus, 403);
         const listed = await clientFor(harness, harness.world.keys.write, link).tags.list.query({ limit: 100 });
         assert.ok(!listed.data.some((tag) => tag.name === "never-created"));
@@ -104,14 +113,14 @@ describe("typed tRPC client", { timeout: 120_000 }, () => {
       test("a duplicate tag name (any case) rejects with duplicate_name (409)", async () => {
         const client = clientFor(harness, harness.world.keys.write, link);
         const error = await clientError(client.tags.create.mutate({ name: "LAUNCH" }));
-        assert.equal(error.data?.code, "duplicate_name");
+        assert.equal(apiCode(error), "duplicate_name");
         assert.equal(error.data?.httpStatus, 409);
       });
 
       test("invalid input (limit: 0) rejects with invalid_parameter (400) naming the field", async () => {
         const client = clientFor(harness, harness.world.keys.write, link);
         const error = await clientError(client.tags.list.query({ limit: 0 }));
-        assert.equal(error.data?.code, "invalid_parameter");
+        assert.equal(apiCode(error), "invalid_parameter");
         assert.equal(error.data?.httpStatus, 400);
         assert.match(error.message, /limit/);
       });
@@ -120,7 +129,7 @@ describe("typed tRPC client", { timeout: 120_000 }, () => {
         const client = clientFor(harness, harness.world.keys.write, link);
         // @ts-expect-error name must be a string: proves AppRouter's input types reach the client
         const error = await clientError(client.tags.create.mutate({ name: 5 }));
-        assert.equal(error.data?.code, "invalid_parameter");
+        assert.equal(apiCode(error), "invalid_parameter");
         assert.equal(error.data?.httpStatus, 400);
       });
     });

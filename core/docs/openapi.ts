@@ -46,8 +46,9 @@ export function errorCodesOf(operation: RestOperation): ErrorCode[] {
     if (write && !operation.meta.sharedWrites) codes.push("writes_main_account_only");
   }
   if (operation.meta.editorRestricted) codes.push("editor_restricted");
-  for (const code of operation.meta.errors ?? []) if (!codes.includes(code)) codes.push(code);
-  return codes;
+  if (operation.meta.idempotent) codes.push("invalid_parameter", "idempotency_key_reuse", "idempotency_in_flight");
+  for (const code of operation.meta.errors ?? []) codes.push(code);
+  return [...new Set(codes)];
 }
 
 const errorEnvelope = z
@@ -64,13 +65,27 @@ const legacyError = z
   .object({ error: z.string().meta({ description: "`subscription_required: ...` (403) or `internal_error: ...` (500)" }) })
   .meta({ id: "LegacyError", description: "The two legacy subscription answers with a plain string `error`" });
 
-const rateHeaders = {
+const rateHeaderDefinitions = {
   "X-RateLimit-Limit": { description: "Units in the reported window (the tighter of the minute and UTC-day windows of the request's bucket)", schema: { type: "integer" } },
   "X-RateLimit-Remaining": { description: "Units left in that window", schema: { type: "integer" } },
   "X-RateLimit-Reset": { description: "End of that window, Unix epoch seconds", schema: { type: "integer" } },
   "RateLimit-Policy": { description: "IETF draft field: both windows of the bucket, e.g. `\"reads-minute\";q=300;w=60`", schema: { type: "string" } },
   RateLimit: { description: "IETF draft field: units left (`r`) and seconds to reset (`t`) per window", schema: { type: "string" } },
+  "Retry-After": { description: "Seconds to wait before retrying", schema: { type: "integer" } },
+  "Idempotency-Replayed": { description: "`true` when this is the stored answer of an earlier request with the same Idempotency-Key", schema: { type: "string", enum: ["true"] } },
 };
+
+const idempotencyKeyParameter = {
+  name: "Idempotency-Key",
+  in: "header",
+  required: false,
+  description: "Up to 64 characters, kept 24 hours per account owner. A retry with the same key and body answers the first result with `Idempotency-Replayed: true`; another body answers `409 idempotency_key_reuse`; a retry while the first still runs answers `409 idempotency_in_flight` with `Retry-After`. Only successful answers are stored.",
+  schema: { type: "string", maxLength: 64 },
+};
+
+const rateHeaders = Object.fromEntries(
+  ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "RateLimit-Policy", "RateLimit"].map((name) => [name, { $ref: `#/components/headers/${name}` }]),
+);
 
 /** Builds the complete OpenAPI 3.1 document for `router`. */
 export function buildOpenApiDocument(router: AnyRouter, options: { serverUrl?: string } = {}): Json {
@@ -85,8 +100,14 @@ export function buildOpenApiDocument(router: AnyRouter, options: { serverUrl?: s
   for (const operation of restOperations(router)) {
     const target = document.paths[operation.path][operation.method.toLowerCase()];
     target.responses = responsesFor(operation, target.responses["200"]);
+    if (operation.meta.idempotent) {
+      target.parameters = [...(target.parameters ?? []), idempotencyKeyParameter];
+      const success = target.responses[operation.meta.successStatus ?? 200];
+      success.headers = { ...success.headers, "Idempotency-Replayed": { $ref: "#/components/headers/Idempotency-Replayed" } };
+    }
   }
   document.paths["/v1/docs"] = { get: docsOperation() };
+  document.components.headers = rateHeaderDefinitions;
   return document;
 }
 
@@ -114,7 +135,7 @@ function responsesFor(operation: RestOperation, success: Json): Json {
 function errorResponse(status: number, codes: ErrorCode[], withRateHeaders: boolean): Json {
   const headers: Json = withRateHeaders ? { ...rateHeaders } : {};
   if (status === 429 || codes.includes("idempotency_in_flight")) {
-    headers["Retry-After"] = { description: "Seconds to wait before retrying", schema: { type: "integer" } };
+    headers["Retry-After"] = { $ref: "#/components/headers/Retry-After" };
   }
   const schema = codes.length === 0
     ? { $ref: "#/components/schemas/Error" }

@@ -7,18 +7,16 @@
  */
 import type { WindowState } from "./counters.ts";
 
+/** A window with the bucket and span it measures. */
+export type LabeledWindow = WindowState & { bucket: string; span: string };
+
 /** Sets `X-RateLimit-*`, `RateLimit-Policy` and `RateLimit` from a bucket's windows. */
-export function setRateLimitHeaders(headers: Headers, windows: WindowState[], nowMs: number): void {
+export function setRateLimitHeaders(headers: Headers, windows: LabeledWindow[], nowMs: number): void {
   const tightest = windows.reduce((a, b) => (b.remaining < a.remaining ? b : a));
   const nowSeconds = Math.floor(nowMs / 1000);
   headers.set("X-RateLimit-Limit", String(tightest.limit));
   headers.set("X-RateLimit-Remaining", String(tightest.remaining));
   headers.set("X-RateLimit-Reset", String(tightest.resetAt));
-  headers.set("RateLimit-Policy", windows.map((w) => `"${policyName(w)}";q=${w.limit};w=${w.windowSeconds}`).join(", "));
-  headers.set("RateLimit", windows.map((w) => `"${policyName(w)}";r=${w.remaining};t=${Math.max(0, w.resetAt - nowSeconds)}`).join(", "));
-}
-
-function policyName(window: WindowState): string {
-  const [, , bucket, span] = window.key.split(":");
-  return `${bucket}-${span}`;
+  headers.set("RateLimit-Policy", windows.map((w) => `"${w.bucket}-${w.span}";q=${w.limit};w=${w.windowSeconds}`).join(", "));
+  headers.set("RateLimit", windows.map((w) => `"${w.bucket}-${w.span}";r=${w.remaining};t=${Math.max(0, w.resetAt - nowSeconds)}`).join(", "));
 }

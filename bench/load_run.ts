@@ -1,0 +1,131 @@
+/**
+ * One autocannon run in a child process, so the load generator does not share the
+ * server's event loop (on a 2-core machine the server keeps a core to itself), while
+ * this process samples its own RSS, CPU time and event-loop utilisation.
+ */
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { performance } from "node:perf_hooks";
+
+const AUTOCANNON = fileURLToPath(new URL("../node_modules/.bin/autocannon", import.meta.url));
+
+/** What to run. */
+export interface LoadOptions {
+  url: string;
+  headers: Record<string, string>;
+  durationSeconds: number;
+  connections: number;
+  pipelining: number;
+  /** Kills the child when aborted. */
+  signal: AbortSignal;
+}
+
+/** The figures of one run. */
+export interface LoadResult {
+  requestsPerSecond: number;
+  totalRequests: number;
+  latencyP50Ms: number;
+  latencyP99Ms: number;
+  latencyAverageMs: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  durationSeconds: number;
+  /** Highest RSS of this (the server's) process sampled every 50 ms during the run. */
+  rssPeakBytes: number;
+  rssStartBytes: number;
+  /** This process's CPU time over the run's wall time (100 = one core busy). */
+  serverCpuPercent: number;
+  /** Share of the run the server's event loop was busy (0..1). */
+  eventLoopUtilization: number;
+}
+
+/** The fields of autocannon's `--json` result that the bench reads. */
+interface AutocannonJson {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number; average: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  duration: number;
+}
+
+/** Runs autocannon against `options.url` and samples this process meanwhile. */
+export async function runLoad(options: LoadOptions): Promise<LoadResult> {
+  const args = [
+    AUTOCANNON, "--json",
+    "-c", String(options.connections), "-d", String(options.durationSeconds), "-p", String(options.pipelining),
+    ...Object.entries(options.headers).flatMap(([name, value]) => ["-H", `${name}=${value}`]),
+    options.url,
+  ];
+  const rssStartBytes = process.memoryUsage.rss();
+  let rssPeakBytes = rssStartBytes;
+  const sampler = setInterval(() => {
+    rssPeakBytes = Math.max(rssPeakBytes, process.memoryUsage.rss());
+  }, 50);
+  const cpuStart = process.cpuUsage();
+  const eluStart = performance.eventLoopUtilization();
+  const wallStart = performance.now();
+  try {
+    const output = await runChild(args, options.signal, (options.durationSeconds + 30) * 1000);
+    const wallMs = performance.now() - wallStart;
+    const cpu = process.cpuUsage(cpuStart);
+    const elu = performance.eventLoopUtilization(eluStart);
+    const result = parseResult(output);
+    return {
+      requestsPerSecond: result.requests.average,
+      totalRequests: result.requests.total,
+      latencyP50Ms: result.latency.p50,
+      latencyP99Ms: result.latency.p99,
+      latencyAverageMs: result.latency.average,
+      non2xx: result.non2xx,
+      errors: result.errors,
+      timeouts: result.timeouts,
+      durationSeconds: result.duration,
+      rssPeakBytes,
+      rssStartBytes,
+      serverCpuPercent: ((cpu.user + cpu.system) / 1000 / wallMs) * 100,
+      eventLoopUtilization: elu.utilization,
+    };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+function runChild(args: string[], signal: AbortSignal, timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"], signal, killSignal: "SIGKILL" });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`autocannon did not finish within ${timeoutMs} ms\n${stderr}`));
+    }, timeoutMs);
+    child.once("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.once("close", (code, killedBy) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(stdout);
+      else reject(new Error(`autocannon exited with ${code ?? killedBy}\n${stderr.trim()}`));
+    });
+  });
+}
+
+function parseResult(output: string): AutocannonJson {
+  // --json prints newline-delimited JSON; the result is the last line.
+  const line = output.trim().split("\n").at(-1) ?? "";
+  let parsed: AutocannonJson;
+  try {
+    parsed = JSON.parse(line) as AutocannonJson;
+  } catch {
+    throw new Error(`Cannot read autocannon's result: "${line.slice(0, 200)}"`);
+  }
+  if (typeof parsed?.requests?.average !== "number" || typeof parsed?.latency?.p99 !== "number") {
+    throw new Error(`Unexpected autocannon result: "${line.slice(0, 200)}"`);
+  }
+  return parsed;
+}

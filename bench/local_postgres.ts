@@ -1,0 +1,68 @@
+/**
+ * A throwaway PostgreSQL 15 cluster for the bench when `DATABASE_URL` is unset: initdb
+ * in a temp dir, trust auth on 127.0.0.1 only, a spare port, started and stopped with
+ * pg_ctl as the `postgres` OS user (the server refuses to run as root), as `.ci/run` does.
+ */
+import { chmod, chown, mkdir, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { freePort, isExecutable, runCommand } from "./processes.ts";
+
+/** Explicit: another pg_ctl may come first on PATH (same choice as `.ci/run`). */
+const PG_BIN = "/usr/lib/postgresql/15/bin";
+
+/** A running local cluster. */
+export interface LocalPostgres {
+  /** Superuser URL of the `postgres` database (trust auth, no password). */
+  adminUrl: string;
+  port: number;
+  version: string;
+  stop(): Promise<void>;
+}
+
+/** Whether the Debian PostgreSQL 15 binaries are installed. */
+export function hasLocalPostgres(): boolean {
+  return isExecutable(join(PG_BIN, "initdb")) && isExecutable(join(PG_BIN, "pg_ctl"));
+}
+
+/** Creates and starts a cluster; throws (after removing what it made) when it cannot. */
+export async function startLocalPostgres(): Promise<LocalPostgres> {
+  const root = await mkdtemp(join(tmpdir(), "tl-bench-pg-"));
+  const dataDir = join(root, "data");
+  let started = false;
+  try {
+    await chmod(root, 0o755);
+    await mkdir(dataDir, { mode: 0o700 });
+    const asPgUser = await pgUserRunner(dataDir);
+    await asPgUser(join(PG_BIN, "initdb"), ["-D", dataDir, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8"]);
+    const port = await freePort();
+    // Durability is pointless for a throwaway cluster (the measured path only reads; the key's
+    // last_used_at write happens once a minute); the settings match .ci/run. The socket lives
+    // in the data dir so /var/run/postgresql and any system cluster are never involved.
+    const serverOptions = `-p ${port} -c listen_addresses=127.0.0.1 -k ${dataDir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
+    await asPgUser(join(PG_BIN, "pg_ctl"), ["-D", dataDir, "-l", join(dataDir, "server.log"), "-w", "-t", "60", "-o", serverOptions, "start"]);
+    started = true;
+    const version = (await runCommand(join(PG_BIN, "postgres"), ["--version"]).catch(() => "PostgreSQL 15")).trim();
+    const stop = async () => {
+      try {
+        await asPgUser(join(PG_BIN, "pg_ctl"), ["-D", dataDir, "-m", "fast", "-w", "-t", "30", "stop"]);
+      } finally {
+        await rm(root, { recursive: true, force: true });
+      }
+    };
+    return { adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`, port, version, stop };
+  } catch (error) {
+    if (started) await runCommand(join(PG_BIN, "pg_ctl"), ["-D", dataDir, "-m", "immediate", "stop"]).catch(() => {});
+    await rm(root, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** Runs PostgreSQL commands as `postgres` when we are root (handing it `dataDir`), else as ourselves. */
+async function pgUserRunner(dataDir: string): Promise<(file: string, args: string[]) => Promise<string>> {
+  if (process.getuid?.() !== 0) return (file, args) => runCommand(file, args);
+  const uid = Number((await runCommand("id", ["-u", "postgres"])).trim());
+  const gid = Number((await runCommand("id", ["-g", "postgres"])).trim());
+  await chown(dataDir, uid, gid);
+  return (file, args) => runCommand("runuser", ["-u", "postgres", "--", file, ...args]);
+}

@@ -1,0 +1,32 @@
+/** The bench's user: enterprise plan (buckets counted, never hit), one read key, 30 tags. */
+import type { Sql } from "../core/db/sql.ts";
+import { createUser } from "../core/accounts/users.ts";
+import { createKey } from "../core/auth/keys.ts";
+import { TAG_COLORS } from "../core/tags/tag_schema.ts";
+
+/** What the bench requests with. */
+export interface BenchUser {
+  key: string;
+  /** The main account id, which is also the tags' workspace id. */
+  workspaceId: string;
+  tagCount: number;
+}
+
+/** Creates the user, its key and `tagCount` tags. */
+export async function seedBenchUser(sql: Sql, options: { keyPrefix: string; random: string; tagCount?: number }): Promise<BenchUser> {
+  const tagCount = options.tagCount ?? 30;
+  const { userId, mainAccountId } = await createUser(
+    sql,
+    { name: "Bench User", email: `bench-${options.random}@bench.threadline.local`, plan: "enterprise" },
+    { username: `bench_${options.random.slice(0, 8)}`, name: "Bench User" },
+  );
+  const { key } = await createKey(sql, { userId, name: "bench", scopes: ["read"], prefix: options.keyPrefix });
+  const tags = Array.from({ length: tagCount }, (_, i) => ({
+    workspace_id: mainAccountId,
+    // Mixed case so `order by lower(name)` has real work, as user-named tags do.
+    name: `${i % 2 === 0 ? "Topic" : "topic"} ${String(i + 1).padStart(2, "0")}`,
+    color: TAG_COLORS[i % TAG_COLORS.length],
+  }));
+  await sql`insert into tags ${sql(tags, "workspace_id", "name", "color")}`;
+  return { key, workspaceId: mainAccountId, tagCount };
+}

@@ -1,0 +1,88 @@
+/**
+ * Idempotency keys (spec: Idempotency; model: Stripe's keys and the IETF
+ * Idempotency-Key draft). A marked POST with `Idempotency-Key` runs once per owner and
+ * key: a retry with the same body gets the first answer back with
+ * `Idempotency-Replayed: true`; the same key with a different body is
+ * `409 idempotency_key_reuse`; a retry while the first is still running is
+ * `409 idempotency_in_flight` with `Retry-After`. Only successful answers are stored:
+ * a failed request (validation included) leaves nothing, so a retry runs again.
+ */
+import { createHash } from "node:crypto";
+import type { Context } from "../context.ts";
+import type { Principal } from "../auth/principal.ts";
+import { ApiError, retryableError } from "../errors.ts";
+import { canonicalJson } from "./canonical_json.ts";
+import { keyRow, releaseKey, reserveKey, storeAnswer, takeOverExpired } from "./idempotency_queries.ts";
+
+/** Longest key accepted (spec: Constants). */
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 64;
+
+/** How long a first request holds its key before a retry may take over (a crashed process). */
+export const LEASE_SECONDS = 120;
+
+/** A request running under a reserved key (handlers use it for atomic phases). */
+export interface IdempotentRun {
+  ownerId: string;
+  key: string;
+  /** The last committed phase of an earlier attempt that died, or `started`. */
+  recoveryPoint: string;
+  phaseData: Record<string, unknown>;
+}
+
+/** What to do with a request. */
+export type IdempotencyDecision =
+  | { kind: "none" }
+  | { kind: "run"; run: IdempotentRun }
+  | { kind: "replay"; body: unknown; headers: Record<string, string> };
+
+/** The request's `Idempotency-Key`, validated, or undefined. */
+export function idempotencyKeyOf(headers: Headers): string | undefined {
+  const key = headers.get("idempotency-key");
+  if (key === null) return undefined;
+  if (key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+    throw new ApiError("invalid_parameter", `Invalid "Idempotency-Key": must be at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`);
+  }
+  if (!/^[\x20-\x7e]*[\x21-\x7e][\x20-\x7e]*$/.test(key)) {
+    throw new ApiError("invalid_parameter", 'Invalid "Idempotency-Key": must be 1 to 64 printable ASCII characters');
+  }
+  return key;
+}
+
+/** The fingerprint: the procedure plus the request as sent, canonicalised. */
+export function fingerprintOf(procedure: string, rawInput: unknown): string {
+  return createHash("sha256").update(`${procedure}\n${canonicalJson(rawInput ?? {})}`).digest("hex");
+}
+
+/** Reserves the key, or answers the replay, or refuses with the spec's 409s. */
+export async function beginIdempotent(ctx: Context, principal: Principal, procedure: string, rawInput: unknown): Promise<IdempotencyDecision> {
+  const key = idempotencyKeyOf(ctx.transport.headers);
+  if (key === undefined) return { kind: "none" };
+  const { sql } = ctx.services;
+  const ownerId = principal.mainAccountId;
+  const fingerprint = fingerprintOf(procedure, rawInput);
+  const fresh = { ownerId, key, recoveryPoint: "started", phaseData: {} };
+  if (await reserveKey(sql, { ownerId, key, fingerprint, procedure, leaseSeconds: LEASE_SECONDS })) return { kind: "run", run: fresh };
+  const row = await keyRow(sql, ownerId, key);
+  // The row vanished between the two statements (its request failed): try once more.
+  if (!row) return (await reserveKey(sql, { ownerId, key, fingerprint, procedure, leaseSeconds: LEASE_SECONDS })) ? { kind: "run", run: fresh } : inFlight(1);
+  if (row.fingerprint !== fingerprint) {
+    throw new ApiError("idempotency_key_reuse", `Idempotency-Key "${key}" was already used with a different request; use a new key for a new request`);
+  }
+  if (row.state === "done") return { kind: "replay", body: row.response_body, headers: row.response_headers ?? {} };
+  if (row.lease_left > 0 || !(await takeOverExpired(sql, ownerId, key, LEASE_SECONDS))) return inFlight(row.lease_left);
+  return { kind: "run", run: { ownerId, key, recoveryPoint: row.recovery_point, phaseData: row.phase_data } };
+}
+
+/** Stores a successful answer, or releases the key after a failure. */
+export async function finishIdempotent(ctx: Context, run: IdempotentRun, answer: { status: number; body: unknown } | undefined): Promise<void> {
+  const { sql } = ctx.services;
+  if (!answer) return releaseKey(sql, run.ownerId, run.key);
+  const headers: Record<string, string> = {};
+  for (const [name, value] of ctx.responseHeaders) if (!/ratelimit/i.test(name)) headers[name] = value;
+  await storeAnswer(sql, run.ownerId, run.key, { status: answer.status, body: answer.body, headers });
+}
+
+function inFlight(leaseLeft: number): never {
+  const retryAfter = Math.min(5, Math.max(1, Math.ceil(leaseLeft)));
+  throw retryableError("idempotency_in_flight", "A request with this Idempotency-Key is still running; retry shortly to get its answer", retryAfter);
+}
