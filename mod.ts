@@ -6,12 +6,12 @@
  *
  * @example
  * ```ts
- * import { createServer } from "node:http";
- * import { toNodeHandler } from "h3/node";
+ * import { createServer, type RequestListener } from "node:http";
+ * import { toNodeHandler } from "srvx/node";
  * import { createThreadline } from "threadline";
  *
  * const threadline = createThreadline({ databaseUrl: process.env.DATABASE_URL });
- * createServer(toNodeHandler({ fetch: threadline.fetch })).listen(8787);
+ * createServer(toNodeHandler(threadline.fetch) as RequestListener).listen(8787);
  * ```
  */
 import type { AnyRouter } from "@trpc/server";
@@ -37,14 +37,18 @@ export interface Threadline {
   openapi(): Record<string, unknown>;
   /** Opens the database (migrating it) and counters; safe to call more than once. */
   start(): Promise<Services>;
-  /** Closes connections; in-flight requests finish first. */
+  /** Closes connections. The instance is finished: later requests are refused. */
   close(): Promise<void>;
 }
 
 /** Creates a Threadline instance; nothing is opened until `start()` or the first request. */
 export function createThreadline(config: ThreadlineConfig = {}): Threadline {
   let runtime: Promise<Runtime> | undefined;
-  const boot = () => (runtime ??= openRuntime(appRouter as AnyRouter, config));
+  let closed = false;
+  const boot = () => {
+    if (closed) throw new Error("This Threadline instance is closed; create a new one");
+    return (runtime ??= openRuntime(appRouter as AnyRouter, config));
+  };
   return {
     router: appRouter,
     async fetch(request) {
@@ -56,6 +60,7 @@ export function createThreadline(config: ThreadlineConfig = {}): Threadline {
       return (await boot()).services;
     },
     async close() {
+      closed = true;
       if (!runtime) return;
       const opened = runtime;
       runtime = undefined;

@@ -4,6 +4,7 @@
  * this process samples its own RSS, CPU time and event-loop utilisation.
  */
 import { spawn } from "node:child_process";
+import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 
@@ -36,8 +37,12 @@ export interface LoadResult {
   rssStartBytes: number;
   /** This process's CPU time over the run's wall time (100 = one core busy). */
   serverCpuPercent: number;
+  /** This process's CPU time per completed request, in µs: less sensitive than req/s to other processes competing for the CPUs. */
+  serverCpuMicrosPerRequest: number;
   /** Share of the run the server's event loop was busy (0..1). */
   eventLoopUtilization: number;
+  /** The machine's 1-minute load average at the start and the end (other processes make figures noisy). */
+  loadAverage: [start: number, end: number];
 }
 
 /** The fields of autocannon's `--json` result that the bench reads. */
@@ -58,6 +63,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     ...Object.entries(options.headers).flatMap(([name, value]) => ["-H", `${name}=${value}`]),
     options.url,
   ];
+  const loadStart = loadavg()[0];
   const rssStartBytes = process.memoryUsage.rss();
   let rssPeakBytes = rssStartBytes;
   const sampler = setInterval(() => {
@@ -85,7 +91,9 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       rssPeakBytes,
       rssStartBytes,
       serverCpuPercent: ((cpu.user + cpu.system) / 1000 / wallMs) * 100,
+      serverCpuMicrosPerRequest: (cpu.user + cpu.system) / Math.max(1, result.requests.total),
       eventLoopUtilization: elu.utilization,
+      loadAverage: [loadStart, loadavg()[0]],
     };
   } finally {
     clearInterval(sampler);

@@ -6,18 +6,20 @@
 import { chmod, chown, mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { OrphanStep } from "./orphan_steps.ts";
 import { freePort, isExecutable, runCommand } from "./processes.ts";
 
 /** Explicit: another pg_ctl may come first on PATH (same choice as `.ci/run`). */
-const PG_BIN = "/usr/lib/postgresql/15/bin";
+export const PG_BIN = "/usr/lib/postgresql/15/bin";
 
 /** A running local cluster. */
 export interface LocalPostgres {
   /** Superuser URL of the `postgres` database (trust auth, no password). */
   adminUrl: string;
   port: number;
-  version: string;
   stop(): Promise<void>;
+  /** The same stop, as steps the orphan reaper can run. */
+  orphanSteps: OrphanStep[];
 }
 
 /** Whether the Debian PostgreSQL 15 binaries are installed. */
@@ -29,40 +31,42 @@ export function hasLocalPostgres(): boolean {
 export async function startLocalPostgres(): Promise<LocalPostgres> {
   const root = await mkdtemp(join(tmpdir(), "tl-bench-pg-"));
   const dataDir = join(root, "data");
-  let started = false;
+  let stopIfStarted: (() => Promise<unknown>) | undefined;
   try {
     await chmod(root, 0o755);
     await mkdir(dataDir, { mode: 0o700 });
-    const asPgUser = await pgUserRunner(dataDir);
-    await asPgUser(join(PG_BIN, "initdb"), ["-D", dataDir, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8"]);
+    const asPgUser = await pgUserCommand(dataDir);
+    const run = (file: string, args: string[]) => runCommand(...asPgUser(file, args));
+    await run(join(PG_BIN, "initdb"), ["-D", dataDir, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8"]);
     const port = await freePort();
     // Durability is pointless for a throwaway cluster (the measured path only reads; the key's
     // last_used_at write happens once a minute); the settings match .ci/run. The socket lives
     // in the data dir so /var/run/postgresql and any system cluster are never involved.
     const serverOptions = `-p ${port} -c listen_addresses=127.0.0.1 -k ${dataDir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`;
-    await asPgUser(join(PG_BIN, "pg_ctl"), ["-D", dataDir, "-l", join(dataDir, "server.log"), "-w", "-t", "60", "-o", serverOptions, "start"]);
-    started = true;
-    const version = (await runCommand(join(PG_BIN, "postgres"), ["--version"]).catch(() => "PostgreSQL 15")).trim();
+    await run(join(PG_BIN, "pg_ctl"), ["-D", dataDir, "-l", join(dataDir, "server.log"), "-w", "-t", "60", "-o", serverOptions, "start"]);
+    stopIfStarted = () => run(join(PG_BIN, "pg_ctl"), ["-D", dataDir, "-m", "immediate", "stop"]);
+    const [stopFile, stopArgs] = asPgUser(join(PG_BIN, "pg_ctl"), ["-D", dataDir, "-m", "fast", "-w", "-t", "30", "stop"]);
     const stop = async () => {
       try {
-        await asPgUser(join(PG_BIN, "pg_ctl"), ["-D", dataDir, "-m", "fast", "-w", "-t", "30", "stop"]);
+        await runCommand(stopFile, stopArgs);
       } finally {
         await rm(root, { recursive: true, force: true });
       }
     };
-    return { adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`, port, version, stop };
+    const orphanSteps: OrphanStep[] = [{ kind: "command", file: stopFile, args: stopArgs }, { kind: "remove", path: root }];
+    return { adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`, port, stop, orphanSteps };
   } catch (error) {
-    if (started) await runCommand(join(PG_BIN, "pg_ctl"), ["-D", dataDir, "-m", "immediate", "stop"]).catch(() => {});
+    await stopIfStarted?.().catch(() => {});
     await rm(root, { recursive: true, force: true });
     throw error;
   }
 }
 
-/** Runs PostgreSQL commands as `postgres` when we are root (handing it `dataDir`), else as ourselves. */
-async function pgUserRunner(dataDir: string): Promise<(file: string, args: string[]) => Promise<string>> {
-  if (process.getuid?.() !== 0) return (file, args) => runCommand(file, args);
+/** How to run PostgreSQL commands: as `postgres` when we are root (handing it `dataDir`), else as ourselves. */
+async function pgUserCommand(dataDir: string): Promise<(file: string, args: string[]) => [string, string[]]> {
+  if (process.getuid?.() !== 0) return (file, args) => [file, args];
   const uid = Number((await runCommand("id", ["-u", "postgres"])).trim());
   const gid = Number((await runCommand("id", ["-g", "postgres"])).trim());
   await chown(dataDir, uid, gid);
-  return (file, args) => runCommand("runuser", ["-u", "postgres", "--", file, ...args]);
+  return (file, args) => ["runuser", ["-u", "postgres", "--", file, ...args]];
 }

@@ -6,6 +6,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { OrphanStep } from "./orphan_steps.ts";
 import { findExecutable, freePort, isRunning, runCommand, waitFor } from "./processes.ts";
 
 /** A running local Redis. */
@@ -13,6 +14,8 @@ export interface LocalRedis {
   url: string;
   version: string;
   stop(): Promise<void>;
+  /** The same stop, as steps the orphan reaper can run. */
+  orphanSteps: OrphanStep[];
 }
 
 /** The redis-server executable, when installed. */
@@ -48,7 +51,8 @@ export async function startLocalRedis(redisServer: string): Promise<LocalRedis> 
     }, 10_000);
     await waitFor(`Redis to answer PING on port ${port}`, () => pings(port), 10_000);
     const version = (await runCommand(redisServer, ["--version"]).catch(() => "Redis")).trim().split(" ").slice(0, 3).join(" ");
-    return { url: `redis://127.0.0.1:${port}`, version, stop };
+    const orphanSteps: OrphanStep[] = [...(pid === undefined ? [] : [{ kind: "kill" as const, pid }]), { kind: "remove", path: dir }];
+    return { url: `redis://127.0.0.1:${port}`, version, stop, orphanSteps };
   } catch (error) {
     await stop().catch(() => {});
     throw error;

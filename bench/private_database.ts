@@ -9,6 +9,7 @@ import postgres from "postgres";
 /** A created database and how to drop it. */
 export interface PrivateDatabase {
   name: string;
+  adminUrl: string;
   url: string;
   /** The server's version string (`SHOW server_version`). */
   serverVersion: string;
@@ -27,12 +28,18 @@ export async function createPrivateDatabase(adminUrl: string): Promise<PrivateDa
   url.pathname = `/${name}`;
   return {
     name,
+    adminUrl,
     url: url.toString(),
     serverVersion,
-    async drop() {
-      // FORCE (PostgreSQL 13+) ends connections a failed run left behind.
-      await withAdmin(adminUrl, (admin) => admin`drop database if exists ${admin(name)} with (force)`);
-    },
+    drop: createPrivateDatabaseDropper(adminUrl, name),
+  };
+}
+
+/** Drops database `name` through `adminUrl` (nothing when it is already gone). */
+export function createPrivateDatabaseDropper(adminUrl: string, name: string): () => Promise<void> {
+  return async () => {
+    // FORCE (PostgreSQL 13+) ends connections a failed run left behind.
+    await withAdmin(adminUrl, (admin) => admin`drop database if exists ${admin(name)} with (force)`);
   };
 }
 

@@ -11,7 +11,7 @@ const MB = 1024 * 1024;
 
 /** The results table, one row per route. */
 export function formatTable(rows: RouteFigures[]): string {
-  const header = ["route", "req/s", "p50 ms", "p99 ms", "avg ms", "requests", "non-2xx", "errors", "RSS peak MB", "server CPU", "event loop"];
+  const header = ["route", "req/s", "p50 ms", "p99 ms", "avg ms", "requests", "non-2xx", "errors", "RSS peak MB", "server CPU", "CPU µs/req", "event loop", "load 1m"];
   const body = rows.map(({ label, result }) => [
     label,
     result.requestsPerSecond.toFixed(1),
@@ -23,7 +23,9 @@ export function formatTable(rows: RouteFigures[]): string {
     result.timeouts > 0 ? `${result.errors} (${result.timeouts} timeouts)` : String(result.errors),
     (result.rssPeakBytes / MB).toFixed(1),
     `${result.serverCpuPercent.toFixed(0)}%`,
+    result.serverCpuMicrosPerRequest.toFixed(0),
     `${(result.eventLoopUtilization * 100).toFixed(0)}% busy`,
+    result.loadAverage.map((load) => load.toFixed(1)).join("->"),
   ]);
   const widths = header.map((_, i) => Math.max(header[i].length, ...body.map((row) => row[i].length)));
   const line = (cells: string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join("  ");
@@ -45,7 +47,9 @@ export function resultFigures(result: LoadResult) {
     rss_start_mb: round(result.rssStartBytes / MB, 1),
     rss_peak_mb: round(result.rssPeakBytes / MB, 1),
     server_cpu_percent: round(result.serverCpuPercent, 1),
+    server_cpu_us_per_request: round(result.serverCpuMicrosPerRequest, 1),
     event_loop_utilization: round(result.eventLoopUtilization, 3),
+    load_average_1m: result.loadAverage.map((load) => round(load, 2)),
   };
 }
 

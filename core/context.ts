@@ -10,12 +10,15 @@ import type { KeyCache } from "./auth/key_cache.ts";
 import type { Principal } from "./auth/principal.ts";
 import type { AccountAccess } from "./accounts/account_access.ts";
 import type { IdempotentRun } from "./idempotency/idempotency.ts";
+import type { CreditCall } from "./credits/credit_call.ts";
 
 /** Everything outside the process, passed in (never imported as a singleton). */
 export interface Services {
   sql: Sql;
   /** Request buckets; fail open to a per-process limiter (ARCHITECTURE: Counters). */
   requestCounters: Counters;
+  /** Daily allowances and action caps; fail closed: an unreachable store refuses the call (rule 9). */
+  allowanceCounters: Counters;
   clock: Clock;
   faults: ReadonlySet<FaultName>;
   keyCache: KeyCache;
@@ -56,13 +59,16 @@ export interface Context {
   account?: AccountAccess;
   /** Set while a request runs under a reserved `Idempotency-Key`. */
   idempotency?: IdempotentRun;
+  /** Set while a priced procedure runs: metered handlers charge against it. */
+  credits?: CreditCall;
 }
 
 /** Builds a context without HTTP; adapters and tests call this. */
 export function createContextInner(options: { services: Services; headers?: HeadersInit; ip?: string }): Context {
   return {
     services: options.services,
-    transport: { headers: new Headers(options.headers), ip: options.ip ?? "unknown" },
+    // The request's own Headers are used as they are (read-only here): copying them per request cost measurable time.
+    transport: { headers: options.headers instanceof Headers ? options.headers : new Headers(options.headers), ip: options.ip ?? "unknown" },
     responseHeaders: new Headers(),
   };
 }

@@ -64,10 +64,28 @@ function codesIn(value: unknown, found: string[] = []): string[] {
   return found;
 }
 
+/** `node`, or what its local `$ref` (`#/components/...`) points at. */
+function resolved(document: Json, node: Json | undefined): Json | undefined {
+  let current = node;
+  for (let hops = 0; current && typeof current.$ref === "string" && hops < 10; hops++) {
+    const ref: string = current.$ref;
+    assert.ok(ref.startsWith("#/"), `only local references are expected, got ${ref}`);
+    current = ref.slice(2).split("/").reduce<any>((parent, part) => parent?.[part.replace(/~1/g, "/").replace(/~0/g, "~")], document);
+    assert.ok(current, `${ref} does not resolve`);
+  }
+  return current;
+}
+
 function operationIn(document: Json, operation: RestOperation): Json {
   const found = document.paths?.[operation.path]?.[operation.method.toLowerCase()];
   assert.ok(found, `${operation.method} ${operation.path} (${operation.procedurePath}) is missing from the document`);
   return found;
+}
+
+/** The operation's responses by status, each followed through a `$ref` to `#/components/responses`. */
+function responsesOf(document: Json, operation: RestOperation): Json {
+  const raw: Json = operationIn(document, operation).responses ?? {};
+  return Object.fromEntries(Object.entries(raw).map(([status, response]) => [status, resolved(document, response)]));
 }
 
 function label(operation: RestOperation): string {
@@ -186,7 +204,9 @@ describe("GET /v1/docs", { timeout: 120_000 }, () => {
     });
 
     test("POST /v1/tags documents 201 and no 200", () => {
-      const responses = document.paths["/v1/tags"].post.responses;
+      const create = operations.find((operation) => operation.method === "POST" && operation.path === "/v1/tags");
+      assert.ok(create, "tags.create has no REST meta");
+      const responses = responsesOf(document, create);
       assert.ok(responses["201"], "201 missing");
       assert.equal(responses["200"], undefined);
       assert.ok(refsIn(responses["201"]).length > 0 || responses["201"].content, "the 201 response has no body schema");
@@ -200,14 +220,15 @@ describe("GET /v1/docs", { timeout: 120_000 }, () => {
           `${label(operation)} has no bearerAuth security`,
         );
         for (const status of ["401", "429", "500"]) {
-          const response = target.responses?.[status];
+          const response = responsesOf(document, operation)[status];
           assert.ok(response, `${label(operation)} lacks ${status}`);
           const schema = response.content?.["application/json"]?.schema;
           assert.ok(refsIn(schema).includes(ERROR_REF), `${label(operation)} ${status} does not reference ${ERROR_REF}`);
         }
-        assert.deepEqual(new Set(codesIn(target.responses["401"])), new Set(["unauthorized", "invalid_api_key"]), label(operation));
-        assert.ok(codesIn(target.responses["429"]).includes("rate_limited"), `${label(operation)} 429 lacks rate_limited`);
-        assert.ok(target.responses["429"].headers?.["Retry-After"], `${label(operation)} 429 lacks Retry-After`);
+        const responses = responsesOf(document, operation);
+        assert.deepEqual(new Set(codesIn(responses["401"])), new Set(["unauthorized", "invalid_api_key"]), label(operation));
+        assert.ok(codesIn(responses["429"]).includes("rate_limited"), `${label(operation)} 429 lacks rate_limited`);
+        assert.ok(resolved(document, responses["429"].headers?.["Retry-After"]), `${label(operation)} 429 lacks Retry-After`);
       }
       assert.ok(document.components?.schemas?.Error, "components.schemas.Error is missing");
     });
@@ -216,12 +237,12 @@ describe("GET /v1/docs", { timeout: 120_000 }, () => {
       const writes = operations.filter((operation) => operation.method !== "GET");
       assert.ok(writes.length >= 3);
       for (const operation of writes) {
-        const forbidden = operationIn(document, operation).responses["403"];
+        const forbidden = responsesOf(document, operation)["403"];
         assert.ok(forbidden, `${label(operation)} lacks 403`);
         assert.ok(codesIn(forbidden).includes("insufficient_scope"), `${label(operation)} 403 lacks insufficient_scope`);
       }
       for (const operation of operations.filter((o) => o.method === "GET")) {
-        assert.ok(!codesIn(operationIn(document, operation).responses["403"] ?? {}).includes("insufficient_scope"), `${label(operation)} is a read`);
+        assert.ok(!codesIn(responsesOf(document, operation)["403"] ?? {}).includes("insufficient_scope"), `${label(operation)} is a read`);
       }
     });
 
@@ -229,7 +250,7 @@ describe("GET /v1/docs", { timeout: 120_000 }, () => {
       const scoped = operations.filter((operation) => operation.inputKeys.includes("account_id"));
       assert.ok(scoped.some((operation) => operation.path === "/v1/tags"), "GET/POST /v1/tags take account_id");
       for (const operation of scoped) {
-        const responses = operationIn(document, operation).responses;
+        const responses = responsesOf(document, operation);
         assert.ok(codesIn(responses["404"] ?? {}).includes("account_not_found"), `${label(operation)} 404 lacks account_not_found`);
         assert.ok(codesIn(responses["503"] ?? {}).includes("accounts_unavailable"), `${label(operation)} 503 lacks accounts_unavailable`);
       }
@@ -237,7 +258,7 @@ describe("GET /v1/docs", { timeout: 120_000 }, () => {
 
     test("the legacy subscription bodies are documented under 403 and 500", () => {
       for (const operation of operations) {
-        const responses = operationIn(document, operation).responses;
+        const responses = responsesOf(document, operation);
         for (const status of ["403", "500"]) {
           assert.ok(refsIn(responses[status]).includes("#/components/schemas/LegacyError"), `${label(operation)} ${status} lacks LegacyError`);
         }
@@ -256,10 +277,10 @@ describe("GET /v1/docs", { timeout: 120_000 }, () => {
 
     test("X-RateLimit-Reset is documented as Unix epoch seconds on every authenticated success", () => {
       for (const operation of operations) {
-        const responses = operationIn(document, operation).responses;
+        const responses = responsesOf(document, operation);
         const success = Object.keys(responses).find((status) => status.startsWith("2"));
         assert.ok(success, `${label(operation)} has no success response`);
-        const reset = responses[success].headers?.["X-RateLimit-Reset"];
+        const reset = resolved(document, responses[success].headers?.["X-RateLimit-Reset"]);
         assert.ok(reset, `${label(operation)} ${success} lacks X-RateLimit-Reset`);
         assert.match(reset.description, /epoch seconds/i);
         assert.equal(reset.schema?.type, "integer");

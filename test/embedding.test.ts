@@ -70,7 +70,7 @@ describe(`embedding Threadline (${mode})`, { timeout: 120_000 }, () => {
 
       const services = await threadline.start();
       assert.equal(await threadline.start(), services, "start() after the first request reuses the running instance");
-      const world = await ensureDemoWorld(services.sql, { keyPrefix: services.settings.keyPrefix, keyCache: services.keyCache });
+      const world = await ensureDemoWorld(services);
 
       const listed = await fetch(`${base}/v1/tags`, { headers: { authorization: `Bearer ${world.keys.write}` } });
       assert.equal(listed.status, 200);

@@ -17,8 +17,8 @@ type Command = (services: Services, args: Args) => Promise<unknown>;
 
 const commands: Record<string, Command> = {
   migrate: async () => ({ migrated: true }),
-  demo: async ({ sql, keyCache, settings }, args) => {
-    const world = await ensureDemoWorld(sql, { keyPrefix: settings.keyPrefix, keyCache });
+  demo: async (services, args) => {
+    const world = await ensureDemoWorld(services);
     const base = stringFlag(args, "base-url", process.env.PUBLIC_URL ?? `http://127.0.0.1:${process.env.PORT ?? 8787}`)!.replace(/\/+$/, "");
     return { base_url: `${base}/v1`, trpc_url: `${base}/trpc`, ...world };
   },

@@ -25,13 +25,13 @@ export async function serveCommand(args: Args): Promise<void> {
   let world: DemoWorld | undefined;
   let firstStart = false;
   if (embedded && (await isEmptyDatabase(sql))) {
-    world = await ensureDemoWorld(sql, { keyPrefix: settings.keyPrefix, keyCache });
+    world = await ensureDemoWorld(runtime.services);
     firstStart = true;
   }
   const listening = await listen(runtime.app, { port, host });
   const demoFile = stringFlag(args, "demo-file");
   if (demoFile) {
-    world ??= await ensureDemoWorld(sql, { keyPrefix: settings.keyPrefix, keyCache });
+    world ??= await ensureDemoWorld(runtime.services);
     await writeFile(demoFile, JSON.stringify({ base_url: `${listening.url}/v1`, trpc_url: `${listening.url}/trpc`, ...world }, null, 2));
   }
   const storage = embedded ? `embedded PGlite in ${config.dataDir ?? ".threadline"}` : "PostgreSQL";

@@ -45,7 +45,9 @@ async function callOperation(event: H3Event, binding: RouteBinding): Promise<Res
       getRawInput: async () => input,
       path: operation.procedurePath,
       type: operation.type,
-      signal: event.req.signal,
+      // No signal: reading event.req.signal builds an AbortController per request, and
+      // no handler cancels work yet.
+      signal: undefined,
       batchIndex: 0,
     });
     const status = operation.meta.successStatus ?? 200;

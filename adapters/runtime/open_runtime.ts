@@ -43,10 +43,12 @@ export async function openRuntime(router: AnyRouter, config: ThreadlineConfig): 
     throw error;
   }
   const requestCounters = openRequestCounters(config, faults.has("counters"));
+  const allowanceCounters = openAllowanceCounters(config, faults.has("counters"));
   const docs = lazyDocs(router, config.publicUrl);
   const services: Services = {
     sql: database.sql,
     requestCounters,
+    allowanceCounters,
     clock: config.clock ?? systemClock,
     faults,
     keyCache: createKeyCache(config.keyCacheTtlMs),
@@ -60,6 +62,7 @@ export async function openRuntime(router: AnyRouter, config: ThreadlineConfig): 
     app,
     async close() {
       await requestCounters.close();
+      await allowanceCounters.close();
       await database.close();
     },
   };
@@ -78,6 +81,13 @@ function openRequestCounters(config: ThreadlineConfig, faulty: boolean): Counter
     if (!warned) console.warn("Redis unreachable; request buckets fall back to this process:", (error as Error).message);
     warned = true;
   });
+}
+
+/** Allowances and caps fail closed (spec rule 9): no fallback when Redis is unreachable. */
+function openAllowanceCounters(config: ThreadlineConfig, faulty: boolean): Counters {
+  if (faulty) return createFaultyCounters();
+  if (!config.redisUrl) return createMemoryCounters();
+  return createRedisCounters({ url: config.redisUrl, prefix: config.redisPrefix });
 }
 
 function lazyDocs(router: AnyRouter, publicUrl: string | undefined): Services["docs"] {

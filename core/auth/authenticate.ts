@@ -23,7 +23,7 @@ export async function authenticate(ctx: Context): Promise<Principal> {
   if (token === undefined) {
     return failedAttempt(ctx, new ApiError("unauthorized", 'Missing or malformed Authorization header; send "Authorization: Bearer <API_KEY>"'));
   }
-  const principal = isWellFormedApiKey(token, ctx.services.settings.keyPrefix) ? await lookup(ctx, token) : undefined;
+  const principal = await lookup(ctx, token);
   if (!principal) return failedAttempt(ctx, new ApiError("invalid_api_key", "Unknown or revoked API key"));
   return principal;
 }
@@ -40,6 +40,8 @@ async function lookup(ctx: Context, token: string): Promise<Principal | undefine
   const now = clock.now();
   let principal = keyCache.get(hash, now);
   if (!principal) {
+    // The checksum refuses a mistyped or made-up key without a database lookup.
+    if (!isWellFormedApiKey(token, ctx.services.settings.keyPrefix)) return undefined;
     const row = await activeKeyByHash(sql, hash);
     if (!row) return undefined;
     principal = {
@@ -48,6 +50,7 @@ async function lookup(ctx: Context, token: string): Promise<Principal | undefine
       plan: planById(row.plan),
       subscriptionStatus: row.subscription_status,
       onboarded: row.onboarded,
+      billingAnchor: row.billing_anchor,
       mainAccountId: row.main_account_id,
       key: { id: row.id, name: row.name, scopes: row.scopes, display: row.display, createdAt: row.created_at, lastUsedAt: row.last_used_at },
     };

@@ -12,6 +12,8 @@ export interface Principal {
   /** `active`, `trialing`, `team` or `lapsed` (spec: Authentication 7). */
   subscriptionStatus: string;
   onboarded: boolean;
+  /** Start of the first billing period; monthly credit pools renew on this date (spec: AI credits). */
+  billingAnchor: Date;
   /** The user's main account; request budgets are kept against it (spec: Limits 1). */
   mainAccountId: string;
   key: {

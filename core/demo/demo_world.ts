@@ -5,7 +5,10 @@
  * a key of the same name is rotated, so re-runs never pile up active keys.
  */
 import type { Sql } from "../db/sql.ts";
+import { createContextInner, type Services } from "../context.ts";
 import type { KeyCache } from "../auth/key_cache.ts";
+import { chargeCredits, creditState } from "../credits/credits.ts";
+import { planById } from "../limits/plans.ts";
 import { createKey, revokeKey, rotateKey, type IssuedKey } from "../auth/keys.ts";
 import { keysOfUser } from "../auth/keys_queries.ts";
 import { type AccountInput, createUser, linkAccount, shareAccount, type UserInput, userByEmail } from "../accounts/users.ts";
@@ -13,7 +16,7 @@ import { type AccountInput, createUser, linkAccount, shareAccount, type UserInpu
 /** The demo world as written by `--demo-file` and `demo --json` (without the URLs). */
 export interface DemoWorld {
   accounts: Record<"main" | "linked" | "shared" | "editor_shared" | "linked_shared" | "throttled" | "other_user", string>;
-  keys: Record<"write" | "read" | "revoked" | "lapsed" | "throttled" | "other_user" | "trial" | "not_onboarded", string>;
+  keys: Record<"write" | "read" | "revoked" | "lapsed" | "throttled" | "other_user" | "trial" | "not_onboarded" | "no_credits", string>;
   handles: { main: string };
   tags: number[];
 }
@@ -55,6 +58,10 @@ const people = {
     user: { name: "Tia Demo", email: "tia@demo.threadline.local", plan: "trial", subscriptionStatus: "trialing" },
     main: { id: "1600000000000000061", username: "tia_trial", name: "Tia Trial" },
   },
+  nia: {
+    user: { name: "Nia Demo", email: "nia@demo.threadline.local", plan: "pro" },
+    main: { id: "1600000000000000081", username: "nia_spent", name: "Nia Spent" },
+  },
   olu: {
     user: { name: "Olu Demo", email: "olu@demo.threadline.local", plan: "pro", onboarded: false },
     main: { id: "1600000000000000071", username: "olu_new", name: "Olu New" },
@@ -62,7 +69,9 @@ const people = {
 } satisfies Record<string, DemoPerson>;
 
 /** Creates (or refreshes) the demo world and returns its ids and fresh keys. */
-export async function ensureDemoWorld(sql: Sql, options: { keyPrefix: string; keyCache: KeyCache }): Promise<DemoWorld> {
+export async function ensureDemoWorld(services: Services): Promise<DemoWorld> {
+  const { sql } = services;
+  const options = { keyPrefix: services.settings.keyPrefix, keyCache: services.keyCache };
   const users: Record<string, number> = {};
   for (const [nickname, person] of Object.entries(people) as [string, DemoPerson][]) {
     users[nickname] = await ensurePerson(sql, person);
@@ -70,6 +79,7 @@ export async function ensureDemoWorld(sql: Sql, options: { keyPrefix: string; ke
   await shareAccount(sql, people.dana.main.id, users.ada, "viewer");
   await shareAccount(sql, people.eli.main.id, users.ada, "editor");
   const tags = await ensureTags(sql, people.ada.main.id, [["launch", "rose"], ["evergreen", "emerald"]]);
+  await emptyCreditPool(services, users.nia, people.nia.main.id, people.nia.user.plan);
 
   const key = (nickname: string, name: string, scopes: string[]) => freshKey(sql, options, users[nickname], name, scopes);
   const revoked = await createKey(sql, { userId: users.ada, name: "demo revoked", scopes: ["read", "write"], prefix: options.keyPrefix });
@@ -93,6 +103,7 @@ export async function ensureDemoWorld(sql: Sql, options: { keyPrefix: string; ke
       other_user: await key("cy", "demo write", ["read", "write"]),
       trial: await key("tia", "demo write", ["read", "write"]),
       not_onboarded: await key("olu", "demo write", ["read", "write"]),
+      no_credits: await key("nia", "demo write", ["read", "write"]),
     },
     handles: { main: people.ada.main.username },
     tags,
@@ -103,6 +114,16 @@ export async function ensureDemoWorld(sql: Sql, options: { keyPrefix: string; ke
 export async function isEmptyDatabase(sql: Sql): Promise<boolean> {
   const [row] = await sql<{ empty: boolean }[]>`select not exists (select 1 from users) as empty`;
   return row.empty;
+}
+
+/** Spends whatever is left in the owner's current pool (`keys.no_credits`). */
+async function emptyCreditPool(services: Services, userId: number, mainAccountId: string, plan: string): Promise<void> {
+  // Seeding writes data directly; the fault switches describe requests, not the seed.
+  const ctx = createContextInner({ services: { ...services, faults: new Set() } });
+  const [user] = await services.sql<{ billing_anchor: Date }[]>`select billing_anchor from users where id = ${userId}`;
+  const owner = { ownerId: mainAccountId, plan: planById(plan), billingAnchor: user.billing_anchor };
+  const { remaining } = await creditState(ctx, owner);
+  if (remaining > 0) await chargeCredits(ctx, owner, { amount: remaining, reference: "demo:empty-pool" });
 }
 
 async function ensurePerson(sql: Sql, person: DemoPerson): Promise<number> {

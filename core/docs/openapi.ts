@@ -47,6 +47,7 @@ export function errorCodesOf(operation: RestOperation): ErrorCode[] {
   }
   if (operation.meta.editorRestricted) codes.push("editor_restricted");
   if (operation.meta.idempotent) codes.push("invalid_parameter", "idempotency_key_reuse", "idempotency_in_flight");
+  if (operation.meta.credits && operation.meta.credits !== "free") codes.push("ai_credits_exhausted");
   for (const code of operation.meta.errors ?? []) codes.push(code);
   return [...new Set(codes)];
 }
@@ -72,6 +73,9 @@ const rateHeaderDefinitions = {
   "RateLimit-Policy": { description: "IETF draft field: both windows of the bucket, e.g. `\"reads-minute\";q=300;w=60`", schema: { type: "string" } },
   RateLimit: { description: "IETF draft field: units left (`r`) and seconds to reset (`t`) per window", schema: { type: "string" } },
   "Retry-After": { description: "Seconds to wait before retrying", schema: { type: "integer" } },
+  "X-Credits-Charged": { description: "Credits kept for this call (absent on free calls and on 202 answers that settle in the background)", schema: { type: "integer" } },
+  "X-Credits-Remaining": { description: "Credits left in the pool", schema: { type: "integer" } },
+  "X-Credits-Reset": { description: "When the pool renews, Unix epoch seconds", schema: { type: "integer" } },
   "Idempotency-Replayed": { description: "`true` when this is the stored answer of an earlier request with the same Idempotency-Key", schema: { type: "string", enum: ["true"] } },
 };
 
@@ -100,6 +104,13 @@ export function buildOpenApiDocument(router: AnyRouter, options: { serverUrl?: s
   for (const operation of restOperations(router)) {
     const target = document.paths[operation.path][operation.method.toLowerCase()];
     target.responses = responsesFor(operation, target.responses["200"]);
+    if (operation.meta.credits) {
+      const success = target.responses[operation.meta.successStatus ?? 200];
+      const names = operation.meta.credits === "free" || operation.meta.successStatus === 202
+        ? ["X-Credits-Remaining", "X-Credits-Reset"]
+        : ["X-Credits-Charged", "X-Credits-Remaining", "X-Credits-Reset"];
+      for (const name of names) success.headers[name] = { $ref: `#/components/headers/${name}` };
+    }
     if (operation.meta.idempotent) {
       target.parameters = [...(target.parameters ?? []), idempotencyKeyParameter];
       const success = target.responses[operation.meta.successStatus ?? 200];

@@ -1,16 +1,20 @@
-/** `GET /v1/me`: who the key belongs to, its plan and limits, and the key itself. */
+/** `GET /v1/me`: who the key belongs to, its plan and limits, the credit pool, and the key itself. */
 import type { KeyContext } from "../context.ts";
+import { creditOwner, creditState, type CreditState } from "../credits/credits.ts";
 
 /** Describes the calling key and its owner. */
-export function describeMe(ctx: KeyContext) {
+export async function describeMe(ctx: KeyContext) {
   const { principal } = ctx;
   const { key, plan } = principal;
+  // A pool that cannot be read is reported as unknown rather than failing the whole answer.
+  const credits = await creditState(ctx, creditOwner(principal)).catch(() => undefined);
   return {
     data: {
       owner: { id: String(principal.userId), name: principal.userName, main_account_id: principal.mainAccountId },
       plan: { id: plan.id, label: plan.label, request_limits: plan.buckets },
       subscription: { status: principal.subscriptionStatus },
       onboarded: principal.onboarded,
+      credits: credits ? describeCredits(credits) : null,
       key: {
         id: key.id,
         name: key.name,
@@ -20,5 +24,17 @@ export function describeMe(ctx: KeyContext) {
         last_used_at: key.lastUsedAt?.toISOString() ?? null,
       },
     },
+  };
+}
+
+function describeCredits(state: CreditState) {
+  return {
+    remaining: state.remaining,
+    pool: state.pool,
+    bonus: state.bonus,
+    used: state.spent,
+    period: state.period,
+    period_start: state.periodStart.toISOString(),
+    period_end: state.resetAt.toISOString(),
   };
 }

@@ -16,6 +16,18 @@ export const me = z
     }),
     subscription: z.object({ status: z.string() }),
     onboarded: z.boolean(),
+    credits: z
+      .object({
+        remaining: z.number().int(),
+        pool: z.number().int().meta({ description: "Credits the plan grants per period (one credit = one cent of model spend)" }),
+        bonus: z.number().int().meta({ description: "Extra credits that outlive the period" }),
+        used: z.number().int(),
+        period: z.enum(["monthly", "daily"]).meta({ description: "Monthly from the billing date on paid plans, daily on trials" }),
+        period_start: z.string(),
+        period_end: z.string().meta({ description: "When the pool renews" }),
+      })
+      .nullable()
+      .meta({ description: "The AI credit pool; null when it cannot be read right now" }),
     key: z.object({
       id: z.number().int(),
       name: z.string(),

@@ -5,9 +5,9 @@
  * `fetch`, so every case can run through both (STYLE.md: h3's describeMatrix).
  */
 import { randomBytes } from "node:crypto";
-import { createServer } from "node:http";
+import { createServer, type RequestListener } from "node:http";
 import type { AddressInfo } from "node:net";
-import { toNodeHandler } from "h3/node";
+import { toNodeHandler } from "srvx/node";
 import { createThreadline, type Threadline, type ThreadlineConfig } from "../../mod.ts";
 import type { Services } from "../../core/context.ts";
 import { ensureDemoWorld, type DemoWorld } from "../../core/demo/demo_world.ts";
@@ -40,8 +40,8 @@ export async function startHarness(options: { config?: Partial<ThreadlineConfig>
   if (!database.url && options.share) throw new Error("Sharing needs PostgreSQL: embedded in-memory databases are per process");
   const threadline = createThreadline(config);
   const services = await threadline.start();
-  const world = options.share?.world ?? (await ensureDemoWorld(services.sql, { keyPrefix: services.settings.keyPrefix, keyCache: services.keyCache }));
-  const server = createServer(toNodeHandler({ fetch: threadline.fetch } as never));
+  const world = options.share?.world ?? (await ensureDemoWorld(services));
+  const server = createServer(toNodeHandler(threadline.fetch) as RequestListener);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {

@@ -1,0 +1,65 @@
+/**
+ * Job queue throughput: claim + complete of no-op jobs with batching, several runners
+ * sharing one pool. Target: at least 5,000 jobs/s on real PostgreSQL (issue "Platform II",
+ * scope item 4). bench/main.ts calls it; it cleans up the jobs it made.
+ */
+import type { Sql } from "../core/db/sql.ts";
+import { runJobsOnce } from "../core/jobs/job_runner.ts";
+
+/** What to measure. */
+export interface JobThroughputOptions {
+  /** Jobs to enqueue and run; default 20 000. */
+  jobs?: number;
+  /** Jobs per claim (and per completion statement); default 200. */
+  batchSize?: number;
+  /** Runners claiming at once; default 4 (the pool needs at least as many connections). */
+  runners?: number;
+}
+
+/** What was measured. */
+export interface JobThroughputResult {
+  jobs: number;
+  batchSize: number;
+  runners: number;
+  /** Seconds to enqueue the jobs (one `insert ... select generate_series` per 5 000). */
+  enqueueSeconds: number;
+  /** Seconds from the first claim until the last completion. */
+  runSeconds: number;
+  jobsPerSecond: number;
+}
+
+/** The kind the bench enqueues; nothing else claims it. */
+const KIND = "bench_noop";
+
+/** Rows per enqueue statement. */
+const ENQUEUE_CHUNK = 5000;
+
+/** Enqueues `jobs` no-op jobs, runs them to completion with batched runners and returns jobs/s. */
+export async function benchJobThroughput(sql: Sql, options: JobThroughputOptions = {}): Promise<JobThroughputResult> {
+  const jobs = options.jobs ?? 20_000;
+  const batchSize = options.batchSize ?? 200;
+  const runners = options.runners ?? 4;
+  const enqueueStarted = performance.now();
+  const [{ first }] = await sql<{ first: number }[]>`select coalesce(max(id), 0) + 1 as first from jobs`;
+  for (let done = 0; done < jobs; done += ENQUEUE_CHUNK) {
+    await sql`insert into jobs (kind) select ${KIND} from generate_series(1, ${Math.min(ENQUEUE_CHUNK, jobs - done)})`;
+  }
+  const enqueueSeconds = (performance.now() - enqueueStarted) / 1000;
+
+  const handlers = { [KIND]: async () => {} };
+  const started = performance.now();
+  let completed = 0;
+  await Promise.all(
+    Array.from({ length: runners }, async (_, i) => {
+      for (;;) {
+        const result = await runJobsOnce({ sql, handlers, workerId: `bench-${i}`, batchSize, leaseSeconds: 60 });
+        if (result.claimed === 0) return;
+        completed += result.completed;
+      }
+    }),
+  );
+  const runSeconds = (performance.now() - started) / 1000;
+  await sql`delete from jobs where kind = ${KIND} and id >= ${first}`;
+  if (completed !== jobs) throw new Error(`Bench completed ${completed} of ${jobs} jobs`);
+  return { jobs, batchSize, runners, enqueueSeconds, runSeconds, jobsPerSecond: Math.round(jobs / runSeconds) };
+}

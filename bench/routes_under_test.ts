@@ -1,0 +1,85 @@
+/**
+ * Everything both routes need, set up and checked: storage, a Threadline instance
+ * with the bench user, the full-path server and the bare-route server on the same pool.
+ */
+import { randomBytes } from "node:crypto";
+import { createThreadline } from "../mod.ts";
+import type { CleanupStack } from "./cleanup_stack.ts";
+import { provideStorage, type BenchStorage } from "./storage.ts";
+import { seedBenchUser } from "./seed.ts";
+import { BARE_PATH, createBareApp } from "./bare_app.ts";
+import { serveFetch } from "./serve_fetch.ts";
+
+/** Tags per page in both requests. */
+export const PAGE_SIZE = 20;
+
+/** Threadline's pool, shared by both routes; 10 is openDatabase's PostgreSQL default, set explicitly to print it. */
+export const POOL_SIZE = 10;
+
+const KEY_PREFIX = "sxk_";
+
+/** A route to load. */
+export interface Target {
+  label: string;
+  url: string;
+  headers: Record<string, string>;
+}
+
+/** Both routes, ready and checked. */
+export interface RoutesUnderTest {
+  storage: BenchStorage;
+  /** The pool size really in use (embedded PGlite always gets one connection: open_runtime.ts). */
+  poolSize: number;
+  full: Target;
+  bare: Target;
+}
+
+/** Sets up both routes and registers their teardown on `cleanup`. */
+export async function setUpRoutes(cleanup: CleanupStack, signal: AbortSignal): Promise<RoutesUnderTest> {
+  const random = randomBytes(6).toString("hex");
+  const storage = await provideStorage(cleanup, random);
+  signal.throwIfAborted();
+  const threadline = createThreadline({
+    databaseUrl: storage.databaseUrl,
+    dataDir: null,
+    redisUrl: storage.redisUrl,
+    redisPrefix: storage.redisPrefix,
+    poolSize: POOL_SIZE,
+    keyPrefix: KEY_PREFIX,
+  });
+  cleanup.push("close Threadline", () => threadline.close());
+  const services = await threadline.start();
+  const user = await seedBenchUser(services.sql, { keyPrefix: KEY_PREFIX, random });
+  signal.throwIfAborted();
+
+  const fullServer = await serveFetch(threadline.fetch);
+  cleanup.push("close the full-path server", () => fullServer.close());
+  // The same pool as the full path (services.sql): same size, same driver options.
+  const bareApp = createBareApp(services.sql, user.workspaceId);
+  const bareServer = await serveFetch((request) => bareApp.fetch(request));
+  cleanup.push("close the bare-route server", () => bareServer.close());
+
+  const full: Target = { label: "full path", url: `${fullServer.url}/v1/tags?limit=${PAGE_SIZE}`, headers: { Authorization: `Bearer ${user.key}` } };
+  const bare: Target = { label: "bare route", url: `${bareServer.url}${BARE_PATH}`, headers: {} };
+  await verify(full, user.tagCount, true);
+  await verify(bare, user.tagCount, false);
+  return { storage, poolSize: storage.databaseUrl === undefined ? 1 : POOL_SIZE, full, bare };
+}
+
+/** One request must answer 200 with a full page before anything is measured. */
+async function verify(target: Target, tagCount: number, rateLimited: boolean): Promise<void> {
+  const response = await fetch(target.url, { headers: target.headers });
+  const text = await response.text();
+  let body: { data?: unknown[]; pagination?: { total?: number } } | undefined;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // Reported below with the raw text.
+  }
+  const problems: string[] = [];
+  if (response.status !== 200) problems.push(`status ${response.status}`);
+  if (body?.data?.length !== PAGE_SIZE) problems.push(`${body?.data?.length ?? "no"} tags instead of ${PAGE_SIZE}`);
+  if (body?.pagination?.total !== tagCount) problems.push(`pagination.total ${body?.pagination?.total} instead of ${tagCount}`);
+  if (rateLimited && !response.headers.has("x-ratelimit-limit")) problems.push("no X-RateLimit-Limit header");
+  if (problems.length > 0) throw new Error(`Check of ${target.label} (GET ${target.url}) failed: ${problems.join(", ")}: ${text.slice(0, 300)}`);
+}

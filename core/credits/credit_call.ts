@@ -1,0 +1,66 @@
+/**
+ * The credit step of the request path (ARCHITECTURE step 8; spec: Credit headers, AI
+ * credits): a procedure declares its pricing in meta and this runs the charge around
+ * the handler. `X-Credits-Charged` is the credits kept for the call, absent on free
+ * calls and on `202` answers that settle in the background; `X-Credits-Remaining` and
+ * `X-Credits-Reset` (Unix seconds) are always sent.
+ */
+import { randomUUID } from "node:crypto";
+import type { Context } from "../context.ts";
+import type { Principal } from "../auth/principal.ts";
+import { assertCredits, chargeCredits, creditOwner, creditState, refundCredits, type CreditOwner, type CreditState } from "./credits.ts";
+import { keptForReference } from "./credits_queries.ts";
+
+/**
+ * How a procedure is priced: `free` (no charge, still the two headers), `{ flat: n }`
+ * (kept up front, refunded in full when the call fails), or `{ metered: minimum }`
+ * (the handler charges what it really cost via `ctx.credits`; refused up front when
+ * fewer than `minimum` remain; refunded in full when the call fails).
+ */
+export type Pricing = "free" | { flat: number } | { metered: number };
+
+/** The charge a running call belongs to. */
+export interface CreditCall {
+  owner: CreditOwner;
+  reference: string;
+}
+
+/** Runs `call` under `pricing`, setting the credit headers on the context. */
+export async function withCredits<T extends { ok: boolean }>(
+  ctx: Context,
+  principal: Principal,
+  options: { pricing: Pricing; procedure: string; background: boolean },
+  call: (credits: CreditCall) => Promise<T>,
+): Promise<T> {
+  const owner = creditOwner(principal);
+  const credits: CreditCall = { owner, reference: `${options.procedure}:${randomUUID()}` };
+  const { pricing } = options;
+  if (pricing === "free") {
+    const result = await call(credits);
+    setCreditHeaders(ctx, await creditState(ctx, owner).catch(() => undefined), undefined);
+    return result;
+  }
+  if ("flat" in pricing) await chargeCredits(ctx, owner, { amount: pricing.flat, reference: credits.reference, procedure: options.procedure });
+  else await assertCredits(ctx, owner, pricing.metered);
+  const result = await call(credits);
+  const state = result.ok ? await creditState(ctx, owner) : await refundCredits(ctx, owner, { reference: credits.reference });
+  const kept = await keptForReference(ctx.services.sql, owner.ownerId, credits.reference);
+  setCreditHeaders(ctx, state, options.background ? undefined : kept);
+  return result;
+}
+
+function setCreditHeaders(ctx: Context, state: CreditState | undefined, charged: number | undefined): void {
+  if (charged !== undefined) ctx.responseHeaders.set("X-Credits-Charged", String(charged));
+  if (!state) return;
+  ctx.responseHeaders.set("X-Credits-Remaining", String(state.remaining));
+  ctx.responseHeaders.set("X-Credits-Reset", String(Math.floor(state.resetAt.getTime() / 1000)));
+}
+
+/**
+ * Keeps `amount` credits for the running metered call. The model has already been
+ * paid for, so this may overdraw the pool (the up-front check bounded the risk).
+ */
+export async function chargeCall(ctx: Context, amount: number): Promise<CreditState> {
+  if (!ctx.credits) throw new Error("chargeCall outside a metered procedure (meta.credits)");
+  return chargeCredits(ctx, ctx.credits.owner, { amount, reference: ctx.credits.reference, allowOverdraw: true });
+}

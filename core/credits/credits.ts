@@ -1,0 +1,167 @@
+/**
+ * AI credits (spec: AI credits, Credit headers, `429 ai_credits_exhausted`, rule 9):
+ * charge up front, refund in full when a call fails before output, settle a background
+ * call to its real cost. Every movement is one transaction: the owner's pool row is
+ * locked, the ledger row appended and the running total moved together, so the ledger
+ * always balances. A pool that cannot be read refuses the call.
+ */
+import type { Context } from "../context.ts";
+import type { Queryable, Sql } from "../db/sql.ts";
+import { ApiError } from "../errors.ts";
+import type { Principal } from "../auth/principal.ts";
+import { planById, type Plan } from "../limits/plans.ts";
+import { creditPeriodAt } from "./credit_period.ts";
+import { insertPool, keptForReference, poolForUpdate, recordMovement, rollPool, expiredPools, type PoolRow } from "./credits_queries.ts";
+
+/** Whose pool: the account owner (pools are per owner across all keys and accounts). */
+export interface CreditOwner {
+  ownerId: string;
+  plan: Plan;
+  billingAnchor: Date;
+}
+
+/** What is left, as the headers and `GET /v1/me` report it. */
+export interface CreditState {
+  remaining: number;
+  pool: number;
+  bonus: number;
+  spent: number;
+  period: "monthly" | "daily";
+  periodStart: Date;
+  /** When the pool renews. */
+  resetAt: Date;
+}
+
+/** The owner of the caller's pool. */
+export function creditOwner(principal: Principal): CreditOwner {
+  return { ownerId: principal.mainAccountId, plan: principal.plan, billingAnchor: principal.billingAnchor };
+}
+
+/** The pool as it stands now (renewing it first when its period ended). */
+export async function creditState(ctx: Context, owner: CreditOwner): Promise<CreditState> {
+  return inPool(ctx, owner, async (_tx, pool) => pool);
+}
+
+/** Keeps `amount` credits for `reference`; `429 ai_credits_exhausted` when the pool has fewer. */
+export async function chargeCredits(ctx: Context, owner: CreditOwner, charge: { amount: number; reference: string; procedure?: string; allowOverdraw?: boolean }): Promise<CreditState> {
+  return inPool(ctx, owner, async (tx, pool) => {
+    const remaining = remainingOf(pool);
+    if (remaining < charge.amount && !charge.allowOverdraw) throw exhausted(ctx, charge.amount, pool);
+    if (charge.amount === 0) return pool;
+    return recordMovement(tx, pool, { entry: "charge", amount: -charge.amount, reference: charge.reference, procedure: charge.procedure });
+  }, charge.amount);
+}
+
+/** Refuses early when the pool cannot cover `amount` (metered calls check before the model runs). */
+export async function assertCredits(ctx: Context, owner: CreditOwner, amount: number): Promise<CreditState> {
+  return inPool(ctx, owner, async (_tx, pool) => {
+    if (remainingOf(pool) < amount) throw exhausted(ctx, amount, pool);
+    return pool;
+  }, amount);
+}
+
+/** Gives back what `reference` kept (all of it, or at most `amount`): failed calls are refunded. */
+export async function refundCredits(ctx: Context, owner: CreditOwner, refund: { reference: string; amount?: number }): Promise<CreditState> {
+  return inPool(ctx, owner, async (tx, pool) => {
+    const kept = await keptForReference(tx, owner.ownerId, refund.reference);
+    const amount = Math.min(kept, refund.amount ?? kept);
+    if (amount <= 0) return pool;
+    return recordMovement(tx, pool, { entry: "refund", amount, reference: refund.reference });
+  });
+}
+
+/** Brings what `reference` kept to `actual` (a background call learning its real cost). */
+export async function settleCredits(ctx: Context, owner: CreditOwner, settle: { reference: string; actual: number }): Promise<CreditState> {
+  return inPool(ctx, owner, async (tx, pool) => {
+    const kept = await keptForReference(tx, owner.ownerId, settle.reference);
+    if (kept === settle.actual) return pool;
+    return recordMovement(tx, pool, { entry: "settle", amount: kept - settle.actual, reference: settle.reference });
+  });
+}
+
+/** Adds bonus credits that outlive the period (operators; the demo world). */
+export async function grantCredits(ctx: Context, owner: CreditOwner, grant: { amount: number; reference: string }): Promise<CreditState> {
+  return inPool(ctx, owner, (tx, pool) => recordMovement(tx, pool, { entry: "grant", amount: grant.amount, reference: grant.reference }));
+}
+
+/** Renews every pool whose period ended; answers how many (the `reset_credit_pools` job). */
+export async function renewExpiredPools(sql: Sql, now: Date, batch = 500): Promise<number> {
+  let renewed = 0;
+  for (const row of await expiredPools(sql, batch)) {
+    await sql.begin(async (tx) => {
+      const owner = { ownerId: row.owner_id, plan: planById(row.plan), billingAnchor: row.billing_anchor };
+      const pool = await poolForUpdate(tx, row.owner_id);
+      if (pool && pool.period_end <= now) {
+        await currentPool(tx, owner, now);
+        renewed += 1;
+      }
+    });
+  }
+  return renewed;
+}
+
+/** Credits left in a pool row. */
+export function remainingOf(pool: PoolRow): number {
+  return pool.allowance + pool.bonus - pool.spent;
+}
+
+async function inPool(ctx: Context, owner: CreditOwner, work: (tx: Queryable, pool: PoolRow) => Promise<PoolRow>, required = 0): Promise<CreditState> {
+  if (ctx.services.faults.has("counters")) throw unverifiable(required);
+  const now = new Date(ctx.services.clock.now());
+  let pool: PoolRow;
+  try {
+    pool = await ctx.services.sql.begin(async (tx) => work(tx, await currentPool(tx, owner, now)));
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    console.error("Credit ledger unavailable:", error);
+    throw unverifiable(required);
+  }
+  return stateOf(pool);
+}
+
+/** The owner's pool for the period containing `now`, created or renewed as needed, locked. */
+async function currentPool(tx: Queryable, owner: CreditOwner, now: Date): Promise<PoolRow> {
+  const period = creditPeriodAt(owner.plan.credits, owner.billingAnchor, now);
+  let pool = await poolForUpdate(tx, owner.ownerId);
+  if (!pool) {
+    await insertPool(tx, { owner_id: owner.ownerId, period: owner.plan.credits.period, period_start: period.start, period_end: period.end, allowance: owner.plan.credits.credits });
+    pool = (await poolForUpdate(tx, owner.ownerId))!;
+  }
+  // A plan change takes effect when the next period starts.
+  if (pool.period_end <= now || pool.period_start > now) {
+    pool = await rollPool(tx, pool, { start: period.start, end: period.end, allowance: owner.plan.credits.credits, period: owner.plan.credits.period });
+  }
+  return pool;
+}
+
+function stateOf(pool: PoolRow): CreditState {
+  return {
+    remaining: Math.max(0, remainingOf(pool)),
+    pool: pool.allowance,
+    bonus: pool.bonus,
+    spent: pool.spent,
+    period: pool.period,
+    periodStart: pool.period_start,
+    resetAt: pool.period_end,
+  };
+}
+
+function exhausted(ctx: Context, required: number, pool: PoolRow): ApiError {
+  const resetAt = Math.floor(pool.period_end.getTime() / 1000);
+  const retryAfter = Math.max(1, resetAt - Math.floor(ctx.services.clock.now() / 1000));
+  return new ApiError(
+    "ai_credits_exhausted",
+    `This call needs ${required} credit${required === 1 ? "" : "s"} and ${Math.max(0, remainingOf(pool))} remain; the pool renews at ${pool.period_end.toISOString()}`,
+    { credits_required: required, credits_remaining: Math.max(0, remainingOf(pool)), reset_at: resetAt, retry_after: retryAfter },
+    { "Retry-After": String(retryAfter) },
+  );
+}
+
+/** Rule 9: a pool that cannot be verified refuses the call; nothing is known, so the fields are null. */
+function unverifiable(required: number): ApiError {
+  return new ApiError("ai_credits_exhausted", "The credit balance cannot be verified right now; nothing was charged, retry shortly", {
+    credits_required: required,
+    credits_remaining: null,
+    reset_at: null,
+  });
+}

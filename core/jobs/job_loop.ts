@@ -1,0 +1,89 @@
+/**
+ * A worker's life: sweep stale locks, enqueue due periodic runs, claim and run batches,
+ * wait a poll interval when the queue is empty; until told to stop. Runs the same in a bree
+ * worker thread (jobs/run_due_jobs.ts) and in the server's own thread (embedded PGlite).
+ */
+import type { Clock } from "../clock.ts";
+import type { Queryable } from "../db/sql.ts";
+import { sweepStaleJobs, type JobRow } from "./jobs_queries.ts";
+import { runJobsOnce, type JobHandlers } from "./job_runner.ts";
+import { enqueuePeriodicJobs, periodicSlot, type PeriodicJob } from "./enqueue_periodic_jobs.ts";
+
+/** How the loop works. */
+export interface JobLoopOptions {
+  sql: Queryable;
+  handlers: JobHandlers;
+  workerId: string;
+  clock: Clock;
+  /** Ends the loop once the batch in hand is finished. */
+  signal: AbortSignal;
+  /** Kinds enqueued on a clock (job_kinds.ts); default none. */
+  periodic?: readonly PeriodicJob[];
+  batchSize?: number;
+  leaseSeconds?: number;
+  concurrency?: number;
+  /** Wait between polls of an empty queue; default 1000 ms. */
+  pollIntervalMs?: number;
+  /** Interval of the stale-lock sweep; default 15 000 ms. */
+  sweepIntervalMs?: number;
+  /** Told about database errors of the loop itself (it retries after a poll interval). */
+  onError?: (error: unknown) => void;
+  /** Told about each failed job attempt. */
+  onFailure?: (job: JobRow, error: unknown) => void;
+}
+
+/** Runs until `signal` aborts; resolves after the last batch is recorded. */
+export async function runJobLoop(options: JobLoopOptions): Promise<void> {
+  const { sql, signal, clock } = options;
+  const batchSize = options.batchSize ?? 10;
+  const pollIntervalMs = options.pollIntervalMs ?? 1000;
+  const sweepIntervalMs = options.sweepIntervalMs ?? 15_000;
+  const periodic = options.periodic ?? [];
+  let nextSweep = 0;
+  // The slot each periodic kind was last enqueued for: one statement per kind per slot per
+  // process, not one per poll.
+  const scheduled = new Map<string, number>();
+  while (!signal.aborted) {
+    let busy = false;
+    try {
+      const now = clock.now();
+      if (now >= nextSweep) {
+        await sweepStaleJobs(sql);
+        nextSweep = now + sweepIntervalMs;
+      }
+      const due = periodic.filter((job) => scheduled.get(job.kind) !== periodicSlot(job, new Date(now)).getTime());
+      if (due.length > 0) {
+        await enqueuePeriodicJobs(sql, due, new Date(now));
+        for (const job of due) scheduled.set(job.kind, periodicSlot(job, new Date(now)).getTime());
+      }
+      const result = await runJobsOnce({
+        sql,
+        handlers: options.handlers,
+        workerId: options.workerId,
+        batchSize,
+        leaseSeconds: options.leaseSeconds,
+        concurrency: options.concurrency,
+        onFailure: options.onFailure,
+      });
+      // A full batch suggests more are due: claim again at once instead of waiting.
+      busy = result.claimed === batchSize;
+    } catch (error) {
+      options.onError?.(error);
+    }
+    if (!busy) await pause(pollIntervalMs, signal);
+  }
+}
+
+/** Waits `ms`, or less when `signal` aborts. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
+  });
+}

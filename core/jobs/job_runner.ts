@@ -1,0 +1,105 @@
+/**
+ * One pass of a job worker: claim a batch, run the handlers with bounded concurrency,
+ * complete the successes in one statement, record each failure. Batching the claim and
+ * the completion is what makes thousands of jobs per second cheap (bench/jobs_throughput.ts).
+ */
+import type { Queryable } from "../db/sql.ts";
+import { claimJobs, completeJobs, extendJobLeases, failJob, type JobRow } from "./jobs_queries.ts";
+
+/**
+ * Does the work of one job. Jobs run at least once, not exactly once: a worker that dies
+ * after the work but before the completion commits leaves the job to be run again, so a
+ * handler must be idempotent (upserts, `on conflict do nothing`, "already done" checks).
+ * Throwing records a failed attempt and schedules a retry with backoff.
+ */
+export type JobHandler<Payload = any> = (payload: Payload, job: JobRow) => Promise<void>;
+
+/** Handlers by job kind. */
+export type JobHandlers = Record<string, JobHandler>;
+
+/** How a runner claims and runs. */
+export interface RunJobsOptions {
+  sql: Queryable;
+  handlers: JobHandlers;
+  /** Unique per worker (host, process, thread): the lock owner of claimed jobs. */
+  workerId: string;
+  /** Jobs claimed per statement; default 10. */
+  batchSize?: number;
+  /** Lease per claim, renewed every third of it while handlers run; default 300 s. */
+  leaseSeconds?: number;
+  /** Handlers running at once; default `batchSize`. */
+  concurrency?: number;
+  /** Kinds to claim; default the kinds of `handlers`, so a process never claims a kind it cannot run. */
+  kinds?: readonly string[];
+  /** Told about each failed attempt (logging). */
+  onFailure?: (job: JobRow, error: unknown) => void;
+}
+
+/** What one pass did. */
+export interface RunJobsResult {
+  claimed: number;
+  completed: number;
+  /** Failed attempts sent back to the queue with backoff. */
+  retried: number;
+  /** Failed attempts that were the last (`max_attempts` reached). */
+  failed: number;
+}
+
+/**
+ * Claims up to `batchSize` due jobs and runs them. Handlers must be idempotent: delivery
+ * is at least once (see `JobHandler`).
+ */
+export async function runJobsOnce(options: RunJobsOptions): Promise<RunJobsResult> {
+  const batchSize = options.batchSize ?? 10;
+  const leaseSeconds = options.leaseSeconds ?? 300;
+  const { sql, workerId, handlers } = options;
+  const jobs = await claimJobs(sql, { workerId, kinds: options.kinds ?? Object.keys(handlers), limit: batchSize, leaseSeconds });
+  const result: RunJobsResult = { claimed: jobs.length, completed: 0, retried: 0, failed: 0 };
+  if (jobs.length === 0) return result;
+
+  const running = new Set(jobs.map((job) => job.id));
+  // Heartbeat: a handler may outlive the lease; renewing it while we are alive keeps the
+  // sweep from handing the job to a second worker (ARCHITECTURE: never run a job twice at once).
+  const heartbeat = setInterval(() => {
+    extendJobLeases(sql, [...running], { workerId, leaseSeconds }).catch(() => {
+      // A missed renewal only shortens the lease; the next beat tries again.
+    });
+  }, (leaseSeconds * 1000) / 3);
+
+  const succeeded: number[] = [];
+  const failures: { job: JobRow; error: unknown }[] = [];
+  try {
+    await forEachLimited(jobs, options.concurrency ?? batchSize, async (job) => {
+      try {
+        const handler = Object.hasOwn(handlers, job.kind) ? handlers[job.kind] : undefined;
+        if (!handler) throw new Error(`No handler for job kind "${job.kind}"`);
+        await handler(job.payload, job);
+        succeeded.push(job.id);
+      } catch (error) {
+        failures.push({ job, error });
+      } finally {
+        running.delete(job.id);
+      }
+    });
+  } finally {
+    clearInterval(heartbeat);
+  }
+
+  result.completed = await completeJobs(sql, succeeded, { workerId });
+  for (const { job, error } of failures) {
+    options.onFailure?.(job, error);
+    const row = await failJob(sql, job.id, error, { workerId });
+    if (row?.status === "failed") result.failed++;
+    else if (row) result.retried++;
+  }
+  return result;
+}
+
+/** Runs `work` over `items` with at most `limit` calls in flight. */
+async function forEachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await work(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane));
+}

@@ -1,0 +1,236 @@
+/**
+ * SQL for durable jobs (migration 0002_jobs.sql): enqueue, claim, complete, fail, extend
+ * a lease, sweep stale locks. Every function takes a `Queryable`, so enqueueing inside a
+ * caller's transaction commits the job with the write that needs it, or not at all.
+ */
+import type postgres from "postgres";
+import type { Queryable } from "../db/sql.ts";
+
+/** Where a job is in its life. */
+export type JobStatus = "queued" | "running" | "done" | "failed";
+
+/** A row of `jobs`. */
+export interface JobRow {
+  id: number;
+  kind: string;
+  payload: unknown;
+  run_at: Date;
+  attempts: number;
+  max_attempts: number;
+  status: JobStatus;
+  locked_by: string | null;
+  locked_until: Date | null;
+  last_error: string | null;
+  unique_key: string | null;
+  created_at: Date;
+  updated_at: Date;
+  finished_at: Date | null;
+}
+
+/** A job to enqueue. */
+export interface NewJob {
+  kind: string;
+  /** Any JSON value; default `{}`. */
+  payload?: unknown;
+  /** Not claimed before this instant; default now. */
+  runAt?: Date;
+  /** At most one unfinished (queued or running) job per key: a second enqueue returns the first's id. */
+  uniqueKey?: string;
+  /** Attempts before the job ends `failed`; default 8. */
+  maxAttempts?: number;
+}
+
+/** The longest retry delay, in seconds: `min(2^attempts s, 1 hour)`. */
+const MAX_BACKOFF_SECONDS = 3600;
+
+/** `last_error` keeps this many characters: enough for a stack, not a megabyte of payload. */
+const MAX_ERROR_LENGTH = 4000;
+
+/**
+ * Enqueues a job and returns its id. With `uniqueKey`, when an unfinished job already holds
+ * the key, nothing is inserted and that job's id is returned instead.
+ */
+export async function enqueueJob(sql: Queryable, job: NewJob): Promise<number> {
+  const payload = sql.json((job.payload ?? {}) as postgres.JSONValue);
+  const runAt = job.runAt ?? null;
+  const maxAttempts = job.maxAttempts ?? 8;
+  if (job.uniqueKey === undefined) {
+    const [row] = await sql<{ id: number }[]>`
+      insert into jobs (kind, payload, run_at, max_attempts)
+      values (${job.kind}, ${payload}, coalesce(${runAt}::timestamptz, now()), ${maxAttempts})
+      returning id`;
+    return row.id;
+  }
+  // The holder of the key may finish between our insert and our select; then the key is
+  // free and the next round inserts. Three rounds only fail under a pathological race.
+  for (let round = 0; round < 3; round++) {
+    const [inserted] = await sql<{ id: number }[]>`
+      insert into jobs (kind, payload, run_at, max_attempts, unique_key)
+      values (${job.kind}, ${payload}, coalesce(${runAt}::timestamptz, now()), ${maxAttempts}, ${job.uniqueKey})
+      on conflict (unique_key) where unique_key is not null and status in ('queued', 'running') do nothing
+      returning id`;
+    if (inserted) return inserted.id;
+    const [existing] = await sql<{ id: number }[]>`
+      select id from jobs where unique_key = ${job.uniqueKey} and status in ('queued', 'running')`;
+    if (existing) return existing.id;
+  }
+  throw new Error(`Cannot enqueue job "${job.kind}" with unique key "${job.uniqueKey}": its holder kept changing`);
+}
+
+/**
+ * Enqueues a job unless a job with `uniqueKey` exists in any status, finished included, and
+ * answers whether it inserted. The periodic scheduler keys a run by its time slot, so N
+ * processes enqueue each slot's run once, and a run that already finished is not repeated.
+ */
+export async function enqueueJobOnce(sql: Queryable, job: NewJob & { uniqueKey: string }): Promise<boolean> {
+  const rows = await sql`
+    insert into jobs (kind, payload, run_at, max_attempts, unique_key)
+    select ${job.kind}, ${sql.json((job.payload ?? {}) as postgres.JSONValue)}, coalesce(${job.runAt ?? null}::timestamptz, now()),
+           ${job.maxAttempts ?? 8}, ${job.uniqueKey}
+     where not exists (select 1 from jobs where unique_key = ${job.uniqueKey})
+    on conflict (unique_key) where unique_key is not null and status in ('queued', 'running') do nothing
+    returning id`;
+  return rows.length === 1;
+}
+
+/** What a worker claims. */
+export interface ClaimOptions {
+  /** Recorded in `locked_by`; completion and failure only touch jobs this worker holds. */
+  workerId: string;
+  /** Only these kinds (a worker claims only what it has handlers for); default all. */
+  kinds?: readonly string[];
+  limit: number;
+  /** The lease: past it the stale-lock sweep hands the job to another worker. */
+  leaseSeconds: number;
+}
+
+/**
+ * Claims up to `limit` due jobs, oldest `run_at` first, marks them running under this
+ * worker's lease and counts the attempt.
+ */
+export async function claimJobs(sql: Queryable, options: ClaimOptions): Promise<JobRow[]> {
+  const kinds = options.kinds ? sql`and kind = any(${sql.array([...options.kinds])}::text[])` : sql``;
+  /*
+   * One statement, modelled on graphile-worker's claim (get_job): the CTE picks due rows in
+   * (run_at, id) order through the partial index jobs_claim and locks them FOR UPDATE SKIP
+   * LOCKED, so concurrent claimers (threads, processes, hosts) each skip rows another
+   * claimer holds instead of waiting on them or taking them twice; the UPDATE in the same
+   * statement flips them to running before those row locks are released at commit. A
+   * plain SELECT-then-UPDATE would let two claimers read the same queued row.
+   */
+  const rows = await sql<JobRow[]>`
+    with due as (
+      select id from jobs
+       where status = 'queued' and run_at <= now() ${kinds}
+       order by run_at, id
+       for update skip locked
+       limit ${options.limit}
+    )
+    update jobs
+       set status = 'running',
+           locked_by = ${options.workerId},
+           locked_until = now() + ${options.leaseSeconds} * interval '1 second',
+           attempts = jobs.attempts + 1,
+           updated_at = now()
+      from due
+     where jobs.id = due.id
+    returning jobs.*`;
+  // UPDATE ... RETURNING gives no order; hand jobs out in claim order.
+  return [...rows].sort((a, b) => a.run_at.getTime() - b.run_at.getTime() || a.id - b.id);
+}
+
+/**
+ * Marks jobs done in one statement and returns how many. With `workerId`, only jobs this
+ * worker still holds: one whose lease passed and was re-claimed elsewhere is left alone.
+ */
+export async function completeJobs(sql: Queryable, ids: readonly number[], options: { workerId?: string } = {}): Promise<number> {
+  if (ids.length === 0) return 0;
+  const holder = options.workerId === undefined ? sql`` : sql`and locked_by = ${options.workerId}`;
+  const rows = await sql`
+    update jobs
+       set status = 'done', finished_at = now(), updated_at = now(), locked_by = null, locked_until = null, last_error = null
+     where id = any(${sql.array([...ids])}::bigint[]) and status = 'running' ${holder}
+    returning id`;
+  return rows.length;
+}
+
+/** How a failed attempt is recorded. */
+export interface FailOptions {
+  /** Retry at this instant instead of the backoff. */
+  retryAt?: Date;
+  /** Only when this worker still holds the job (see `completeJobs`). */
+  workerId?: string;
+  /** A number in [0, 1) that places the delay within its jitter range; default `Math.random()`. */
+  jitter?: number;
+}
+
+/**
+ * Records a failed attempt: back to queued with `run_at` pushed out, or `failed` for good
+ * once `attempts` reached `max_attempts`. Returns the updated row, or undefined when the
+ * job was not running (or not held by `workerId`).
+ */
+export async function failJob(sql: Queryable, id: number, error: unknown, options: FailOptions = {}): Promise<JobRow | undefined> {
+  const jitter = options.jitter ?? Math.random();
+  const holder = options.workerId === undefined ? sql`` : sql`and locked_by = ${options.workerId}`;
+  /*
+   * Backoff: min(2^attempts s, 1 hour) with "equal jitter": the delay is uniform in
+   * [cap/2, cap], so retries of jobs that failed together (an upstream outage) spread out
+   * instead of returning as one herd, and never wait past the 1-hour cap. `attempts` was
+   * already counted by the claim, so the first retry waits 1-2 s.
+   */
+  const [row] = await sql<JobRow[]>`
+    update jobs
+       set status = case when attempts >= max_attempts then 'failed' else 'queued' end,
+           run_at = case when attempts >= max_attempts then run_at
+                         else coalesce(${options.retryAt ?? null}::timestamptz,
+                                       now() + least(power(2, attempts), ${MAX_BACKOFF_SECONDS})
+                                               * (0.5 + 0.5 * ${jitter}::float8) * interval '1 second') end,
+           finished_at = case when attempts >= max_attempts then now() end,
+           last_error = ${describeError(error)},
+           locked_by = null,
+           locked_until = null,
+           updated_at = now()
+     where id = ${id} and status = 'running' ${holder}
+    returning *`;
+  return row;
+}
+
+/**
+ * Pushes the lease of jobs this worker still runs to `now() + leaseSeconds` (the runner's
+ * heartbeat), so a long handler is not taken for a dead worker's.
+ */
+export async function extendJobLeases(sql: Queryable, ids: readonly number[], options: { workerId: string; leaseSeconds: number }): Promise<number> {
+  if (ids.length === 0) return 0;
+  const rows = await sql`
+    update jobs set locked_until = now() + ${options.leaseSeconds} * interval '1 second', updated_at = now()
+     where id = any(${sql.array([...ids])}::bigint[]) and status = 'running' and locked_by = ${options.workerId}
+    returning id`;
+  return rows.length;
+}
+
+/**
+ * The stale-lock sweep: running jobs whose lease has passed (their worker was killed, lost
+ * its connection or hung without a heartbeat) go back to queued, due at once; the attempt
+ * they used stays counted, so a job that kills its worker every time ends `failed`.
+ */
+export async function sweepStaleJobs(sql: Queryable): Promise<{ requeued: number; failed: number }> {
+  const rows = await sql<{ status: JobStatus }[]>`
+    update jobs
+       set status = case when attempts >= max_attempts then 'failed' else 'queued' end,
+           finished_at = case when attempts >= max_attempts then now() end,
+           run_at = now(),
+           last_error = 'Lease of worker "' || locked_by || '" expired at ' || locked_until::text,
+           locked_by = null,
+           locked_until = null,
+           updated_at = now()
+     where status = 'running' and locked_until < now()
+    returning status`;
+  const failed = rows.filter((row) => row.status === "failed").length;
+  return { requeued: rows.length - failed, failed };
+}
+
+/** An error as `last_error` keeps it: the stack when there is one, truncated. */
+function describeError(error: unknown): string {
+  const text = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
+  return text.length > MAX_ERROR_LENGTH ? `${text.slice(0, MAX_ERROR_LENGTH)}…` : text;
+}

@@ -1,0 +1,25 @@
+/** The `purge_finished_jobs` job: keeps the jobs table from growing without bound. */
+import type { Queryable } from "../../db/sql.ts";
+
+/** Finished jobs are kept this long for inspection (`last_error` of failed ones in particular). */
+const RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** Rows deleted per statement, so one run never holds a long lock on a backlog. */
+const CHUNK = 5000;
+
+/**
+ * Deletes jobs that finished (done or failed) more than 7 days before `now` and returns how
+ * many. Periodic runs' unique keys go with them, which is fine: their time slot is long past.
+ */
+export async function purgeFinishedJobs(sql: Queryable, now: Date): Promise<number> {
+  const cutoff = new Date(now.getTime() - RETENTION_MS);
+  let total = 0;
+  for (;;) {
+    const rows = await sql`
+      delete from jobs where id in (
+        select id from jobs where finished_at < ${cutoff} order by finished_at limit ${CHUNK})
+      returning 1`;
+    total += rows.length;
+    if (rows.length < CHUNK) return total;
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * The bree worker that runs due jobs (PostgreSQL mode; see index.ts for embedded PGlite).
+ * Long-lived: it opens one pool for its lifetime and loops claim -> run -> complete, as
+ * bree's README advises for work that repeats ("make the job itself run the task multiple
+ * times"), until bree's `stop()` posts "cancel"; then it finishes the batch in hand, closes
+ * the pool and says "done".
+ */
+import { hostname } from "node:os";
+import { parentPort, threadId, workerData } from "node:worker_threads";
+import { systemClock } from "../core/clock.ts";
+import { runJobLoop } from "../core/jobs/job_loop.ts";
+import { jobHandlers, periodicJobs } from "../core/jobs/job_kinds.ts";
+import { openDatabase } from "../adapters/postgres/open_database.ts";
+
+/** What `startJobRunner` hands this worker through bree's `workerData`. */
+export interface RunDueJobsSettings {
+  databaseUrl: string;
+  /** Lock owner of claimed jobs; default `<host>:<pid>:thread-<id>`. */
+  workerId?: string;
+  poolSize: number;
+  batchSize: number;
+  leaseSeconds: number;
+  concurrency: number;
+  pollIntervalMs: number;
+  sweepIntervalMs: number;
+  /** Enqueue the periodic kinds of job_kinds.ts. */
+  periodic: boolean;
+}
+
+if (!parentPort) throw new Error("jobs/run_due_jobs.ts runs as a bree worker thread; start it with startJobRunner()");
+const port = parentPort;
+const settings = workerData as RunDueJobsSettings;
+const controller = new AbortController();
+port.on("message", (message) => {
+  if (message === "cancel") controller.abort();
+});
+
+const database = await openDatabase({ databaseUrl: settings.databaseUrl, poolSize: settings.poolSize });
+const workerId = settings.workerId ?? `${hostname()}:${process.pid}:thread-${threadId}`;
+try {
+  await runJobLoop({
+    sql: database.sql,
+    handlers: jobHandlers({ sql: database.sql, clock: systemClock }),
+    workerId,
+    clock: systemClock,
+    signal: controller.signal,
+    periodic: settings.periodic ? periodicJobs : [],
+    batchSize: settings.batchSize,
+    leaseSeconds: settings.leaseSeconds,
+    concurrency: settings.concurrency,
+    pollIntervalMs: settings.pollIntervalMs,
+    sweepIntervalMs: settings.sweepIntervalMs,
+    onError: (error) => console.error(`Job worker "${workerId}": ${(error as Error).message}`),
+    onFailure: (job, error) => console.warn(`Job ${job.id} ("${job.kind}") attempt ${job.attempts} failed: ${(error as Error)?.message ?? error}`),
+  });
+} finally {
+  await database.close();
+}
+// bree terminates the thread on "done" (the "message" listener would otherwise keep it alive).
+port.postMessage("done");
