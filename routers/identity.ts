@@ -13,7 +13,7 @@ export const identityRouter = router({
       openapi: { method: "GET", path: "/v1/accounts", tags: ["Identity"], summary: "List the accounts this key can use",
         description: "Main account first, then linked and shared accounts. Pagination has no `total`. When linked or shared accounts cannot be verified, answers the main account only with `degraded: true`." },
     })
-    .input(z.object(paginationInput(100)))
+    .input(z.object(paginationInput(100)).prefault({}))
     .output(z.object({
       data: z.array(account),
       pagination: z.object({ page: z.number().int(), limit: z.number().int(), has_more: z.boolean() }),
@@ -23,7 +23,7 @@ export const identityRouter = router({
 
   me: keyProcedure
     .meta({ openapi: { method: "GET", path: "/v1/me", tags: ["Identity"], summary: "Describe the key, its owner and plan" } })
-    .input(z.object({}))
+    .input(z.object({}).prefault({}))
     .output(dataOf(me))
     .query(({ ctx }) => describeMe(ctx)),
 });

@@ -8,7 +8,7 @@ import { createTag, deleteTag, listTags, updateTag } from "../core/tags/tags.ts"
 export const tagsRouter = router({
   list: keyProcedure
     .meta({ openapi: { method: "GET", path: "/v1/tags", tags: ["Tags"], summary: "List the workspace's tags by name" } })
-    .input(z.object({ ...accountSelection, ...paginationInput(100) }))
+    .input(z.object({ ...accountSelection, ...paginationInput(100) }).prefault({}))
     .use(inAccount)
     .output(listOf(tag))
     .query(({ ctx, input }) => listTags(ctx, input)),

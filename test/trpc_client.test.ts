@@ -199,3 +199,18 @@ describe("typed tRPC client", { timeout: 120_000 }, () => {
     });
   });
 });
+
+describe("queries whose input is all optional", () => {
+  let harness: Harness;
+  before(async () => {
+    harness = await startHarness();
+  });
+  after(() => harness.close());
+
+  test("can be called with no input at all", async () => {
+    for (const path of ["identity.me", "identity.accounts", "tags.list"]) {
+      const response = await fetch(`${harness.baseUrl}/trpc/${path}`, { headers: { Authorization: `Bearer ${harness.world.keys.write}` } });
+      assert.equal(response.status, 200, path);
+    }
+  });
+});

@@ -5,27 +5,22 @@
  * from its input schema, that converts only well-formed numbers and `true`/`false`;
  * anything else is passed through for zod to refuse with a clear message.
  */
+import { objectShapeOf, unwrapSchema } from "../../core/schema_shape.ts";
+
 type Kind = "number" | "boolean" | "string";
 
 /** How to convert each top-level input key given as a string. */
 export type CoercionPlan = Record<string, Kind>;
 
 function kindOf(schema: any): Kind {
-  let current = schema;
-  for (let depth = 0; depth < 10 && current?._zod; depth++) {
-    const def = current._zod.def;
-    if (def.type === "optional" || def.type === "default" || def.type === "nullable" || def.type === "prefault") current = def.innerType;
-    else if (def.type === "pipe") current = def.in;
-    else break;
-  }
-  const type = current?._zod?.def?.type;
+  const type = unwrapSchema(schema)?._zod?.def?.type;
   return type === "number" || type === "int" || type === "bigint" ? "number" : type === "boolean" ? "boolean" : "string";
 }
 
 /** Builds the plan for a procedure's input parsers (their object shapes). */
 export function coercionPlan(inputs: readonly any[]): CoercionPlan {
   const plan: CoercionPlan = {};
-  for (const input of inputs) for (const [key, schema] of Object.entries(input?.shape ?? {})) plan[key] = kindOf(schema);
+  for (const input of inputs) for (const [key, schema] of Object.entries(objectShapeOf(input))) plan[key] = kindOf(schema);
   return plan;
 }
 

@@ -10,6 +10,7 @@ import { z } from "zod";
 import { ERROR_STATUS, type ErrorCode } from "../errors.ts";
 import type { EndpointMeta } from "../trpc.ts";
 import { API_DESCRIPTION } from "./api_description.ts";
+import { objectShapeOf } from "../schema_shape.ts";
 
 type Json = Record<string, any>;
 
@@ -29,7 +30,7 @@ export function restOperations(router: AnyRouter): RestOperation[] {
   for (const [procedurePath, procedure] of Object.entries(router._def.procedures as Record<string, any>)) {
     const meta = procedure._def.meta as EndpointMeta | undefined;
     if (!meta?.openapi || meta.openapi.enabled === false) continue;
-    const inputKeys = (procedure._def.inputs as any[]).flatMap((input) => Object.keys(input?.shape ?? {}));
+    const inputKeys = (procedure._def.inputs as any[]).flatMap((input) => Object.keys(objectShapeOf(input)));
     operations.push({ procedurePath, type: procedure._def.type, method: meta.openapi.method, path: meta.openapi.path, meta, inputKeys });
   }
   return operations;

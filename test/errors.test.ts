@@ -1,0 +1,109 @@
+/** The error envelope and the codes every surface shares (spec: Errors; ARCHITECTURE: Errors). */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { z } from "zod";
+import { startHarness, transports, type Harness } from "./support/harness.ts";
+import { keyProcedure, router } from "../core/trpc.ts";
+import { createHttpApp } from "../adapters/http/create_http_app.ts";
+import { ERROR_STATUS } from "../core/errors.ts";
+import { toApiFailure } from "../core/api_failure.ts";
+
+let harness: Harness;
+before(async () => {
+  harness = await startHarness();
+});
+after(() => harness.close());
+
+test("the codes table carries every code of the spec's table with its status", () => {
+  const spec: Record<string, number> = {
+    invalid_parameter: 400, invalid_request: 400, invalid_media: 400, media_not_uploaded: 400, unsupported_media_type: 400,
+    media_too_large: 400, fetch_failed: 400, url_not_allowed: 400, range_too_large: 400, system_list_read_only: 400,
+    system_list_not_supported: 400, mirror_rejected: 400, unauthorized: 401, invalid_api_key: 401, insufficient_scope: 403,
+    writes_main_account_only: 403, editor_restricted: 403, onboarding_required: 403, post_quota_exceeded: 403,
+    x_premium_required: 403, cap_reached: 403, account_not_found: 404, not_found: 404, list_not_found: 404,
+    worker_not_found: 404, agent_not_found: 404, idempotency_key_reuse: 409, dataset_not_ready: 409, feed_limit_reached: 409,
+    rate_limited: 429, media_quota_exceeded: 429, ai_credits_exhausted: 429, ai_action_limited: 429, lookup_quota_exceeded: 429,
+    collection_quota_exceeded: 429, dm_limit_reached: 429, internal_error: 500, upstream_error: 502, generation_failed: 502,
+    x_publish_failed: 502, media_not_configured: 503, accounts_unavailable: 503, upstream_unavailable: 503, upstream_timeout: 504,
+  };
+  for (const [code, status] of Object.entries(spec)) assert.equal(ERROR_STATUS[code as keyof typeof ERROR_STATUS], status, code);
+});
+
+describe("unexpected failures", () => {
+  const probe = router({
+    broken: keyProcedure.meta({ openapi: { method: "GET", path: "/v1/probe/broken" } }).input(z.object({}))
+      .query(() => {
+        throw new Error("connection string postgres://secret@db");
+      }),
+  });
+
+  test("answer 500 internal_error without leaking the internal message, on REST and tRPC", async () => {
+    const app = createHttpApp(probe, harness.services);
+    const originalError = console.error;
+    console.error = () => {};
+    try {
+      const rest = await app.fetch(new Request("http://probe.test/v1/probe/broken", { headers: { Authorization: `Bearer ${harness.world.keys.write}` } }));
+      const body = await rest.json();
+      assert.equal(rest.status, 500);
+      assert.deepEqual(body, { error: { code: "internal_error", message: "Internal server error" } });
+      assert.match(rest.headers.get("x-ratelimit-limit") ?? "", /^\d+$/);
+      const trpc = await app.fetch(new Request("http://probe.test/trpc/broken?input=%7B%7D", { headers: { Authorization: `Bearer ${harness.world.keys.write}` } }));
+      const trpcBody = await trpc.json();
+      assert.equal(trpc.status, 500);
+      assert.equal(trpcBody.error.data.code, "internal_error");
+      assert.doesNotMatch(JSON.stringify(trpcBody), /secret/);
+    } finally {
+      console.error = originalError;
+    }
+  });
+
+  test("toApiFailure keeps the unexpected error for the log only", () => {
+    const failure = toApiFailure(new TypeError("boom"));
+    assert.equal(failure.status, 500);
+    assert.equal(failure.code, "internal_error");
+    assert.ok(failure.unexpected instanceof TypeError);
+    assert.doesNotMatch(JSON.stringify(failure.body), /boom/);
+  });
+});
+
+for (const index of [0, 1]) {
+  describe(`routing over ${index === 0 ? "in-process" : "http"}`, () => {
+    const call = (method: string, path: string) => transports(harness)[index].request(method, path, { key: harness.world.keys.write });
+
+    test("an unknown /v1 path answers 404 not_found in the envelope", async () => {
+      const answer = await call("GET", "/v1/nothing-here");
+      assert.equal(answer.status, 404);
+      assert.equal(answer.body.error.code, "not_found");
+      assert.match(answer.body.error.message, /\/v1\/nothing-here/);
+    });
+
+    test("a known path with another method answers 405 method_not_allowed with Allow", async () => {
+      const answer = await call("PUT", "/v1/tags");
+      assert.equal(answer.status, 405);
+      assert.equal(answer.body.error.code, "method_not_allowed");
+      assert.equal(answer.headers.get("allow"), "GET, POST");
+      const item = await call("GET", `/v1/tags/${harness.world.tags[0]}`);
+      assert.equal(item.status, 405);
+      assert.equal(item.headers.get("allow"), "PATCH, DELETE");
+    });
+
+    test("paths are case-sensitive", async () => {
+      const answer = await call("GET", "/v1/TAGS");
+      assert.equal(answer.status, 404);
+      assert.equal(answer.body.error.code, "not_found");
+    });
+
+    test("a bodiless POST is an empty object, not a 415", async () => {
+      const answer = await transports(harness)[index].request("POST", "/v1/tags", { key: harness.world.keys.write });
+      assert.equal(answer.status, 400);
+      assert.equal(answer.body.error.code, "invalid_parameter");
+      assert.match(answer.body.error.message, /"name"/);
+    });
+
+    test("query booleans and JSON strings are not coerced into something else", async () => {
+      const answer = await call("GET", "/v1/tags?limit=20abc");
+      assert.equal(answer.status, 400);
+      assert.equal(answer.body.error.code, "invalid_parameter");
+    });
+  });
+}
