@@ -5,6 +5,9 @@ import { startHarness, transports, type Harness } from "./support/harness.ts";
 import { manualClock } from "./support/manual_clock.ts";
 import { createKey } from "../core/auth/keys.ts";
 import { userByEmail } from "../core/accounts/users.ts";
+import { z } from "zod";
+import { keyProcedure, router } from "../core/trpc.ts";
+import { createHttpApp } from "../adapters/http/create_http_app.ts";
 
 const epoch = (iso: string) => String(Date.parse(iso) / 1000);
 
@@ -87,6 +90,59 @@ describe("request buckets", () => {
     assert.equal(refused.headers.get("x-ratelimit-limit"), "1000");
     assert.equal(refused.headers.get("x-ratelimit-remaining"), "1000");
     assert.equal(Number(before.headers.get("x-ratelimit-remaining")), 2999);
+  });
+});
+
+describe("day windows and extra units", () => {
+  const clock = manualClock("2026-11-21T22:30:00Z");
+  let harness: Harness;
+  before(async () => {
+    harness = await startHarness({ config: { clock } });
+  });
+  after(() => harness.close());
+
+  test("the UTC-day window refuses once the day's reads are spent, until midnight UTC", async () => {
+    const key = harness.world.keys.throttled;
+    const owner = harness.world.accounts.throttled;
+    // Spend all but one of the basic plan's 3,000 daily reads without 2,999 requests.
+    await harness.services.requestCounters.consume([{ key: `rl:${owner}:reads:day`, limit: 3_000, windowSeconds: 86_400, cost: 2_999 }], clock.now());
+    const [transport] = transports(harness);
+    const last = await transport.request("GET", "/v1/me", { key });
+    assert.equal(last.status, 200);
+    assert.equal(last.headers.get("x-ratelimit-limit"), "3000", "the day window is now the tighter one");
+    assert.equal(last.headers.get("x-ratelimit-remaining"), "0");
+    assert.equal(last.headers.get("x-ratelimit-reset"), epoch("2026-11-22T00:00:00Z"));
+    clock.set("2026-11-21T23:10:00Z");
+    const refused = await transport.request("GET", "/v1/me", { key });
+    assert.equal(refused.status, 429);
+    assert.equal(refused.body.error.code, "rate_limited");
+    assert.equal(refused.body.error.retry_after, 50 * 60);
+    assert.match(refused.body.error.message, /3000 reads per day/);
+    clock.set("2026-11-22T00:00:00Z");
+    assert.equal((await transport.request("GET", "/v1/me", { key })).status, 200);
+  });
+
+  test("enrichment units declared by a procedure have their own bucket, all or nothing with the write", async () => {
+    clock.set("2026-11-22T08:00:00Z");
+    const probe = router({
+      enrich: keyProcedure.meta({ openapi: { method: "POST", path: "/v1/probe/enrich" }, units: { enrichment: 2 } })
+        .input(z.object({})).mutation(() => ({ data: { ok: true } })),
+    });
+    const app = createHttpApp(probe, harness.services);
+    const send = () => app.fetch(new Request("http://probe.test/v1/probe/enrich", {
+      method: "POST", headers: { Authorization: `Bearer ${harness.world.keys.throttled}` }, body: "{}",
+    }));
+    // Basic: 5 enrichment units a minute, so two calls of 2 fit and the third does not.
+    assert.equal((await send()).status, 200);
+    const second = await send();
+    assert.equal(second.status, 200);
+    assert.equal(second.headers.get("x-ratelimit-remaining"), "8", "the write bucket counted both calls");
+    const third = await send();
+    const body = await third.json();
+    assert.equal(third.status, 429);
+    assert.equal(body.error.code, "rate_limited");
+    assert.equal(body.error.bucket, "enrichment");
+    assert.equal(third.headers.get("x-ratelimit-remaining"), "8", "a refused call spends no write either");
   });
 });
 

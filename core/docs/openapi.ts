@@ -120,15 +120,19 @@ export function buildOpenApiDocument(router: AnyRouter, options: { serverUrl?: s
   }
   document.paths["/v1/docs"] = { get: docsOperation() };
   document.components.headers = rateHeaderDefinitions;
+  // trpc-to-openapi's own error shapes are replaced by the spec's envelope above.
+  for (const name of Object.keys(document.components.schemas ?? {})) if (name.startsWith("error.")) delete document.components.schemas[name];
   return document;
 }
+
+const SUCCESS_DESCRIPTIONS: Record<number, string> = { 200: "OK", 201: "Created", 202: "Accepted; finishes in the background", 204: "Done; no body" };
 
 function responsesFor(operation: RestOperation, success: Json): Json {
   const status = operation.meta.successStatus ?? 200;
   const responses: Json = {};
   responses[status] = status === 204
     ? { description: "Done; no body", headers: rateHeaders }
-    : { ...success, description: success.description ?? "Success", headers: rateHeaders };
+    : { ...success, description: SUCCESS_DESCRIPTIONS[status], headers: rateHeaders };
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of errorCodesOf(operation)) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
   for (const [errorStatus, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
