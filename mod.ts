@@ -20,6 +20,7 @@ import { buildOpenApiDocument } from "./core/docs/openapi.ts";
 import type { Services } from "./core/context.ts";
 import { openRuntime, type Runtime } from "./adapters/runtime/open_runtime.ts";
 import type { ThreadlineConfig } from "./adapters/runtime/config.ts";
+import { startJobRunner, type JobRunner } from "./jobs/index.ts";
 
 export type { AppRouter } from "./routers/index.ts";
 export type { ThreadlineConfig } from "./adapters/runtime/config.ts";
@@ -35,7 +36,7 @@ export interface Threadline {
   router: AppRouter;
   /** The OpenAPI 3.1 document (no database needed). */
   openapi(): Record<string, unknown>;
-  /** Opens the database (migrating it) and counters; safe to call more than once. */
+  /** Opens the database (migrating it) and counters, and the job runner when `runJobs`; safe to call more than once. */
   start(): Promise<Services>;
   /** Closes connections. The instance is finished: later requests are refused. */
   close(): Promise<void>;
@@ -44,6 +45,7 @@ export interface Threadline {
 /** Creates a Threadline instance; nothing is opened until `start()` or the first request. */
 export function createThreadline(config: ThreadlineConfig = {}): Threadline {
   let runtime: Promise<Runtime> | undefined;
+  let jobs: Promise<JobRunner> | undefined;
   let closed = false;
   const boot = () => {
     if (closed) throw new Error("This Threadline instance is closed; create a new one");
@@ -57,10 +59,13 @@ export function createThreadline(config: ThreadlineConfig = {}): Threadline {
     },
     openapi: () => buildOpenApiDocument(appRouter as AnyRouter, { serverUrl: config.publicUrl }),
     async start() {
-      return (await boot()).services;
+      const { services } = await boot();
+      if (config.runJobs) await (jobs ??= startJobRunner({ databaseUrl: config.databaseUrl, sql: services.sql, clock: config.clock }));
+      return services;
     },
     async close() {
       closed = true;
+      if (jobs) await (await jobs).stop();
       if (!runtime) return;
       const opened = runtime;
       runtime = undefined;

@@ -11,6 +11,7 @@ import { ensureDemoWorld, isEmptyDatabase, type DemoWorld } from "../../core/dem
 import { openRuntime } from "../runtime/open_runtime.ts";
 import { configFromEnv } from "../runtime/config.ts";
 import { listen } from "../http/listen.ts";
+import { startJobRunner } from "../../jobs/index.ts";
 import { type Args, integerFlag, stringFlag } from "./args.ts";
 
 /** Runs the server until SIGINT or SIGTERM. */
@@ -29,6 +30,8 @@ export async function serveCommand(args: Args): Promise<void> {
     firstStart = true;
   }
   const listening = await listen(runtime.app, { port, host });
+  // Background work: worker threads on PostgreSQL, the main thread on embedded PGlite.
+  const jobs = await startJobRunner({ databaseUrl: config.databaseUrl, sql });
   const demoFile = stringFlag(args, "demo-file");
   if (demoFile) {
     world ??= await ensureDemoWorld(runtime.services);
@@ -45,6 +48,7 @@ export async function serveCommand(args: Args): Promise<void> {
   }
   const stop = async () => {
     await listening.close();
+    await jobs.stop();
     await runtime.close();
     process.exit(0);
   };

@@ -25,6 +25,8 @@ export interface ThreadlineConfig {
   faults?: Iterable<FaultName> | string;
   /** How long a key lookup may be cached, in ms (default 30 000; the spec's revocation bound is 60 s). */
   keyCacheTtlMs?: number;
+  /** Run background jobs in this process from `start()` (default false: embedders and tests opt in; `serve` always runs them). */
+  runJobs?: boolean;
   /** Replaces the system clock (tests). */
   clock?: Clock;
 }

@@ -11,7 +11,7 @@
  * @example
  * // A live post lookup with quotes: 2 units of the owner's 300 and of the platform ceiling.
  * await requireAllowances(ctx, ctx.principal.mainAccountId,
- *   [{ spec: LIVE_LOOKUPS, units: 2 }, { spec: PLATFORM_LIVE_DATA, units: 2 }], (refusal) => lookupQuotaError(refusal));
+ *   [{ spec: LIVE_LOOKUPS, units: 2 }, { spec: PLATFORM_LIVE_DATA, units: 2 }], lookupQuotaError);
  */
 import type { Context } from "../context.ts";
 import type { ApiError } from "../errors.ts";

@@ -86,7 +86,7 @@ async function consumeIn(tx: Queryable, charge: RollingCharge): Promise<Allowanc
   // unrelated allowances, never miscounts them.
   const [{ now }] = await tx<{ now: Date }[]>`
     select coalesce(${charge.at ?? null}::timestamptz, now()) as now
-    from (select 1) as locked`;
+    from (select pg_advisory_xact_lock(${LOCK_NAMESPACE}::int, hashtext(${ownerId}::text || ':' || ${name}::text))) as locked`;
   const [counted] = await tx<{ used: number; oldest: Date | null }[]>`
     select coalesce(sum(units), 0)::int as used, min(used_at) as oldest
     from allowance_usage
