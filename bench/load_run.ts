@@ -17,6 +17,16 @@ export interface LoadOptions {
   durationSeconds: number;
   connections: number;
   pipelining: number;
+  /** Default GET. */
+  method?: "GET" | "POST";
+  /** The request body (sent as is). */
+  body?: string;
+  /**
+   * autocannon's `-I`: every `[<id>]` in the request (body and headers alike) becomes one
+   * id unique to that request. An argument may not END with `[<id>]`: autocannon's
+   * argument parser (subarg) takes a trailing `]` for the end of a sub-argument list.
+   */
+  idReplacement?: boolean;
   /** Kills the child when aborted. */
   signal: AbortSignal;
 }
@@ -29,6 +39,8 @@ export interface LoadResult {
   latencyP99Ms: number;
   latencyAverageMs: number;
   non2xx: number;
+  /** Answers by HTTP status, e.g. `{ "201": 5000, "409": 3 }`. */
+  statusCodes: Record<string, number>;
   errors: number;
   timeouts: number;
   durationSeconds: number;
@@ -50,6 +62,7 @@ interface AutocannonJson {
   requests: { average: number; total: number };
   latency: { p50: number; p99: number; average: number };
   non2xx: number;
+  statusCodeStats?: Record<string, { count: number }>;
   errors: number;
   timeouts: number;
   duration: number;
@@ -60,6 +73,9 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const args = [
     AUTOCANNON, "--json",
     "-c", String(options.connections), "-d", String(options.durationSeconds), "-p", String(options.pipelining),
+    ...(options.method ? ["-m", options.method] : []),
+    ...(options.body !== undefined ? ["-b", options.body] : []),
+    ...(options.idReplacement ? ["-I"] : []),
     ...Object.entries(options.headers).flatMap(([name, value]) => ["-H", `${name}=${value}`]),
     options.url,
   ];
@@ -85,6 +101,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       latencyP99Ms: result.latency.p99,
       latencyAverageMs: result.latency.average,
       non2xx: result.non2xx,
+      statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([status, { count }]) => [status, count])),
       errors: result.errors,
       timeouts: result.timeouts,
       durationSeconds: result.duration,

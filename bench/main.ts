@@ -2,13 +2,19 @@
  * `npm run bench`: the full authenticated request path (`GET /v1/tags?limit=20` with a
  * Bearer key: auth, subscription and scope gates, request buckets, tRPC, zod input and
  * output, account resolution) against a bare h3 route running the same SQL on the same
- * pool, in one run, with autocannon in a child process. Prints a table, the target line
- * (full keeps >= 60% of bare's throughput) and a `BENCH_RESULT <json>` line.
+ * pool, in one run, with autocannon in a child process. Prints a table and the target line
+ * (full keeps >= 60% of bare's throughput). Then, on the same storage, two more sections:
+ * job claim + completion throughput (jobs_section.ts: target >= 5,000 jobs/s batched) and
+ * the added latency of the idempotency check on `POST /v1/tags` (idempotency_section.ts:
+ * figures only). Last, one `BENCH_RESULT <json>` line with all of them (`jobs`, `idempotency`).
  *
  * Env: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 50), BENCH_WARMUP
- * (s, default 3); DATABASE_URL and REDIS_URL to bench against existing servers;
- * BENCH_STORAGE=embedded to force embedded PGlite and in-memory counters.
- * Exits 0 whether or not the target is met; non-zero when setup or measuring fails.
+ * (s, default 3); BENCH_JOBS (default 20000), BENCH_JOB_BATCH (200), BENCH_JOB_RUNNERS (4),
+ * BENCH_JOBS_UNBATCHED (5000); BENCH_WRITE_DURATION (s, default 5), BENCH_WRITE_WARMUP
+ * (s, default 2), BENCH_WRITE_CONNECTIONS (default 10); DATABASE_URL and REDIS_URL to bench
+ * against existing servers; BENCH_STORAGE=embedded to force embedded PGlite and in-memory counters.
+ * Exits 0 whether or not the targets are met; non-zero when setup or measuring fails, or when
+ * a measured run answered non-2xx (`valid` false in the JSON for full/bare, `idempotency.valid`).
  */
 import { availableParallelism } from "node:os";
 import type { CleanupStack } from "./cleanup_stack.ts";
@@ -19,6 +25,8 @@ import type { BenchStorage } from "./storage.ts";
 import { runLoad, type LoadResult } from "./load_run.ts";
 import { countKeys } from "./redis_keys.ts";
 import { formatTable, resultFigures, round } from "./report.ts";
+import { measureJobs } from "./jobs_section.ts";
+import { measureIdempotency } from "./idempotency_section.ts";
 
 /** The full path must keep at least this share of the bare route's throughput. */
 const TARGET_RATIO = 0.6;
@@ -52,6 +60,7 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
   const invalid = results.filter(({ result }) => result.non2xx > 0 || result.errors > 0).map(({ target }) => target.label);
 
   console.log("");
+  console.log("== Full path vs bare route ==");
   console.log(formatTable(results.map(({ target, result }) => ({ label: target.label, result }))));
   console.log(
     "(RSS peak and server CPU are this server process's; CPU 100% = one core; CPU µs/req = its CPU time per request. load 1m is " +
@@ -70,6 +79,10 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
   console.log(`target: full path keeps >= ${TARGET_RATIO * 100}% of the bare route's throughput: ${pass ? "PASS" : "FAIL"}`);
   if (notReal) console.log(`\n${notReal}`);
   if (invalid.length > 0) console.log(`\nINVALID: ${invalid.join(" and ")} answered non-2xx or failed requests; the figures do not measure the intended path`);
+
+  const jobs = await measureJobs(routes.sql, settings.jobs, notReal, signal);
+  const writeTarget = { sql: routes.sql, origin: routes.fullOrigin, writeKey: routes.user.writeKey, workspaceId: routes.user.workspaceId };
+  const idempotency = await measureIdempotency(writeTarget, settings.writes, notReal, signal);
 
   const summary = {
     target_ratio: TARGET_RATIO,
@@ -96,9 +109,12 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
     },
     full: { request: `GET ${pathOf(full)}`, ...resultFigures(fullResult) },
     bare: { request: `GET ${pathOf(bare)}`, ...resultFigures(bareResult) },
+    jobs,
+    idempotency: idempotency.summary,
   };
+  console.log("");
   console.log(`BENCH_RESULT ${JSON.stringify(summary)}`);
-  return invalid.length === 0 ? 0 : 1;
+  return invalid.length === 0 && idempotency.valid ? 0 : 1;
 }
 
 function loadOptions(target: Target, settings: BenchSettings, signal: AbortSignal) {
@@ -123,6 +139,10 @@ function printHeader(routes: RoutesUnderTest, settings: BenchSettings, notReal: 
   console.log(
     `  load:     autocannon in a child process, ${settings.connections} connections, pipelining ${settings.pipelining}, ` +
       `${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s measured per route, one route after the other`,
+  );
+  console.log(
+    `  then:     job queue throughput (${settings.jobs.jobs} jobs batched by ${settings.jobs.batchSize} on ${settings.jobs.runners} runners; ` +
+      `${settings.jobs.unbatchedJobs} unbatched), and POST /v1/tags without / with a fresh / with a replayed Idempotency-Key`,
   );
   const sharers = ["server", "autocannon", ...(embedded ? [] : ["PostgreSQL"]), ...(storage.redisUrl ? ["Redis"] : [])];
   console.log(`  machine:  node ${process.version}, ${availableParallelism()} CPUs shared by ${sharers.join(", ")}`);

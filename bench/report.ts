@@ -27,6 +27,11 @@ export function formatTable(rows: RouteFigures[]): string {
     `${(result.eventLoopUtilization * 100).toFixed(0)}% busy`,
     result.loadAverage.map((load) => load.toFixed(1)).join("->"),
   ]);
+  return formatColumns(header, body);
+}
+
+/** A plain-text table: the first column left-aligned, the others right-aligned. */
+export function formatColumns(header: string[], body: string[][]): string {
   const widths = header.map((_, i) => Math.max(header[i].length, ...body.map((row) => row[i].length)));
   const line = (cells: string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join("  ");
   return [line(header), line(widths.map((width) => "-".repeat(width))), ...body.map(line)].join("\n");

@@ -1,12 +1,14 @@
 /**
  * Everything both routes need, set up and checked: storage, a Threadline instance
  * with the bench user, the full-path server and the bare-route server on the same pool.
+ * The later measurements (jobs, idempotency writes) reuse the pool and the full-path server.
  */
 import { randomBytes } from "node:crypto";
 import { createThreadline } from "../mod.ts";
+import type { Sql } from "../core/db/sql.ts";
 import type { CleanupStack } from "./cleanup_stack.ts";
 import { provideStorage, type BenchStorage } from "./storage.ts";
-import { seedBenchUser } from "./seed.ts";
+import { type BenchUser, seedBenchUser } from "./seed.ts";
 import { BARE_PATH, createBareApp } from "./bare_app.ts";
 import { serveFetch } from "./serve_fetch.ts";
 
@@ -32,6 +34,11 @@ export interface RoutesUnderTest {
   poolSize: number;
   full: Target;
   bare: Target;
+  /** Threadline's pool (the job queue measurement runs on it). */
+  sql: Sql;
+  /** Where the full-path server listens (`http://127.0.0.1:<port>`). */
+  fullOrigin: string;
+  user: BenchUser;
 }
 
 /** Sets up both routes and registers their teardown on `cleanup`. */
@@ -63,7 +70,8 @@ export async function setUpRoutes(cleanup: CleanupStack, signal: AbortSignal): P
   const bare: Target = { label: "bare route", url: `${bareServer.url}${BARE_PATH}`, headers: {} };
   await verify(full, user.tagCount, true);
   await verify(bare, user.tagCount, false);
-  return { storage, poolSize: storage.databaseUrl === undefined ? 1 : POOL_SIZE, full, bare };
+  const poolSize = storage.databaseUrl === undefined ? 1 : POOL_SIZE;
+  return { storage, poolSize, full, bare, sql: services.sql, fullOrigin: fullServer.url, user };
 }
 
 /** One request must answer 200 with a full page before anything is measured. */

@@ -1,4 +1,7 @@
-/** The bench's user: enterprise plan (buckets counted, never hit), one read key, 30 tags. */
+/**
+ * The bench's user: enterprise plan (buckets counted, never hit), a read key for the read
+ * comparison, a read-write key for the idempotency writes, 30 tags.
+ */
 import type { Sql } from "../core/db/sql.ts";
 import { createUser } from "../core/accounts/users.ts";
 import { createKey } from "../core/auth/keys.ts";
@@ -6,13 +9,16 @@ import { TAG_COLORS } from "../core/tags/tag_schema.ts";
 
 /** What the bench requests with. */
 export interface BenchUser {
+  /** Scope `read`: the full path of the read comparison. */
   key: string;
+  /** Scopes `read,write`: `POST /v1/tags` (a mutation needs `write`). */
+  writeKey: string;
   /** The main account id, which is also the tags' workspace id. */
   workspaceId: string;
   tagCount: number;
 }
 
-/** Creates the user, its key and `tagCount` tags. */
+/** Creates the user, its two keys and `tagCount` tags. */
 export async function seedBenchUser(sql: Sql, options: { keyPrefix: string; random: string; tagCount?: number }): Promise<BenchUser> {
   const tagCount = options.tagCount ?? 30;
   const { userId, mainAccountId } = await createUser(
@@ -21,6 +27,7 @@ export async function seedBenchUser(sql: Sql, options: { keyPrefix: string; rand
     { username: `bench_${options.random.slice(0, 8)}`, name: "Bench User" },
   );
   const { key } = await createKey(sql, { userId, name: "bench", scopes: ["read"], prefix: options.keyPrefix });
+  const { key: writeKey } = await createKey(sql, { userId, name: "bench writes", scopes: ["read", "write"], prefix: options.keyPrefix });
   const tags = Array.from({ length: tagCount }, (_, i) => ({
     workspace_id: mainAccountId,
     // Mixed case so `order by lower(name)` has real work, as user-named tags do.
@@ -28,5 +35,5 @@ export async function seedBenchUser(sql: Sql, options: { keyPrefix: string; rand
     color: TAG_COLORS[i % TAG_COLORS.length],
   }));
   await sql`insert into tags ${sql(tags, "workspace_id", "name", "color")}`;
-  return { key, workspaceId: mainAccountId, tagCount };
+  return { key, writeKey, workspaceId: mainAccountId, tagCount };
 }

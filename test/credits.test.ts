@@ -139,7 +139,7 @@ describe("priced procedures", () => {
     assert.equal(answer.status, 429);
     assert.equal(answer.body.error.code, "ai_credits_exhausted");
     assert.equal(answer.body.error.credits_required, 3);
-    assert.equal(answer.body.error.credits_remaining, 0);
+    assert.equal(answer.body.error.credits_remaining, 0, JSON.stringify(answer.body));
     assert.equal(typeof answer.body.error.reset_at, "number");
     assert.equal(Number(answer.headers.get("retry-after")), answer.body.error.reset_at - Math.floor(clock.now() / 1000));
     const metered = await call("/v1/probe/metered", harness.world.keys.no_credits, { cost: 1 });
@@ -232,4 +232,10 @@ describe("when the credit ledger cannot be verified", () => {
     assert.equal(me.status, 200);
     assert.equal(me.body.data.credits, null);
   });
+});
+
+test("a clock behind the billing date reads the first period, not the one before it", () => {
+  const anchor = new Date("2026-11-21T10:00:00Z");
+  const period = creditPeriodAt({ period: "monthly", credits: 1 }, anchor, new Date("2026-11-21T09:59:59Z"));
+  assert.deepEqual([period.start.toISOString(), period.end.toISOString()], ["2026-11-21T10:00:00.000Z", "2026-12-21T10:00:00.000Z"]);
 });

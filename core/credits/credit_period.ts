@@ -17,6 +17,8 @@ export function creditPeriodAt(allowance: CreditAllowance, anchor: Date, now: Da
     const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
     return { start, end: new Date(start.getTime() + 86_400_000) };
   }
+  // Before the billing date itself (a clock slightly behind the database's), the first period applies.
+  if (now < anchor) return { start: anchor, end: addMonths(anchor, 1) };
   let months = (now.getUTCFullYear() - anchor.getUTCFullYear()) * 12 + (now.getUTCMonth() - anchor.getUTCMonth());
   if (addMonths(anchor, months) > now) months -= 1;
   return { start: addMonths(anchor, months), end: addMonths(anchor, months + 1) };

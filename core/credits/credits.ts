@@ -127,8 +127,8 @@ async function currentPool(tx: Queryable, owner: CreditOwner, now: Date): Promis
     await insertPool(tx, { owner_id: owner.ownerId, period: owner.plan.credits.period, period_start: period.start, period_end: period.end, allowance: owner.plan.credits.credits });
     pool = (await poolForUpdate(tx, owner.ownerId))!;
   }
-  // A plan change takes effect when the next period starts.
-  if (pool.period_end <= now || pool.period_start > now) {
+  // Only an ended period renews the pool; a plan change takes effect when the next period starts.
+  if (pool.period_end <= now) {
     pool = await rollPool(tx, pool, { start: period.start, end: period.end, allowance: owner.plan.credits.credits, period: owner.plan.credits.period });
   }
   return pool;

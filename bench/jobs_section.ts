@@ -1,0 +1,70 @@
+/**
+ * The job queue section of `npm run bench`: claim + completion throughput of no-op jobs
+ * on the bench's database, batched (the target: at least 5,000 jobs/s, issue "Platform
+ * II", scope item 4) and unbatched (batch 1, one runner: the figure graphile-worker
+ * quotes, ~15,600 jobs/s on a desktop i9).
+ */
+import type { Sql } from "../core/db/sql.ts";
+import type { JobSettings } from "./bench_settings.ts";
+import { benchJobThroughput, type JobThroughputResult } from "./jobs_throughput.ts";
+import { formatColumns, round } from "./report.ts";
+
+/** Batched runs must reach this many jobs per second. */
+export const TARGET_JOBS_PER_SECOND = 5000;
+
+/** Runs both measurements, prints the section and returns its `BENCH_RESULT` figures. */
+export async function measureJobs(sql: Sql, settings: JobSettings, notReal: string | undefined, signal: AbortSignal) {
+  console.log("");
+  console.log("Job queue: claim + completion throughput of no-op jobs on the bench's database, same pool");
+  signal.throwIfAborted();
+  const batched = await run(sql, { jobs: settings.jobs, batchSize: settings.batchSize, runners: settings.runners });
+  signal.throwIfAborted();
+  const unbatched = await run(sql, { jobs: settings.unbatchedJobs, batchSize: 1, runners: 1 });
+  const pass = batched.jobsPerSecond >= TARGET_JOBS_PER_SECOND;
+
+  console.log("");
+  console.log("== Job queue throughput ==");
+  console.log(formatJobTable([["batched", batched], ["unbatched", unbatched]]));
+  console.log("(jobs/s = jobs / seconds from the first claim to the last completion; enqueue time is not counted)");
+  console.log("reference: graphile-worker reports ~15,600 jobs/s unbatched on a desktop i9");
+  const label = notReal ? " (NOT the real target: embedded PGlite, see above)" : "";
+  console.log(`target: >= ${TARGET_JOBS_PER_SECOND} jobs/s with batching: ${pass ? "PASS" : "FAIL"}${label}`);
+
+  return {
+    target_jobs_per_second: TARGET_JOBS_PER_SECOND,
+    pass,
+    real_target: notReal === undefined,
+    batched: jobFigures(batched),
+    unbatched: jobFigures(unbatched),
+  };
+}
+
+async function run(sql: Sql, options: { jobs: number; batchSize: number; runners: number }): Promise<JobThroughputResult> {
+  console.log(`jobs: ${options.jobs} jobs, batch ${options.batchSize}, ${options.runners} runner(s) ...`);
+  return benchJobThroughput(sql, options);
+}
+
+function formatJobTable(rows: [string, JobThroughputResult][]): string {
+  const header = ["run", "jobs", "batch", "runners", "enqueue s", "run s", "jobs/s"];
+  const body = rows.map(([label, result]) => [
+    label,
+    String(result.jobs),
+    String(result.batchSize),
+    String(result.runners),
+    result.enqueueSeconds.toFixed(2),
+    result.runSeconds.toFixed(2),
+    String(result.jobsPerSecond),
+  ]);
+  return formatColumns(header, body);
+}
+
+function jobFigures(result: JobThroughputResult) {
+  return {
+    jobs: result.jobs,
+    batch_size: result.batchSize,
+    runners: result.runners,
+    enqueue_s: round(result.enqueueSeconds, 3),
+    run_s: round(result.runSeconds, 3),
+    jobs_per_second: result.jobsPerSecond,
+  };
+}
