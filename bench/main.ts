@@ -80,7 +80,8 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
   if (notReal) console.log(`\n${notReal}`);
   if (invalid.length > 0) console.log(`\nINVALID: ${invalid.join(" and ")} answered non-2xx or failed requests; the figures do not measure the intended path`);
 
-  const jobs = await measureJobs(routes.sql, settings.jobs, notReal, signal);
+  const notPostgres = storage.database.source === "embedded-pglite" ? storage.database.description : undefined;
+  const jobs = await measureJobs(routes.sql, settings.jobs, notPostgres, signal);
   const writeTarget = { sql: routes.sql, origin: routes.fullOrigin, writeKey: routes.user.writeKey, workspaceId: routes.user.workspaceId };
   const idempotency = await measureIdempotency(writeTarget, settings.writes, notReal, signal);
 

@@ -22,16 +22,21 @@ export interface IdempotencyRow {
 /** Hours a key is kept (spec: Idempotency, "Keys are retained 24 hours"). */
 export const RETENTION_HOURS = 24;
 
-/** Reserves the key for a first request; answers false when a live row exists. */
+/**
+ * Reserves the key for a first request; answers false when a live row exists. A row
+ * past retention is gone as far as clients are concerned, even before the purge job
+ * runs, so the insert takes its place (one statement: the benchmark measured each
+ * round trip of this path).
+ */
 export async function reserveKey(sql: Queryable, row: { ownerId: string; key: string; fingerprint: string; procedure: string; leaseSeconds: number }): Promise<boolean> {
-  // A row past retention is gone as far as clients are concerned, even before the purge job runs.
-  await sql`delete from idempotency_keys
-             where owner_id = ${row.ownerId} and key = ${row.key}
-               and created_at < now() - make_interval(hours => ${RETENTION_HOURS})`;
   const inserted = await sql`
     insert into idempotency_keys (owner_id, key, fingerprint, procedure, state, locked_until)
     values (${row.ownerId}, ${row.key}, ${row.fingerprint}, ${row.procedure}, 'running', now() + make_interval(secs => ${row.leaseSeconds}))
-    on conflict (owner_id, key) do nothing
+    on conflict (owner_id, key) do update
+       set fingerprint = excluded.fingerprint, procedure = excluded.procedure, state = 'running',
+           locked_until = excluded.locked_until, recovery_point = 'started', phase_data = '{}'::jsonb,
+           response_status = null, response_body = null, response_headers = null, created_at = now()
+     where idempotency_keys.created_at < now() - make_interval(hours => ${RETENTION_HOURS})
     returning key`;
   return inserted.length === 1;
 }
