@@ -6,6 +6,7 @@ import { startHarness, transports, type Harness } from "./support/harness.ts";
 import { manualClock } from "./support/manual_clock.ts";
 import { chargesCredits, inAccount, keyProcedure, router } from "../core/trpc.ts";
 import { createHttpApp } from "../adapters/http/create_http_app.ts";
+import { serveProbe, type ProbeServer } from "./support/probe_server.ts";
 import { addMonths, creditPeriodAt } from "../core/credits/credit_period.ts";
 import { chargeCall } from "../core/credits/credit_call.ts";
 import { chargeCredits, creditState, renewExpiredPools, settleCredits } from "../core/credits/credits.ts";
@@ -55,24 +56,20 @@ describe("priced procedures", () => {
     background: keyProcedure.meta({ openapi: { method: "POST", path: "/v1/probe/background" }, credits: { flat: 25 }, successStatus: 202 })
       .input(z.object({})).use(chargesCredits).mutation(() => ({ data: { status: "queued" } })),
   });
-  let app: ReturnType<typeof createHttpApp>;
-  const call = async (path: string, key: string, body: unknown, headers: Record<string, string> = {}) => {
-    const response = await app.fetch(new Request(`http://probe.test${path}`, {
-      method: "POST",
-      headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", ...headers },
-      body: JSON.stringify(body),
-    }));
-    return { status: response.status, headers: response.headers, body: await response.json() };
-  };
+  let server: ProbeServer;
+  const call = (path: string, key: string, body: unknown, headers: Record<string, string> = {}) => server.post(path, key, body, headers);
   const owner = (id: string, plan = "ultra") => ({ ownerId: id, plan: planById(plan), billingAnchor: new Date(0) });
   let ctx: ReturnType<typeof createContextInner>;
 
   before(async () => {
     harness = await startHarness({ config: { clock } });
-    app = createHttpApp(probe, harness.services);
+    server = await serveProbe(probe, harness.services);
     ctx = createContextInner({ services: harness.services });
   });
-  after(() => harness.close());
+  after(async () => {
+    await server.close();
+    await harness.close();
+  });
 
   const ledgerBalances = async (ownerId: string) => {
     const [row] = await harness.services.sql<{ spent: number; ledger: number }[]>`
