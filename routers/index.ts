@@ -1,10 +1,12 @@
 /** The application router: every area's procedures, one source for both surfaces. */
 import { router } from "../core/trpc.ts";
+import { contextRouter } from "./context.ts";
 import { identityRouter } from "./identity.ts";
 import { metaRouter } from "./meta.ts";
 import { tagsRouter } from "./tags.ts";
 
 export const appRouter = router({
+  context: contextRouter,
   identity: identityRouter,
   meta: metaRouter,
   tags: tagsRouter,

@@ -1,0 +1,57 @@
+/** Products in an account's context (supplement: Context products; spec: numeric `id`). */
+import { z } from "zod";
+
+/** Active products an account may have (supplement: "max 5"). */
+export const MAX_PRODUCTS = 5;
+
+/** A product page address: http(s), kept without its fragment so one page is one product. */
+export const productUrl = z
+  .string()
+  .max(2048, "must be at most 2048 characters")
+  .transform((value, ctx) => {
+    try {
+      const url = new URL(value.trim());
+      if (url.protocol !== "https:" && url.protocol !== "http:") throw new Error("protocol");
+      url.hash = "";
+      return url.href;
+    } catch {
+      ctx.addIssue({ code: "custom", message: "must be an http(s) URL" });
+      return z.NEVER;
+    }
+  });
+
+const field = (max: number) => z.string().max(max, `must be at most ${max} characters`).nullable().optional();
+
+/** The editable fields of a product; each a string, or null to clear. */
+export const productFields = {
+  name: field(200),
+  description: field(1000),
+  positioning: field(2000),
+  features: field(2000),
+  updates: field(2000),
+};
+
+/** One product as sent in a full replace. */
+export const productInput = z.object({ url: productUrl, ...productFields }).strict();
+
+/** A product as returned. */
+export const product = z
+  .object({
+    id: z.number().int(),
+    url: z.string(),
+    name: z.string().nullable(),
+    description: z.string().nullable(),
+    positioning: z.string().nullable(),
+    features: z.string().nullable(),
+    updates: z.string().nullable(),
+    scraped_at: z.string().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: "Product" });
+
+/** The product type. */
+export type Product = z.infer<typeof product>;
+
+/** The editable fields as parsed. */
+export type ProductFields = { [K in keyof typeof productFields]?: string | null };

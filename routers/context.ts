@@ -1,0 +1,80 @@
+/**
+ * Context: `GET/PATCH/PUT /v1/context` and the product sub-resources. Writes are exempt
+ * from `writes_main_account_only` and refuse editor shares (spec rule 6, Authentication 8).
+ */
+import { z } from "zod";
+import { inAccount, keyProcedure, router } from "../core/trpc.ts";
+import { accountSelection, dataOf, integerId } from "../core/schema.ts";
+import { contextSettingsInput } from "../core/account_context/context_schema.ts";
+import { contextView } from "../core/account_context/context_view_schema.ts";
+import { MAX_PRODUCTS, product, productFields, productInput } from "../core/account_context/product_schema.ts";
+import { patchContext, readContext, replaceContext } from "../core/account_context/account_context.ts";
+import { deleteProduct, patchProduct, replaceProducts } from "../core/account_context/products.ts";
+
+const products = z.array(productInput).max(MAX_PRODUCTS, `must have at most ${MAX_PRODUCTS} products`);
+const settingsWrite = { sharedWrites: true, editorRestricted: true } as const;
+
+export const contextRouter = router({
+  get: keyProcedure
+    .meta({ openapi: { method: "GET", path: "/v1/context", tags: ["Context"], summary: "Read the account's context: settings, style guide and products" } })
+    .input(z.object(accountSelection).prefault({}))
+    .use(inAccount)
+    .output(dataOf(contextView))
+    .query(({ ctx }) => readContext(ctx)),
+
+  patch: keyProcedure
+    .meta({
+      openapi: { method: "PATCH", path: "/v1/context", tags: ["Context"], summary: "Change only the context fields sent",
+        description: "Groups merge field by field; arrays and texts replace; `null` clears. A `products` array adds or restores products by url without removing others." },
+      ...settingsWrite,
+    })
+    .input(z.object({ ...accountSelection, ...contextSettingsInput, products: products.optional() }))
+    .use(inAccount)
+    .output(dataOf(contextView))
+    .mutation(({ ctx, input }) => patchContext(ctx, input)),
+
+  put: keyProcedure
+    .meta({
+      openapi: { method: "PUT", path: "/v1/context", tags: ["Context"], summary: "Replace the context settings",
+        description: "Fields absent return to their defaults. Products are untouched unless `products` is sent, which replaces the list by url." },
+      ...settingsWrite,
+    })
+    .input(z.object({ ...accountSelection, ...contextSettingsInput, products: products.optional() }))
+    .use(inAccount)
+    .output(dataOf(contextView))
+    .mutation(({ ctx, input }) => replaceContext(ctx, input)),
+
+  replaceProducts: keyProcedure
+    .meta({
+      openapi: { method: "PUT", path: "/v1/context/products", tags: ["Context"], summary: "Replace the product list by url (max 5; [] removes all)",
+        description: "Products missing from the array are removed; re-adding a removed url restores it with its earlier details." },
+      ...settingsWrite,
+    })
+    .input(z.object({ ...accountSelection, products }))
+    .use(inAccount)
+    .output(dataOf(z.array(product)))
+    .mutation(({ ctx, input }) => replaceProducts(ctx, input.products)),
+
+  patchProduct: keyProcedure
+    .meta({
+      openapi: { method: "PATCH", path: "/v1/context/products/{id}", tags: ["Context"], summary: "Change a product by id, or add one by url",
+        description: "`id` is a numeric product id or a URL-encoded product url; a new url creates the product (max 5)." },
+      errors: ["not_found"],
+      ...settingsWrite,
+    })
+    .input(z.object({ id: z.string().min(1).max(2100), ...productFields, ...accountSelection }))
+    .use(inAccount)
+    .output(dataOf(product))
+    .mutation(({ ctx, input: { id, account_id: _, ...fields } }) => patchProduct(ctx, id, fields)),
+
+  deleteProduct: keyProcedure
+    .meta({
+      openapi: { method: "DELETE", path: "/v1/context/products/{id}", tags: ["Context"], summary: "Remove a product (re-adding its url restores it)" },
+      errors: ["not_found"],
+      ...settingsWrite,
+    })
+    .input(z.object({ id: integerId, ...accountSelection }))
+    .use(inAccount)
+    .output(dataOf(z.object({ id: z.number().int(), deleted: z.literal(true) })))
+    .mutation(({ ctx, input }) => deleteProduct(ctx, input.id)),
+});
