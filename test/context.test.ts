@@ -2,17 +2,27 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startHarness, transports, type Harness } from "./support/harness.ts";
+import { linkAccount, userByEmail } from "../core/accounts/users.ts";
 
 let harness: Harness;
+let secondLinked = "";
 before(async () => {
   harness = await startHarness();
+  const ada = await userByEmail(harness.services.sql, "ada@demo.threadline.local");
+  secondLinked = await linkAccount(harness.services.sql, ada!.user_id, { username: "ada_context", name: "Ada Context" });
 });
 after(() => harness.close());
+
+test("the demo world's main account has the demo products in its context", async () => {
+  const answer = await transports(harness)[0].request("GET", "/v1/context", { key: harness.world.keys.write });
+  assert.deepEqual(answer.body.data.products.map((product: any) => product.id), harness.world.products);
+  assert.equal(harness.world.products.length, 2);
+});
 
 for (const index of [0, 1]) {
   describe(`context over ${index === 0 ? "in-process" : "http"}`, () => {
     // Each transport works on its own account so the cases do not see each other's writes.
-    const account = () => (index === 0 ? harness.world.accounts.main : harness.world.accounts.linked);
+    const account = () => (index === 0 ? harness.world.accounts.linked : secondLinked);
     const call = (method: string, path: string, body?: Record<string, unknown>, key = harness.world.keys.write) => {
       const withAccount = method === "GET" || method === "DELETE"
         ? `${path}${path.includes("?") ? "&" : "?"}account_id=${account()}`

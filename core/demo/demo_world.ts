@@ -9,6 +9,7 @@ import { createContextInner, type Services } from "../context.ts";
 import type { KeyCache } from "../auth/key_cache.ts";
 import { chargeCredits, creditState } from "../credits/credits.ts";
 import { planById } from "../limits/plans.ts";
+import { addProductsIn } from "../account_context/products.ts";
 import { createKey, revokeKey, rotateKey, type IssuedKey } from "../auth/keys.ts";
 import { keysOfUser } from "../auth/keys_queries.ts";
 import { type AccountInput, createUser, linkAccount, shareAccount, type UserInput, userByEmail } from "../accounts/users.ts";
@@ -19,6 +20,7 @@ export interface DemoWorld {
   keys: Record<"write" | "read" | "revoked" | "lapsed" | "throttled" | "other_user" | "trial" | "not_onboarded" | "no_credits", string>;
   handles: { main: string };
   tags: number[];
+  products: number[];
 }
 
 interface DemoPerson {
@@ -80,6 +82,10 @@ export async function ensureDemoWorld(services: Services): Promise<DemoWorld> {
   await shareAccount(sql, people.eli.main.id, users.ada, "editor");
   const tags = await ensureTags(sql, people.ada.main.id, [["launch", "rose"], ["evergreen", "emerald"]]);
   await emptyCreditPool(services, users.nia, people.nia.main.id, people.nia.user.plan);
+  const products = await sql.begin((tx) => addProductsIn(tx, people.ada.main.id, [
+    { url: "https://threadline.example/scheduler", name: "Threadline Scheduler", description: "Schedule threads and articles for X from scripts and agents" },
+    { url: "https://threadline.example/audience", name: "Threadline Audience", description: "Find and keep the people who engage with your posts" },
+  ]));
 
   const key = (nickname: string, name: string, scopes: string[]) => freshKey(sql, options, users[nickname], name, scopes);
   const revoked = await createKey(sql, { userId: users.ada, name: "demo revoked", scopes: ["read", "write"], prefix: options.keyPrefix });
@@ -107,6 +113,7 @@ export async function ensureDemoWorld(services: Services): Promise<DemoWorld> {
     },
     handles: { main: people.ada.main.username },
     tags,
+    products: products.map((row) => row.id),
   };
 }
 
