@@ -6,6 +6,7 @@
  */
 import { TRPCError } from "@trpc/server";
 import { ApiError, LegacyStringError } from "./errors.ts";
+import { modelApiError } from "./model/model_api_error.ts";
 
 /** The answer for a failed call. */
 export interface ApiFailure {
@@ -26,6 +27,9 @@ interface Issue {
 /** Maps an error to its API answer. */
 export function toApiFailure(error: unknown): ApiFailure {
   const cause = error instanceof TRPCError ? (error.cause ?? error) : error;
+  // A model failure an endpoint did not map itself still answers its spec code, not a 500.
+  const fromModel = modelApiError(cause);
+  if (fromModel) return fromApi(fromModel);
   if (cause instanceof ApiError) return { status: cause.status, code: cause.code, body: cause.toBody(), headers: cause.headers };
   if (cause instanceof LegacyStringError) {
     return { status: cause.status, code: cause.message.split(":")[0], body: cause.toBody(), headers: {} };

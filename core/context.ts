@@ -11,6 +11,7 @@ import type { Principal } from "./auth/principal.ts";
 import type { AccountAccess } from "./accounts/account_access.ts";
 import type { IdempotentRun } from "./idempotency/idempotency.ts";
 import type { CreditCall } from "./credits/credit_call.ts";
+import type { Model } from "./model/model.ts";
 
 /** Everything outside the process, passed in (never imported as a singleton). */
 export interface Services {
@@ -25,6 +26,8 @@ export interface Services {
   settings: Settings;
   /** The OpenAPI document and quick reference, built once from the router. */
   docs: () => DocsBundle;
+  /** The AI model: local deterministic engine or an OpenAI-compatible server (core/model/model.ts). */
+  model: Model;
 }
 
 /** Operator settings that rules read. */

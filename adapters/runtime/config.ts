@@ -29,6 +29,22 @@ export interface ThreadlineConfig {
   runJobs?: boolean;
   /** Replaces the system clock (tests). */
   clock?: Clock;
+  /** OpenAI-compatible API root (`AI_BASE_URL`, e.g. `https://api.openai.com/v1`). Absent: the local deterministic engine. */
+  aiBaseUrl?: string;
+  /** Bearer key for `aiBaseUrl` (`AI_API_KEY`). */
+  aiApiKey?: string;
+  /** Chat model id (`AI_MODEL`); required with `aiBaseUrl`. */
+  aiModel?: string;
+  /** Image model id for article covers (`AI_IMAGE_MODEL`). */
+  aiImageModel?: string;
+  /** Provider price in cents per 1,000 input tokens (`AI_PRICE_INPUT_PER_1K`, default 0.25). */
+  aiPriceInputPer1K?: number;
+  /** Provider price in cents per 1,000 output tokens (`AI_PRICE_OUTPUT_PER_1K`, default 1). */
+  aiPriceOutputPer1K?: number;
+  /** Provider price in cents per image (`AI_PRICE_IMAGE`, default 4). */
+  aiPriceImage?: number;
+  /** Bound on one text call to the model server, retries included (`AI_TIMEOUT_MS`, default 60 000). */
+  aiTimeoutMs?: number;
 }
 
 /** Reads the configuration from environment variables (see README's table). */
@@ -43,6 +59,14 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ThreadlineC
     publicUrl: env.PUBLIC_URL || undefined,
     trustProxy: env.TRUST_PROXY === "1" || env.TRUST_PROXY === "true",
     faults: parseFaults(env.THREADLINE_FAULTS),
+    aiBaseUrl: env.AI_BASE_URL || undefined,
+    aiApiKey: env.AI_API_KEY || undefined,
+    aiModel: env.AI_MODEL || undefined,
+    aiImageModel: env.AI_IMAGE_MODEL || undefined,
+    aiPriceInputPer1K: env.AI_PRICE_INPUT_PER_1K ? Number(env.AI_PRICE_INPUT_PER_1K) : undefined,
+    aiPriceOutputPer1K: env.AI_PRICE_OUTPUT_PER_1K ? Number(env.AI_PRICE_OUTPUT_PER_1K) : undefined,
+    aiPriceImage: env.AI_PRICE_IMAGE ? Number(env.AI_PRICE_IMAGE) : undefined,
+    aiTimeoutMs: env.AI_TIMEOUT_MS ? Number(env.AI_TIMEOUT_MS) : undefined,
   };
 }
 

@@ -19,6 +19,7 @@ import { createFailOpenCounters } from "../counters/fail_open_counters.ts";
 import { createFaultyCounters } from "../counters/faulty_counters.ts";
 import { createHttpApp } from "../http/create_http_app.ts";
 import { faultsOf, type ThreadlineConfig } from "./config.ts";
+import { openModel } from "../ai/open_model.ts";
 
 /** A running Threadline: services, the HTTP app and how to stop them. */
 export interface Runtime {
@@ -31,6 +32,9 @@ export interface Runtime {
 /** Opens everything `config` names and migrates the database. */
 export async function openRuntime(router: AnyRouter, config: ThreadlineConfig): Promise<Runtime> {
   const faults = faultsOf(config);
+  // AI_BASE_URL picks the OpenAI-compatible client, else the local engine; THREADLINE_FAULTS=ai makes it fail.
+  // Opened first: a configuration error must not leave a database open.
+  const model = openModel(config, faults.has("ai"));
   // Embedded PGlite is one backend session, and pglite-socket interleaves the extended-
   // protocol messages of concurrent connections outside transactions (seen here as
   // `portal "" does not exist`), so the embedded pool is one pipelined connection.
@@ -54,6 +58,7 @@ export async function openRuntime(router: AnyRouter, config: ThreadlineConfig): 
     keyCache: createKeyCache(config.keyCacheTtlMs),
     settings: { keyPrefix: config.keyPrefix ?? "sxk_", baseUrl: config.publicUrl ? `${config.publicUrl.replace(/\/+$/, "")}/v1` : undefined },
     docs,
+    model,
   };
   const app = createHttpApp(router, services, { trustProxy: config.trustProxy });
   return {

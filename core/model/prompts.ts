@@ -1,0 +1,136 @@
+/**
+ * The chat messages a remote model receives for each task: a system message with the
+ * task's rule, the account's voice and products, and a user message with the fields.
+ * Built in core from the same structured input the local engine reads, so callers pass
+ * facts and never write prompts (one place to improve them).
+ */
+import type { ModelRequest } from "./model.ts";
+import { VOICE_PRESETS, isRephraseType } from "./model_task.ts";
+import { TASK_RULES } from "./prompt_rules.ts";
+import { splitFirstParagraph } from "./first_paragraph.ts";
+import type { ProductContext } from "./task_inputs.ts";
+import type { VoiceProfile } from "./voice_profile.ts";
+
+/** One chat message (OpenAI chat completions format). */
+export interface ChatMessage {
+  role: "system" | "user";
+  content: string;
+}
+
+const BASE =
+  "You write for one account on X (formerly Twitter). Answer with the requested output only: no preamble, no explanation, no surrounding quotes.";
+
+/** The messages for `request`. */
+export function buildPrompt(request: ModelRequest): ChatMessage[] {
+  const system = [BASE, TASK_RULES[request.task]];
+  const user: string[] = [];
+  const block = (label: string, value: string | undefined | null) => {
+    if (value?.trim()) user.push(`${label}:\n${value.trim()}`);
+  };
+  switch (request.task) {
+    case "inline_edit": {
+      const { input } = request;
+      if (input.editType) system.push(`Edit type: ${input.editType}. ${TASK_RULES[input.editType]}`);
+      addContext(system, input.voice, undefined);
+      block("Instruction", input.instruction);
+      block("Whole post (context only)", input.fullText);
+      block("Selected text to edit", input.text);
+      break;
+    }
+    case "factcheck":
+      block("Claim", request.input.text);
+      break;
+    case "remix": {
+      const { input } = request;
+      system.push(input.ownPost ? "The source post is the account's own: keep its subject, products, names and numbers." : "The source post is someone else's.");
+      addContext(system, input.voice, input.products);
+      user.push(`Closeness: ${Math.round(input.closeness)}`);
+      block("Instructions", input.instructions);
+      block("Source post", input.text);
+      break;
+    }
+    case "draft": {
+      const { input } = request;
+      addContext(system, input.voice, input.products);
+      block("Brief", input.brief);
+      block("Mirror post (copy its shape only)", input.mirror);
+      block("Instructions", input.instructions);
+      break;
+    }
+    case "reply_draft": {
+      const { input } = request;
+      addContext(system, input.voice, undefined);
+      block("Post to reply to" + (input.authorHandle ? ` (by @${input.authorHandle.replace(/^@/, "")})` : ""), input.post);
+      block("Instructions", input.instructions);
+      break;
+    }
+    case "outreach_message": {
+      const { input } = request;
+      addContext(system, undefined, input.products);
+      const { recipient } = input;
+      user.push(`Recipient: ${[recipient.name, recipient.handle ? `@${recipient.handle.replace(/^@/, "")}` : null].filter(Boolean).join(" ") || "unknown"}`);
+      block("Recipient bio", recipient.bio);
+      block("Hook quote from the recipient's own posts", input.hook ?? "none: make no personal claims");
+      block("Format", input.format);
+      block("Instructions", input.instructions);
+      break;
+    }
+    case "keyword_suggestion":
+      user.push(`At most ${request.input.max ?? 3} keywords.`);
+      block("Ideal customer profile", request.input.icp);
+      block("Vocabulary seen in the network", request.input.vocabulary.join(", "));
+      break;
+    case "icp_expansion":
+      block("Ideal customer profile", request.input.icp);
+      block("Vocabulary seen in the network", request.input.vocabulary.join(", "));
+      break;
+    case "style_guide":
+      request.input.posts.forEach((post, i) => block(`Post ${i + 1}`, post));
+      break;
+    case "hook": {
+      const split = splitFirstParagraph(request.input.text);
+      addContext(system, request.input.voice, undefined);
+      block("First paragraph (rewrite this)", split.first);
+      block("Rest of the post (context only; do not return it)", split.rest);
+      break;
+    }
+    default: {
+      const { input, task } = request;
+      if (isRephraseType(task) && VOICE_PRESETS.includes(task)) addContext(system, input.voice, undefined);
+      if (task === "translate") user.push(`Target language: ${input.targetLanguage ?? "English"}`);
+      block("Post", input.text);
+    }
+  }
+  return [
+    { role: "system", content: system.join("\n\n") },
+    { role: "user", content: user.join("\n\n") },
+  ];
+}
+
+function addContext(system: string[], voice: VoiceProfile | undefined, products: ProductContext[] | undefined): void {
+  // A profile measured from no posts says nothing about the voice.
+  if (voice && voice.posts > 0) system.push(describeVoice(voice));
+  if (products?.length) system.push(describeProducts(products));
+}
+
+/** The voice profile as an instruction. */
+export function describeVoice(voice: VoiceProfile): string {
+  const parts = [`Write in the account's own voice, measured from ${voice.posts} of its posts:`];
+  if (voice.averageSentenceWords > 0) parts.push(`sentences of about ${Math.round(voice.averageSentenceWords)} words;`);
+  parts.push(
+    voice.casing === "lowercase" ? "writes in all lowercase;" : voice.casing === "sentence" ? "standard sentence capitalisation;" : "casing varies;",
+  );
+  if (voice.emojiPerPost < 0.2) parts.push("uses no emoji;");
+  else parts.push(`uses about ${voice.emojiPerPost} emoji per post${voice.topEmoji.length ? ` (${voice.topEmoji.join(" ")})` : ""};`);
+  if (voice.favouriteWords.length) parts.push(`favourite words: ${voice.favouriteWords.join(", ")}.`);
+  return parts.join(" ");
+}
+
+/** The account's products as context. */
+export function describeProducts(products: ProductContext[]): string {
+  const lines = products.map((product) => {
+    const details = [product.description, product.positioning].filter((value) => value?.trim()).join(" ");
+    return `- ${product.name}${product.url ? ` (${product.url})` : ""}${details ? `: ${details}` : ""}`;
+  });
+  return `The account's products (mention one only where it fits naturally):\n${lines.join("\n")}`;
+}

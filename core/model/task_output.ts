@@ -1,0 +1,62 @@
+/**
+ * The tasks that answer data rather than prose (factcheck, keyword suggestion, ICP
+ * expansion) answer JSON text in these shapes, from either engine. Parsing lives here so
+ * an endpoint reads both engines the same way, and a remote model's malformed answer is
+ * a `ModelFailedError` (no output, full refund) rather than a 500.
+ */
+import { z } from "zod";
+import { ModelFailedError } from "./model_errors.ts";
+
+/** `POST /v1/tools/factcheck`: `result` (`true`, `false`, `unknown`), a one-sentence `comment`, `sources` (supplement section 5). */
+export const factcheckOutput = z.object({
+  result: z.enum(["true", "false", "unknown"]),
+  comment: z.string().min(1),
+  sources: z.array(z.string()),
+});
+
+/** Keyword suggestion: 1 or more terms, best first. */
+export const keywordSuggestionOutput = z.object({ keywords: z.array(z.string().min(1)).min(1) });
+
+/** ICP expansion: a fuller description, keywords to watch and the roles to look for. */
+export const icpExpansionOutput = z.object({
+  description: z.string().min(1),
+  keywords: z.array(z.string().min(1)),
+  roles: z.array(z.string().min(1)),
+});
+
+const SCHEMAS = {
+  factcheck: factcheckOutput,
+  keyword_suggestion: keywordSuggestionOutput,
+  icp_expansion: icpExpansionOutput,
+};
+
+/** A task whose output is JSON. */
+export type StructuredTask = keyof typeof SCHEMAS;
+
+/** The parsed output of a structured task. */
+export type TaskOutput<T extends StructuredTask> = z.infer<(typeof SCHEMAS)[T]>;
+
+/** Whether `task` answers JSON. */
+export function isStructuredTask(task: string): task is StructuredTask {
+  return task in SCHEMAS;
+}
+
+/**
+ * Parses a structured task's output. Models often wrap JSON in a code fence or a
+ * sentence; the first `{...}` block is taken.
+ */
+export function parseTaskOutput<T extends StructuredTask>(task: T, text: string): TaskOutput<T> {
+  const start = text.indexOf("{");
+  const end = text.lastIndexOf("}");
+  let value: unknown;
+  try {
+    value = JSON.parse(start >= 0 && end > start ? text.slice(start, end + 1) : text);
+  } catch (cause) {
+    throw new ModelFailedError(`The model's answer to "${task}" was not JSON`, { cause, detail: text.slice(0, 500) });
+  }
+  const parsed = SCHEMAS[task].safeParse(value);
+  if (!parsed.success) {
+    throw new ModelFailedError(`The model's answer to "${task}" did not have the expected fields`, { detail: text.slice(0, 500) });
+  }
+  return parsed.data as TaskOutput<T>;
+}
