@@ -12,6 +12,8 @@ import type { AccountAccess } from "./accounts/account_access.ts";
 import type { IdempotentRun } from "./idempotency/idempotency.ts";
 import type { CreditCall } from "./credits/credit_call.ts";
 import type { Model } from "./model/model.ts";
+import type { LookupCache } from "./lookups/lookup_cache.ts";
+import type { SocialNetwork } from "./network/social_network.ts";
 
 /** Everything outside the process, passed in (never imported as a singleton). */
 export interface Services {
@@ -26,8 +28,12 @@ export interface Services {
   settings: Settings;
   /** The OpenAPI document and quick reference, built once from the router. */
   docs: () => DocsBundle;
+  /** Live-lookup answers kept about 15 minutes (spec X Lookups). */
+  lookupCache: LookupCache;
   /** The AI model: local deterministic engine or an OpenAI-compatible server (core/model/model.ts). */
   model: Model;
+  /** The social network (X): the simulated world or X API v2 (core/network/social_network.ts). */
+  network: SocialNetwork;
 }
 
 /** Operator settings that rules read. */

@@ -4,12 +4,14 @@ import { contextRouter } from "./context.ts";
 import { identityRouter } from "./identity.ts";
 import { metaRouter } from "./meta.ts";
 import { tagsRouter } from "./tags.ts";
+import { xLookupsRouter } from "./x_lookups.ts";
 
 export const appRouter = router({
   context: contextRouter,
   identity: identityRouter,
   meta: metaRouter,
   tags: tagsRouter,
+  x: xLookupsRouter,
 });
 
 /** The router's type, for typed tRPC clients. */

@@ -45,6 +45,12 @@ export interface ThreadlineConfig {
   aiPriceImage?: number;
   /** Bound on one text call to the model server, retries included (`AI_TIMEOUT_MS`, default 60 000). */
   aiTimeoutMs?: number;
+  /** Seed of the simulated social network (`THREADLINE_NETWORK_SEED`): the same seed gives the same world. */
+  networkSeed?: number;
+  /** X API v2 root (`X_API_BASE_URL`). With `xBearerToken` it replaces the simulated network. */
+  xApiBaseUrl?: string;
+  /** Bearer token for `xApiBaseUrl` (`X_BEARER_TOKEN`). */
+  xBearerToken?: string;
 }
 
 /** Reads the configuration from environment variables (see README's table). */
@@ -67,6 +73,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ThreadlineC
     aiPriceOutputPer1K: env.AI_PRICE_OUTPUT_PER_1K ? Number(env.AI_PRICE_OUTPUT_PER_1K) : undefined,
     aiPriceImage: env.AI_PRICE_IMAGE ? Number(env.AI_PRICE_IMAGE) : undefined,
     aiTimeoutMs: env.AI_TIMEOUT_MS ? Number(env.AI_TIMEOUT_MS) : undefined,
+    networkSeed: env.THREADLINE_NETWORK_SEED ? Number(env.THREADLINE_NETWORK_SEED) : undefined,
+    xApiBaseUrl: env.X_API_BASE_URL || undefined,
+    xBearerToken: env.X_BEARER_TOKEN || undefined,
   };
 }
 

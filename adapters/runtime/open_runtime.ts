@@ -20,6 +20,8 @@ import { createFaultyCounters } from "../counters/faulty_counters.ts";
 import { createHttpApp } from "../http/create_http_app.ts";
 import { faultsOf, type ThreadlineConfig } from "./config.ts";
 import { openModel } from "../ai/open_model.ts";
+import { createLookupCache } from "../../core/lookups/lookup_cache.ts";
+import { openNetwork } from "../x/open_network.ts";
 
 /** A running Threadline: services, the HTTP app and how to stop them. */
 export interface Runtime {
@@ -40,8 +42,18 @@ export async function openRuntime(router: AnyRouter, config: ThreadlineConfig): 
   // `portal "" does not exist`), so the embedded pool is one pipelined connection.
   const poolSize = config.databaseUrl ? config.poolSize : 1;
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize });
+  const clock = config.clock ?? systemClock;
+  let network: Services["network"];
   try {
     await migrate(database.sql);
+    // The simulated world unless X_API_BASE_URL and X_BEARER_TOKEN are set; THREADLINE_FAULTS=x makes it fail.
+    network = openNetwork({
+      sql: database.sql,
+      clock,
+      seed: config.networkSeed,
+      xApi: config.xApiBaseUrl && config.xBearerToken ? { baseUrl: config.xApiBaseUrl, bearerToken: config.xBearerToken } : undefined,
+      faulty: faults.has("x"),
+    });
   } catch (error) {
     await database.close();
     throw error;
@@ -53,12 +65,14 @@ export async function openRuntime(router: AnyRouter, config: ThreadlineConfig): 
     sql: database.sql,
     requestCounters,
     allowanceCounters,
-    clock: config.clock ?? systemClock,
+    clock,
     faults,
     keyCache: createKeyCache(config.keyCacheTtlMs),
     settings: { keyPrefix: config.keyPrefix ?? "sxk_", baseUrl: config.publicUrl ? `${config.publicUrl.replace(/\/+$/, "")}/v1` : undefined },
     docs,
     model,
+    network,
+    lookupCache: createLookupCache(),
   };
   const app = createHttpApp(router, services, { trustProxy: config.trustProxy });
   return {

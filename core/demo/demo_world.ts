@@ -10,6 +10,7 @@ import type { KeyCache } from "../auth/key_cache.ts";
 import { chargeCredits, creditState } from "../credits/credits.ts";
 import { planById } from "../limits/plans.ts";
 import { addProductsIn } from "../account_context/products.ts";
+import type { NetworkDemoFixtures } from "../network/network_records.ts";
 import { createKey, revokeKey, rotateKey, type IssuedKey } from "../auth/keys.ts";
 import { keysOfUser } from "../auth/keys_queries.ts";
 import { type AccountInput, createUser, linkAccount, shareAccount, type UserInput, userByEmail } from "../accounts/users.ts";
@@ -21,6 +22,8 @@ export interface DemoWorld {
   handles: { main: string };
   tags: number[];
   products: number[];
+  /** Fixtures of the social network (`x.*`), when the network has them. */
+  x?: NetworkDemoFixtures;
 }
 
 interface DemoPerson {
@@ -114,6 +117,7 @@ export async function ensureDemoWorld(services: Services): Promise<DemoWorld> {
     handles: { main: people.ada.main.username },
     tags,
     products: products.map((row) => row.id),
+    x: services.network.demoFixtures?.(),
   };
 }
 
