@@ -4,6 +4,7 @@ import { contextRouter } from "./context.ts";
 import { identityRouter } from "./identity.ts";
 import { metaRouter } from "./meta.ts";
 import { tagsRouter } from "./tags.ts";
+import { toolsRouter } from "./tools.ts";
 import { xLookupsRouter } from "./x_lookups.ts";
 
 export const appRouter = router({
@@ -11,6 +12,7 @@ export const appRouter = router({
   identity: identityRouter,
   meta: metaRouter,
   tags: tagsRouter,
+  tools: toolsRouter,
   x: xLookupsRouter,
 });
 
