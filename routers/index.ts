@@ -3,6 +3,7 @@ import { router } from "../core/trpc.ts";
 import { contextRouter } from "./context.ts";
 import { identityRouter } from "./identity.ts";
 import { metaRouter } from "./meta.ts";
+import { postsComposeRouter } from "./posts_compose.ts";
 import { tagsRouter } from "./tags.ts";
 import { toolsRouter } from "./tools.ts";
 import { xLookupsRouter } from "./x_lookups.ts";
@@ -11,6 +12,7 @@ export const appRouter = router({
   context: contextRouter,
   identity: identityRouter,
   meta: metaRouter,
+  posts: postsComposeRouter,
   tags: tagsRouter,
   tools: toolsRouter,
   x: xLookupsRouter,
