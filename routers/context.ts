@@ -3,13 +3,14 @@
  * from `writes_main_account_only` and refuse editor shares (spec rule 6, Authentication 8).
  */
 import { z } from "zod";
-import { inAccount, keyProcedure, router } from "../core/trpc.ts";
+import { chargesCredits, inAccount, keyProcedure, router } from "../core/trpc.ts";
 import { accountSelection, dataOf, integerId } from "../core/schema.ts";
 import { contextSettingsInput } from "../core/account_context/context_schema.ts";
 import { contextView } from "../core/account_context/context_view_schema.ts";
 import { MAX_PRODUCTS, product, productFields, productInput } from "../core/account_context/product_schema.ts";
 import { patchContext, readContext, replaceContext } from "../core/account_context/account_context.ts";
 import { deleteProduct, patchProduct, replaceProducts } from "../core/account_context/products.ts";
+import { regenerateStyleGuide } from "../core/account_context/style_guide.ts";
 
 const products = z.array(productInput).max(MAX_PRODUCTS, `must have at most ${MAX_PRODUCTS} products`);
 const settingsWrite = { sharedWrites: true, editorRestricted: true } as const;
@@ -66,6 +67,25 @@ export const contextRouter = router({
     .use(inAccount)
     .output(dataOf(product))
     .mutation(({ ctx, input: { id, account_id: _, ...fields } }) => patchProduct(ctx, id, fields)),
+
+  regenerateStyleGuide: keyProcedure
+    .meta({
+      openapi: { method: "POST", path: "/v1/context/style-guide/regenerate", tags: ["Context"], summary: "Regenerate the style guide from the account's posts",
+        description: "Free AI call (no `X-Credits-Charged`). Reads the account's posts of the last 90 days, or live when fewer than 5 (at most 3 live attempts per account per day, up to 4 requests each, counted against the platform ceiling). Once per hour per account. Fewer than 5 posts even live: `400 not_enough_posts`." },
+      credits: "free",
+      errors: ["not_enough_posts", "ai_action_limited", "upstream_unavailable", "upstream_error", "upstream_timeout"],
+      ...settingsWrite,
+    })
+    .input(z.object(accountSelection).prefault({}))
+    .use(inAccount)
+    .use(chargesCredits)
+    .output(dataOf(z.object({
+      generated: z.string(),
+      generated_at: z.string(),
+      posts_used: z.number().int(),
+      source: z.enum(["stored", "live"]).meta({ description: "`live` when the stored posts were too few" }),
+    })))
+    .mutation(({ ctx }) => regenerateStyleGuide(ctx)),
 
   deleteProduct: keyProcedure
     .meta({
