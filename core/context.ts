@@ -13,6 +13,7 @@ import type { IdempotentRun } from "./idempotency/idempotency.ts";
 import type { CreditCall } from "./credits/credit_call.ts";
 import type { Model } from "./model/model.ts";
 import type { LookupCache } from "./lookups/lookup_cache.ts";
+import type { PageReader } from "./pages/page_reader.ts";
 import type { SocialNetwork } from "./network/social_network.ts";
 
 /** Everything outside the process, passed in (never imported as a singleton). */
@@ -28,6 +29,8 @@ export interface Services {
   settings: Settings;
   /** The OpenAPI document and quick reference, built once from the router. */
   docs: () => DocsBundle;
+  /** Reads public web pages (product scrapes). */
+  pageReader: PageReader;
   /** Live-lookup answers kept about 15 minutes (spec X Lookups). */
   lookupCache: LookupCache;
   /** The AI model: local deterministic engine or an OpenAI-compatible server (core/model/model.ts). */

@@ -11,6 +11,7 @@ import { MAX_PRODUCTS, product, productFields, productInput } from "../core/acco
 import { patchContext, readContext, replaceContext } from "../core/account_context/account_context.ts";
 import { deleteProduct, patchProduct, replaceProducts } from "../core/account_context/products.ts";
 import { regenerateStyleGuide } from "../core/account_context/style_guide.ts";
+import { scrapeProduct } from "../core/account_context/scrape_product.ts";
 
 const products = z.array(productInput).max(MAX_PRODUCTS, `must have at most ${MAX_PRODUCTS} products`);
 const settingsWrite = { sharedWrites: true, editorRestricted: true } as const;
@@ -67,6 +68,18 @@ export const contextRouter = router({
     .use(inAccount)
     .output(dataOf(product))
     .mutation(({ ctx, input: { id, account_id: _, ...fields } }) => patchProduct(ctx, id, fields)),
+
+  scrapeProduct: keyProcedure
+    .meta({
+      openapi: { method: "POST", path: "/v1/context/products/{id}/scrape", tags: ["Context"], summary: "Read the product's page again and store its details",
+        description: "Free. 20 page reads per account per UTC day (`429 rate_limited` with `bucket: page_reads` beyond). The page title fills a missing name; its description and highlights replace the scraped fields. A page that cannot be read: `422 scrape_failed`; a private, reserved or non-http(s) address: `400 url_not_allowed`." },
+      errors: ["not_found", "scrape_failed", "url_not_allowed"],
+      ...settingsWrite,
+    })
+    .input(z.object({ id: integerId, ...accountSelection }))
+    .use(inAccount)
+    .output(dataOf(product))
+    .mutation(({ ctx, input }) => scrapeProduct(ctx, input.id)),
 
   regenerateStyleGuide: keyProcedure
     .meta({

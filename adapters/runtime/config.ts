@@ -27,6 +27,8 @@ export interface ThreadlineConfig {
   keyCacheTtlMs?: number;
   /** Run background jobs in this process from `start()` (default false: embedders and tests opt in; `serve` always runs them). */
   runJobs?: boolean;
+  /** Let the page reader fetch private and loopback addresses (tests only: it disables the SSRF guard). */
+  pageReaderAllowPrivate?: boolean;
   /** Replaces the system clock (tests). */
   clock?: Clock;
   /** OpenAI-compatible API root (`AI_BASE_URL`, e.g. `https://api.openai.com/v1`). Absent: the local deterministic engine. */

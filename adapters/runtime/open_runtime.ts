@@ -21,6 +21,8 @@ import { createHttpApp } from "../http/create_http_app.ts";
 import { faultsOf, type ThreadlineConfig } from "./config.ts";
 import { openModel } from "../ai/open_model.ts";
 import { createLookupCache } from "../../core/lookups/lookup_cache.ts";
+import { createHttpPageReader } from "../pages/http_page_reader.ts";
+import { withExampleDomains } from "../pages/example_domain_pages.ts";
 import { openNetwork } from "../x/open_network.ts";
 
 /** A running Threadline: services, the HTTP app and how to stop them. */
@@ -73,6 +75,7 @@ export async function openRuntime(router: AnyRouter, config: ThreadlineConfig): 
     model,
     network,
     lookupCache: createLookupCache(),
+    pageReader: withExampleDomains(createHttpPageReader({ allowPrivate: config.pageReaderAllowPrivate })),
   };
   const app = createHttpApp(router, services, { trustProxy: config.trustProxy });
   return {

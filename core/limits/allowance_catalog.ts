@@ -43,3 +43,9 @@ const CAPS: Record<CappedAction, Record<string, number>> = {
 export function dailyActionCap(action: CappedAction, planId: string): AllowanceSpec {
   return { name: `${action}_runs`, limit: CAPS[action][planId] ?? CAPS[action].basic, scope: "account" };
 }
+
+/**
+ * Page reads: 20 per account per UTC day, shared by product scrapes and ICP expansion
+ * from a URL (supplement 3.2).
+ */
+export const PAGE_READS: AllowanceSpec = { name: "page_reads", limit: 20, scope: "account" };
