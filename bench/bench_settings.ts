@@ -2,7 +2,9 @@
  * Settings from the environment: BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS for the
  * read comparison; BENCH_JOBS, BENCH_JOBS_UNBATCHED, BENCH_JOB_BATCH, BENCH_JOB_RUNNERS for
  * the job queue; BENCH_WRITE_DURATION, BENCH_WRITE_WARMUP, BENCH_WRITE_CONNECTIONS for the
- * idempotency writes.
+ * idempotency writes; BENCH_LOOKUP_MISSES, BENCH_LOOKUP_DURATION, BENCH_LOOKUP_WARMUP,
+ * BENCH_LOOKUP_CONNECTIONS for the live lookups; BENCH_AI_CALLS, BENCH_AI_DURATION, BENCH_AI_WARMUP, BENCH_AI_CONNECTIONS
+ * for the AI call overhead.
  */
 
 /** How each route is loaded, and the sizes of the job and write measurements. */
@@ -13,6 +15,8 @@ export interface BenchSettings {
   pipelining: number;
   jobs: JobSettings;
   writes: WriteSettings;
+  lookups: LookupSettings;
+  ai: AiSettings;
 }
 
 /** The job queue measurement: one batched run (the target) and one unbatched run. */
@@ -30,6 +34,33 @@ export interface JobSettings {
  * stay small enough not to drift between the three variants.
  */
 export interface WriteSettings {
+  durationSeconds: number;
+  warmupSeconds: number;
+  connections: number;
+}
+
+/**
+ * The live lookups. Every lookup costs 1 enrichment unit (enterprise: 10,000 per clock
+ * minute per owner) and every cache miss 1 of the owner's 300 live lookups per UTC day
+ * (spec Limits 8), so the cached load runs are short (each with a fresh user: 3 s at the
+ * ~2,000 req/s one core serves stays under 10,000) and the uncached loop stays under 300.
+ */
+export interface LookupSettings {
+  /** Distinct handles (and post ids) looked up one after the other, each a cache miss. */
+  misses: number;
+  /** The cached autocannon runs. */
+  durationSeconds: number;
+  warmupSeconds: number;
+  connections: number;
+}
+
+/**
+ * The AI call overhead. Each rephrase costs about 1 credit of the enterprise pool's
+ * 100,000 a month and 1 write of 100,000 a minute (a fresh user per run).
+ */
+export interface AiSettings {
+  /** Calls of each sequential loop. */
+  calls: number;
   durationSeconds: number;
   warmupSeconds: number;
   connections: number;
@@ -53,7 +84,26 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): BenchSett
       warmupSeconds: wholeNumber(env, "BENCH_WRITE_WARMUP", 2, 0),
       connections: wholeNumber(env, "BENCH_WRITE_CONNECTIONS", 10, 1),
     },
+    lookups: {
+      misses: boundedNumber(env, "BENCH_LOOKUP_MISSES", 250, 1, 300),
+      durationSeconds: boundedNumber(env, "BENCH_LOOKUP_DURATION", 3, 1, 5),
+      warmupSeconds: boundedNumber(env, "BENCH_LOOKUP_WARMUP", 1, 0, 5),
+      connections: wholeNumber(env, "BENCH_LOOKUP_CONNECTIONS", 10, 1),
+    },
+    ai: {
+      calls: boundedNumber(env, "BENCH_AI_CALLS", 1_000, 1, 10_000),
+      durationSeconds: boundedNumber(env, "BENCH_AI_DURATION", 5, 1, 30),
+      warmupSeconds: wholeNumber(env, "BENCH_AI_WARMUP", 2, 0),
+      connections: boundedNumber(env, "BENCH_AI_CONNECTIONS", 10, 1, 10),
+    },
   };
+}
+
+/** `wholeNumber` with an upper bound the plan's limits impose (see LookupSettings, AiSettings). */
+function boundedNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const value = wholeNumber(env, name, fallback, min);
+  if (value > max) throw new Error(`${name} must be at most ${max} (the enterprise plan's limits), got "${value}"`);
+  return value;
 }
 
 function wholeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {

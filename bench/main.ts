@@ -6,27 +6,37 @@
  * (full keeps >= 60% of bare's throughput). Then, on the same storage, two more sections:
  * job claim + completion throughput (jobs_section.ts: target >= 5,000 jobs/s batched) and
  * the added latency of the idempotency check on `POST /v1/tags` (idempotency_section.ts:
- * figures only). Last, one `BENCH_RESULT <json>` line with all of them (`jobs`, `idempotency`).
+ * figures only), live X lookups cached vs uncached (lookups_section.ts) and the overhead of
+ * the credit step and counters on an AI call (ai_overhead_section.ts), both figures only.
+ * Last, one `BENCH_RESULT <json>` line with all of them (`jobs`, `idempotency`, `lookups`,
+ * `ai_overhead`).
  *
  * Env: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 50), BENCH_WARMUP
  * (s, default 3); BENCH_JOBS (default 20000), BENCH_JOB_BATCH (200), BENCH_JOB_RUNNERS (4),
  * BENCH_JOBS_UNBATCHED (5000); BENCH_WRITE_DURATION (s, default 5), BENCH_WRITE_WARMUP
- * (s, default 2), BENCH_WRITE_CONNECTIONS (default 10); DATABASE_URL and REDIS_URL to bench
+ * (s, default 2), BENCH_WRITE_CONNECTIONS (default 10); BENCH_LOOKUP_MISSES (default 250, at most
+ * 300), BENCH_LOOKUP_DURATION (s, default 3, at most 5), BENCH_LOOKUP_WARMUP (s, default 1),
+ * BENCH_LOOKUP_CONNECTIONS (10);
+ * BENCH_AI_CALLS (1000), BENCH_AI_DURATION (s, 5), BENCH_AI_WARMUP (s, 2),
+ * BENCH_AI_CONNECTIONS (10); DATABASE_URL and REDIS_URL to bench
  * against existing servers; BENCH_STORAGE=embedded to force embedded PGlite and in-memory counters.
  * Exits 0 whether or not the targets are met; non-zero when setup or measuring fails, or when
- * a measured run answered non-2xx (`valid` false in the JSON for full/bare, `idempotency.valid`).
+ * a measured run answered non-2xx (`valid` false in the JSON for full/bare, `idempotency.valid`,
+ * `lookups.valid`, `ai_overhead.valid`).
  */
 import { availableParallelism } from "node:os";
 import type { CleanupStack } from "./cleanup_stack.ts";
 import { runBenchProcess } from "./bench_process.ts";
 import { type BenchSettings, settingsFromEnv } from "./bench_settings.ts";
-import { type RoutesUnderTest, setUpRoutes, type Target } from "./routes_under_test.ts";
+import { KEY_PREFIX, type RoutesUnderTest, setUpRoutes, type Target } from "./routes_under_test.ts";
 import type { BenchStorage } from "./storage.ts";
 import { runLoad, type LoadResult } from "./load_run.ts";
 import { countKeys } from "./redis_keys.ts";
 import { formatTable, resultFigures, round } from "./report.ts";
 import { measureJobs } from "./jobs_section.ts";
 import { measureIdempotency } from "./idempotency_section.ts";
+import { measureLookups } from "./lookups_section.ts";
+import { measureAiOverhead } from "./ai_overhead_section.ts";
 
 /** The full path must keep at least this share of the bare route's throughput. */
 const TARGET_RATIO = 0.6;
@@ -84,6 +94,9 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
   const jobs = await measureJobs(routes.sql, settings.jobs, notPostgres, signal);
   const writeTarget = { sql: routes.sql, origin: routes.fullOrigin, writeKey: routes.user.writeKey, workspaceId: routes.user.workspaceId };
   const idempotency = await measureIdempotency(writeTarget, settings.writes, notReal, signal);
+  const sectionTarget = { services: routes.services, origin: routes.fullOrigin, keyPrefix: KEY_PREFIX };
+  const lookups = await measureLookups(sectionTarget, settings.lookups, notReal, signal);
+  const aiOverhead = await measureAiOverhead(sectionTarget, settings.ai, notReal, signal);
 
   const summary = {
     target_ratio: TARGET_RATIO,
@@ -112,10 +125,12 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
     bare: { request: `GET ${pathOf(bare)}`, ...resultFigures(bareResult) },
     jobs,
     idempotency: idempotency.summary,
+    lookups: lookups.summary,
+    ai_overhead: aiOverhead.summary,
   };
   console.log("");
   console.log(`BENCH_RESULT ${JSON.stringify(summary)}`);
-  return invalid.length === 0 && idempotency.valid ? 0 : 1;
+  return invalid.length === 0 && idempotency.valid && lookups.valid && aiOverhead.valid ? 0 : 1;
 }
 
 function loadOptions(target: Target, settings: BenchSettings, signal: AbortSignal) {
@@ -144,6 +159,10 @@ function printHeader(routes: RoutesUnderTest, settings: BenchSettings, notReal: 
   console.log(
     `  then:     job queue throughput (${settings.jobs.jobs} jobs batched by ${settings.jobs.batchSize} on ${settings.jobs.runners} runners; ` +
       `${settings.jobs.unbatchedJobs} unbatched), and POST /v1/tags without / with a fresh / with a replayed Idempotency-Key`,
+  );
+  console.log(
+    `  then:     GET /v1/x/users/{handle} and /v1/x/posts/{id} cached vs uncached (${settings.lookups.misses} lookups one at a time each way, ` +
+      `then cached under autocannon for ${settings.lookups.durationSeconds} s), and POST /v1/tools/rephrase vs the model alone (credit step and counters)`,
   );
   const sharers = ["server", "autocannon", ...(embedded ? [] : ["PostgreSQL"]), ...(storage.redisUrl ? ["Redis"] : [])];
   console.log(`  machine:  node ${process.version}, ${availableParallelism()} CPUs shared by ${sharers.join(", ")}`);

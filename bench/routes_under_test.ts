@@ -1,10 +1,12 @@
 /**
  * Everything both routes need, set up and checked: storage, a Threadline instance
  * with the bench user, the full-path server and the bare-route server on the same pool.
- * The later measurements (jobs, idempotency writes) reuse the pool and the full-path server.
+ * The later measurements (jobs, idempotency writes, lookups, AI calls) reuse the pool, the
+ * services and the full-path server.
  */
 import { randomBytes } from "node:crypto";
 import { createThreadline } from "../mod.ts";
+import type { Services } from "../core/context.ts";
 import type { Sql } from "../core/db/sql.ts";
 import type { CleanupStack } from "./cleanup_stack.ts";
 import { provideStorage, type BenchStorage } from "./storage.ts";
@@ -18,7 +20,8 @@ export const PAGE_SIZE = 20;
 /** Threadline's pool, shared by both routes; 10 is openDatabase's PostgreSQL default, set explicitly to print it. */
 export const POOL_SIZE = 10;
 
-const KEY_PREFIX = "sxk_";
+/** The instance's key prefix (keys seeded later need it). */
+export const KEY_PREFIX = "sxk_";
 
 /** A route to load. */
 export interface Target {
@@ -39,6 +42,8 @@ export interface RoutesUnderTest {
   /** Where the full-path server listens (`http://127.0.0.1:<port>`). */
   fullOrigin: string;
   user: BenchUser;
+  /** The instance's services (network, model, counters) for the in-process measurements. */
+  services: Services;
 }
 
 /** Sets up both routes and registers their teardown on `cleanup`. */
@@ -71,7 +76,7 @@ export async function setUpRoutes(cleanup: CleanupStack, signal: AbortSignal): P
   await verify(full, user.tagCount, true);
   await verify(bare, user.tagCount, false);
   const poolSize = storage.databaseUrl === undefined ? 1 : POOL_SIZE;
-  return { storage, poolSize, full, bare, sql: services.sql, fullOrigin: fullServer.url, user };
+  return { storage, poolSize, full, bare, sql: services.sql, fullOrigin: fullServer.url, user, services };
 }
 
 /** One request must answer 200 with a full page before anything is measured. */

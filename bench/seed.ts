@@ -1,7 +1,10 @@
 /**
- * The bench's user: enterprise plan (buckets counted, never hit), a read key for the read
- * comparison, a read-write key for the idempotency writes, 30 tags.
+ * The bench's users: the main one (enterprise plan: buckets counted, never hit), with a
+ * read key for the read comparison, a read-write key for the idempotency writes and 30
+ * tags; and plain ones for the later sections, each with its own buckets, daily
+ * allowances and credit pool (all kept per owner), so no section eats another's.
  */
+import { randomBytes } from "node:crypto";
 import type { Sql } from "../core/db/sql.ts";
 import { createUser } from "../core/accounts/users.ts";
 import { createKey } from "../core/auth/keys.ts";
@@ -36,4 +39,24 @@ export async function seedBenchUser(sql: Sql, options: { keyPrefix: string; rand
   }));
   await sql`insert into tags ${sql(tags, "workspace_id", "name", "color")}`;
   return { key, writeKey, workspaceId: mainAccountId, tagCount };
+}
+
+/** A user of its own, enterprise plan. */
+export interface SectionUser {
+  /** Scopes `read,write`. */
+  key: string;
+  /** The main account id: the owner its buckets, allowances and credits are counted for. */
+  ownerId: string;
+}
+
+/** Creates a user (enterprise plan) with one read-write key; `label` names it in the database. */
+export async function seedSectionUser(sql: Sql, options: { keyPrefix: string; label: string }): Promise<SectionUser> {
+  const random = randomBytes(4).toString("hex");
+  const { userId, mainAccountId } = await createUser(
+    sql,
+    { name: `Bench ${options.label}`, email: `bench-${options.label}-${random}@bench.threadline.local`, plan: "enterprise" },
+    { username: `bench_${random}`, name: `Bench ${options.label}` },
+  );
+  const { key } = await createKey(sql, { userId, name: `bench ${options.label}`, scopes: ["read", "write"], prefix: options.keyPrefix });
+  return { key, ownerId: mainAccountId };
 }

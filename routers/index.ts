@@ -3,6 +3,7 @@ import { router } from "../core/trpc.ts";
 import { contextRouter } from "./context.ts";
 import { identityRouter } from "./identity.ts";
 import { metaRouter } from "./meta.ts";
+import { postsAnalysisRouter } from "./posts_analysis.ts";
 import { postsComposeRouter } from "./posts_compose.ts";
 import { tagsRouter } from "./tags.ts";
 import { toolsRouter } from "./tools.ts";
@@ -13,6 +14,7 @@ export const appRouter = router({
   identity: identityRouter,
   meta: metaRouter,
   posts: postsComposeRouter,
+  postsAnalysis: postsAnalysisRouter,
   tags: tagsRouter,
   tools: toolsRouter,
   x: xLookupsRouter,

@@ -9,7 +9,6 @@ import { randomUUID } from "node:crypto";
 import type { Context } from "../context.ts";
 import type { Principal } from "../auth/principal.ts";
 import { assertCredits, chargeCredits, creditOwner, creditState, refundCredits, type CreditOwner, type CreditState } from "./credits.ts";
-import { keptForReference } from "./credits_queries.ts";
 
 /**
  * How a procedure is priced: `free` (no charge, still the two headers), `{ flat: n }`
@@ -19,10 +18,14 @@ import { keptForReference } from "./credits_queries.ts";
  */
 export type Pricing = "free" | { flat: number } | { metered: number };
 
-/** The charge a running call belongs to. */
+/** The charge a running call belongs to, and what it has kept so far. */
 export interface CreditCall {
   owner: CreditOwner;
   reference: string;
+  /** Credits kept for the call so far. */
+  kept: number;
+  /** The pool as the last movement left it (saves a locking read for the headers). */
+  state?: CreditState;
 }
 
 /** Runs `call` under `pricing`, setting the credit headers on the context. */
@@ -33,19 +36,25 @@ export async function withCredits<T extends { ok: boolean }>(
   call: (credits: CreditCall) => Promise<T>,
 ): Promise<T> {
   const owner = creditOwner(principal);
-  const credits: CreditCall = { owner, reference: `${options.procedure}:${randomUUID()}` };
+  const credits: CreditCall = { owner, reference: `${options.procedure}:${randomUUID()}`, kept: 0 };
   const { pricing } = options;
   if (pricing === "free") {
     const result = await call(credits);
     setCreditHeaders(ctx, await creditState(ctx, owner).catch(() => undefined), undefined);
     return result;
   }
-  if ("flat" in pricing) await chargeCredits(ctx, owner, { amount: pricing.flat, reference: credits.reference, procedure: options.procedure });
-  else await assertCredits(ctx, owner, pricing.metered);
+  if ("flat" in pricing) {
+    credits.state = await chargeCredits(ctx, owner, { amount: pricing.flat, reference: credits.reference, procedure: options.procedure });
+    credits.kept = pricing.flat;
+  } else {
+    credits.state = await assertCredits(ctx, owner, pricing.metered);
+  }
   const result = await call(credits);
-  const state = result.ok ? await creditState(ctx, owner) : await refundCredits(ctx, owner, { reference: credits.reference });
-  const kept = await keptForReference(ctx.services.sql, owner.ownerId, credits.reference);
-  setCreditHeaders(ctx, state, options.background ? undefined : kept);
+  if (!result.ok && credits.kept > 0) {
+    credits.state = await refundCredits(ctx, owner, { reference: credits.reference });
+    credits.kept = 0;
+  }
+  setCreditHeaders(ctx, credits.state, options.background ? undefined : credits.kept);
   return result;
 }
 
@@ -61,6 +70,9 @@ function setCreditHeaders(ctx: Context, state: CreditState | undefined, charged:
  * paid for, so this may overdraw the pool (the up-front check bounded the risk).
  */
 export async function chargeCall(ctx: Context, amount: number): Promise<CreditState> {
-  if (!ctx.credits) throw new Error("chargeCall outside a metered procedure (meta.credits)");
-  return chargeCredits(ctx, ctx.credits.owner, { amount, reference: ctx.credits.reference, allowOverdraw: true });
+  const credits = ctx.credits;
+  if (!credits) throw new Error("chargeCall outside a metered procedure (meta.credits)");
+  credits.state = await chargeCredits(ctx, credits.owner, { amount, reference: credits.reference, allowOverdraw: true });
+  credits.kept += amount;
+  return credits.state;
 }

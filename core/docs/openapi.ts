@@ -131,8 +131,8 @@ function responsesFor(operation: RestOperation, success: Json): Json {
   const status = operation.meta.successStatus ?? 200;
   const responses: Json = {};
   responses[status] = status === 204
-    ? { description: "Done; no body", headers: rateHeaders }
-    : { ...success, description: SUCCESS_DESCRIPTIONS[status], headers: rateHeaders };
+    ? { description: "Done; no body", headers: { ...rateHeaders } }
+    : { ...success, description: SUCCESS_DESCRIPTIONS[status], headers: { ...rateHeaders } };
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of errorCodesOf(operation)) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
   for (const [errorStatus, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
