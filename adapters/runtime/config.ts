@@ -53,6 +53,10 @@ export interface ThreadlineConfig {
   xApiBaseUrl?: string;
   /** Bearer token for `xApiBaseUrl` (`X_BEARER_TOKEN`). */
   xBearerToken?: string;
+  /** User-context token for writes through the X API (`X_USER_TOKEN`); without it writes are refused. */
+  xUserToken?: string;
+  /** Bound on one X API call in ms (`X_API_TIMEOUT_MS`, default 10 000). */
+  xApiTimeoutMs?: number;
 }
 
 /** Reads the configuration from environment variables (see README's table). */
@@ -78,6 +82,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ThreadlineC
     networkSeed: env.THREADLINE_NETWORK_SEED ? Number(env.THREADLINE_NETWORK_SEED) : undefined,
     xApiBaseUrl: env.X_API_BASE_URL || undefined,
     xBearerToken: env.X_BEARER_TOKEN || undefined,
+    xUserToken: env.X_USER_TOKEN || undefined,
+    xApiTimeoutMs: env.X_API_TIMEOUT_MS ? Number(env.X_API_TIMEOUT_MS) : undefined,
   };
 }
 

@@ -53,7 +53,9 @@ export async function openRuntime(router: AnyRouter, config: ThreadlineConfig): 
       sql: database.sql,
       clock,
       seed: config.networkSeed,
-      xApi: config.xApiBaseUrl && config.xBearerToken ? { baseUrl: config.xApiBaseUrl, bearerToken: config.xBearerToken } : undefined,
+      xApi: config.xApiBaseUrl && config.xBearerToken
+        ? { baseUrl: config.xApiBaseUrl, bearerToken: config.xBearerToken, userToken: config.xUserToken, timeoutMs: config.xApiTimeoutMs }
+        : undefined,
       faulty: faults.has("x"),
     });
   } catch (error) {

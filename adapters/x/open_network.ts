@@ -8,6 +8,7 @@ import type { Sql } from "../../core/db/sql.ts";
 import type { SocialNetwork } from "../../core/network/social_network.ts";
 import { createFaultyNetwork } from "./faulty_network.ts";
 import { createSimulatedNetwork } from "./simulated/simulated_network.ts";
+import { createXApiNetwork } from "./x_api/x_api_network.ts";
 
 /** The seed of the simulated world unless configured (any fixed number keeps demos repeatable). */
 export const DEFAULT_NETWORK_SEED = 20_261_121;
@@ -18,8 +19,11 @@ export interface NetworkOptions {
   clock: Clock;
   /** Seed of the simulated world (default DEFAULT_NETWORK_SEED). */
   seed?: number;
-  /** X API v2 (`X_API_BASE_URL`, `X_BEARER_TOKEN`); absent: the simulated world. */
-  xApi?: { baseUrl: string; bearerToken: string };
+  /**
+   * X API v2 (`X_API_BASE_URL`, `X_BEARER_TOKEN`); absent: the simulated world. Writes
+   * need a user-context token (`userToken`); without one the client refuses them.
+   */
+  xApi?: { baseUrl: string; bearerToken: string; userToken?: string; timeoutMs?: number };
   /** `THREADLINE_FAULTS=x`: every call fails as if X were unreachable. */
   faulty?: boolean;
 }
@@ -29,10 +33,8 @@ export function openNetwork(options: NetworkOptions): SocialNetwork {
   if (options.seed !== undefined && !Number.isSafeInteger(options.seed)) {
     throw new Error(`The network seed must be an integer (THREADLINE_NETWORK_SEED), got "${options.seed}"`);
   }
-  if (options.xApi) {
-    // The X API v2 client adapter (adapters/x/, over fetch) is selected here once it exists.
-    throw new Error("X_API_BASE_URL and X_BEARER_TOKEN are set, but this build has no X API v2 adapter yet; unset them to use the simulated network");
-  }
-  const network = createSimulatedNetwork({ sql: options.sql, clock: options.clock, seed: options.seed ?? DEFAULT_NETWORK_SEED });
+  const network = options.xApi
+    ? createXApiNetwork({ ...options.xApi, clock: options.clock })
+    : createSimulatedNetwork({ sql: options.sql, clock: options.clock, seed: options.seed ?? DEFAULT_NETWORK_SEED });
   return options.faulty ? createFaultyNetwork(network) : network;
 }

@@ -1,0 +1,158 @@
+/**
+ * A loopback fake of X API v2 for testing the real client without mocking modules
+ * (ARCHITECTURE: "The outside world is a port with two adapters"; "The same world
+ * serves the X API v2 fake server in tests"). It serves the simulated network in X's
+ * shapes (`{ data, includes, meta }`, `errors[]` problems, 200 partial errors for
+ * missing things), checks the Bearer token (the app-only one, or a user-context token
+ * that acts as one account), records every request, and can be scripted to answer a
+ * status with headers (429 with `x-rate-limit-reset`, 500, 503), malformed JSON, or
+ * nothing at all (a hang, for timeouts).
+ */
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { systemClock, type Clock } from "../../../core/clock.ts";
+import { migrate } from "../../../core/db/migrate.ts";
+import { createSimulatedNetwork, type SimulatedNetwork } from "../../../adapters/x/simulated/simulated_network.ts";
+import { createTestDatabase, type TestDatabase } from "../test_database.ts";
+import { answerOfError, type XAnswer } from "./x_problems.ts";
+import { READ_ROUTES } from "./x_read_routes.ts";
+import type { RouteContext } from "./x_route.ts";
+import { WRITE_ROUTES } from "./x_write_routes.ts";
+
+/** One scripted answer; `path` (exact pathname or pattern) limits it to matching requests. */
+export type FakeXReply = { path?: string | RegExp } & (
+  | { kind: "status"; status: number; body?: unknown; headers?: Record<string, string> }
+  | { kind: "hang" }
+  | { kind: "malformed" }
+);
+
+/** A request the fake received. */
+export interface RecordedXRequest {
+  method: string;
+  /** Path with the query string. */
+  path: string;
+  pathname: string;
+  query: URLSearchParams;
+  headers: IncomingHttpHeaders;
+  body: any;
+  at: number;
+}
+
+/** How to start the fake. */
+export interface FakeXServerOptions {
+  /** The world to serve; absent: a simulated network of its own (in-memory database, `seed`, 7-day search). */
+  network?: SimulatedNetwork;
+  /** The world's clock (X's time rules, such as recent search's 7 days, are checked against it). */
+  clock?: Clock;
+  seed?: number;
+  /** The app-only token (default `test-bearer-token`). */
+  bearerToken?: string;
+  /** User-context tokens and the account each acts as. */
+  userTokens?: Record<string, string>;
+}
+
+/** A running fake. */
+export interface FakeXServer {
+  /** The API root to configure as `X_API_BASE_URL`. */
+  url: string;
+  bearerToken: string;
+  network: SimulatedNetwork;
+  requests: RecordedXRequest[];
+  /** Queues scripted answers, used in order by the next requests they match. */
+  script(...replies: FakeXReply[]): void;
+  close(): Promise<void>;
+}
+
+const ROUTES = [...READ_ROUTES, ...WRITE_ROUTES];
+
+/** Starts the fake on 127.0.0.1 with an OS-chosen port. */
+export async function startFakeXServer(options: FakeXServerOptions = {}): Promise<FakeXServer> {
+  const clock = options.clock ?? systemClock;
+  let database: TestDatabase | undefined;
+  let network = options.network;
+  if (!network) {
+    database = await createTestDatabase("embedded");
+    const { sql } = await database.open({ poolSize: 1 });
+    await migrate(sql);
+    network = createSimulatedNetwork({ sql, clock, seed: options.seed ?? 7, searchWindowDays: 7 });
+  }
+  const world = network;
+  const bearerToken = options.bearerToken ?? "test-bearer-token";
+  const userTokens = new Map(Object.entries(options.userTokens ?? {}));
+  const queue: FakeXReply[] = [];
+  const requests: RecordedXRequest[] = [];
+  const drafts: RouteContext["drafts"] = new Map();
+
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => {
+      const raw = Buffer.concat(chunks).toString("utf8");
+      let body: unknown = raw === "" ? undefined : raw;
+      try {
+        body = raw ? JSON.parse(raw) : undefined;
+      } catch {
+        // Kept as text: a test may assert what the client sent.
+      }
+      const url = new URL(request.url ?? "/", "http://fake-x.test");
+      const method = request.method ?? "GET";
+      requests.push({ method, path: `${url.pathname}${url.search}`, pathname: url.pathname, query: url.searchParams, headers: request.headers, body, at: Date.now() });
+      const token = /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1];
+      if (token !== bearerToken && !(token && userTokens.has(token))) {
+        return send(response, { status: 401, body: { title: "Unauthorized", type: "about:blank", status: 401, detail: "Unauthorized" } });
+      }
+      const scripted = queue.findIndex((reply) => reply.path === undefined || (typeof reply.path === "string" ? reply.path === url.pathname : reply.path.test(url.pathname)));
+      if (scripted >= 0) {
+        const [reply] = queue.splice(scripted, 1);
+        if (reply.kind === "hang") return; // never answers; close() ends the socket
+        if (reply.kind === "malformed") return send(response, { status: 200, body: '{"data": {"id": ' });
+        return send(response, { status: reply.status, body: reply.body ?? { title: `Scripted ${reply.status}`, type: "about:blank", status: reply.status }, headers: reply.headers });
+      }
+      void answer(method, url, body, token && userTokens.get(token)).then((result) => send(response, result));
+    });
+  });
+
+  async function answer(method: string, url: URL, body: unknown, userId: string | undefined): Promise<XAnswer> {
+    for (const route of ROUTES) {
+      const match = route.method === method ? route.pattern.exec(url.pathname) : null;
+      if (!match) continue;
+      if (route.userContext && userId === undefined) {
+        return {
+          status: 403,
+          body: {
+            title: "Unsupported Authentication",
+            detail: "Authenticating with OAuth 2.0 Application-Only is forbidden for this endpoint.  Supported authentication types are [OAuth 1.0a User Context, OAuth 2.0 User Context].",
+            type: "https://api.twitter.com/2/problems/unsupported-authentication",
+            status: 403,
+          },
+        };
+      }
+      try {
+        return await route.handle({ network: world, clock, url, params: match.slice(1), body, userId, drafts });
+      } catch (error) {
+        return answerOfError(error, route.tokenParam ?? "pagination_token", clock.now());
+      }
+    }
+    return { status: 404, body: { title: "Not Found Error", detail: `No route ${method} ${url.pathname}`, type: "about:blank", status: 404 } };
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    bearerToken,
+    network: world,
+    requests,
+    script: (...replies) => void queue.push(...replies),
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await database?.drop();
+    },
+  };
+}
+
+function send(response: ServerResponse, answer: XAnswer): void {
+  response.writeHead(answer.status, { "Content-Type": "application/json", ...answer.headers });
+  response.end(typeof answer.body === "string" ? answer.body : JSON.stringify(answer.body ?? {}));
+}
