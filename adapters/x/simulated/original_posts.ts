@@ -83,7 +83,10 @@ export function generateOriginals(
     const subject = r.int(TOPICS[topic].subjects.length);
     const virality = drawVirality(r);
     const media = r.chance(pop.mediaRate[author]);
-    const mention = parts === 1 && reads.length > 0 && r.chance(0.1) ? reads[r.int(reads.length)] : -1;
+    const pick = parts === 1 && reads.length > 0 && r.chance(0.1) ? reads[r.int(reads.length)] : -1;
+    // Only the English templates name a mentioned handle in the text, and a mention the
+    // text does not show would not be a mention on X (the same draws keep the world stable).
+    const mention = LANGS[pop.lang[author]] === "en" ? pick : -1;
     const textSeed = r.int(2 ** 31);
     let ms = dayStart + Math.floor(start);
     for (let part = 0; part < parts; part++) {
