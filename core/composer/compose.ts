@@ -15,6 +15,7 @@ import { voiceProfile, type VoiceProfile } from "../model/voice_profile.ts";
 import { modelApiError } from "../model/model_api_error.ts";
 import { callNetwork } from "../network/call_network.ts";
 import { accountVoice } from "../tools/account_voice.ts";
+import { accountRules } from "../tools/account_rules.ts";
 import { runModel } from "../tools/run_model.ts";
 import { assertUsableMirror } from "./mirror_guard.ts";
 
@@ -24,10 +25,10 @@ export const CREDITS_PER_DRAFT = 3;
 /** A remix of `text`; the account's own post keeps its subject, products, names and numbers. */
 export async function remixPost(ctx: AccountContext, input: { text: string; closeness: number; instructions?: string; author_handle?: string }) {
   const own = input.author_handle !== undefined && (await isOwnHandle(ctx, input.author_handle));
-  const [voice, products] = await Promise.all([accountVoice(ctx), productsOf(ctx)]);
+  const [voice, products, rules] = await Promise.all([accountVoice(ctx), productsOf(ctx), accountRules(ctx)]);
   const result = await runModel(ctx, {
     task: "remix",
-    input: { text: input.text, closeness: input.closeness, instructions: input.instructions, ownPost: own, voice, products },
+    input: { text: input.text, closeness: input.closeness, instructions: input.instructions, ownPost: own, voice, products, rules },
   });
   return { data: { text: result.text, own_post: own }, meta: { credits_charged: result.creditsCharged, account_id: ctx.account.id } };
 }
@@ -38,7 +39,7 @@ export async function draftPosts(ctx: AccountContext, input: {
 }) {
   assertUsableMirror(input.mirror);
   if (input.voice !== "mine" && !input.creator) throw new ApiError("invalid_parameter", `Invalid "creator": required with voice "${input.voice}"`);
-  const [voice, products] = await Promise.all([draftVoice(ctx, input.voice, input.creator), productsOf(ctx)]);
+  const [voice, products, rules] = await Promise.all([draftVoice(ctx, input.voice, input.creator), productsOf(ctx), accountRules(ctx)]);
   const drafts: string[] = [];
   let failure: unknown;
   for (let i = 0; i < input.count; i++) {
@@ -46,7 +47,7 @@ export async function draftPosts(ctx: AccountContext, input: {
       // Drafts are priced flat per draft written, whatever the model's own cost.
       const { text } = await ctx.services.model.generate({
         task: "draft",
-        input: { brief: input.brief, mirror: input.mirror, instructions: variantInstructions(input.instructions, i), voice, products },
+        input: { brief: input.brief, mirror: input.mirror, instructions: variantInstructions(input.instructions, i), voice, products, rules },
       });
       // The local engine is deterministic: an identical draft is not a second draft.
       if (!drafts.includes(text)) drafts.push(text);

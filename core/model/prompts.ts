@@ -31,7 +31,7 @@ export function buildPrompt(request: ModelRequest): ChatMessage[] {
     case "inline_edit": {
       const { input } = request;
       if (input.editType) system.push(`Edit type: ${input.editType}. ${TASK_RULES[input.editType]}`);
-      addContext(system, input.voice, undefined);
+      addContext(system, input.voice, undefined, input.rules);
       block("Instruction", input.instruction);
       block("Whole post (context only)", input.fullText);
       block("Selected text to edit", input.text);
@@ -43,7 +43,7 @@ export function buildPrompt(request: ModelRequest): ChatMessage[] {
     case "remix": {
       const { input } = request;
       system.push(input.ownPost ? "The source post is the account's own: keep its subject, products, names and numbers." : "The source post is someone else's.");
-      addContext(system, input.voice, input.products);
+      addContext(system, input.voice, input.products, input.rules);
       user.push(`Closeness: ${Math.round(input.closeness)}`);
       block("Instructions", input.instructions);
       block("Source post", input.text);
@@ -51,7 +51,7 @@ export function buildPrompt(request: ModelRequest): ChatMessage[] {
     }
     case "draft": {
       const { input } = request;
-      addContext(system, input.voice, input.products);
+      addContext(system, input.voice, input.products, input.rules);
       block("Brief", input.brief);
       block("Mirror post (copy its shape only)", input.mirror);
       block("Instructions", input.instructions);
@@ -59,7 +59,7 @@ export function buildPrompt(request: ModelRequest): ChatMessage[] {
     }
     case "reply_draft": {
       const { input } = request;
-      addContext(system, input.voice, undefined);
+      addContext(system, input.voice, undefined, input.rules);
       block("Post to reply to" + (input.authorHandle ? ` (by @${input.authorHandle.replace(/^@/, "")})` : ""), input.post);
       block("Instructions", input.instructions);
       break;
@@ -89,14 +89,14 @@ export function buildPrompt(request: ModelRequest): ChatMessage[] {
       break;
     case "hook": {
       const split = splitFirstParagraph(request.input.text);
-      addContext(system, request.input.voice, undefined);
+      addContext(system, request.input.voice, undefined, request.input.rules);
       block("First paragraph (rewrite this)", split.first);
       block("Rest of the post (context only; do not return it)", split.rest);
       break;
     }
     default: {
       const { input, task } = request;
-      if (isRephraseType(task) && VOICE_PRESETS.includes(task)) addContext(system, input.voice, undefined);
+      addContext(system, isRephraseType(task) && VOICE_PRESETS.includes(task) ? input.voice : undefined, undefined, input.rules);
       if (task === "translate") user.push(`Target language: ${input.targetLanguage ?? "English"}`);
       block("Post", input.text);
     }
@@ -107,10 +107,11 @@ export function buildPrompt(request: ModelRequest): ChatMessage[] {
   ];
 }
 
-function addContext(system: string[], voice: VoiceProfile | undefined, products: ProductContext[] | undefined): void {
+function addContext(system: string[], voice: VoiceProfile | undefined, products: ProductContext[] | undefined, rules?: string | null): void {
   // A profile measured from no posts says nothing about the voice.
   if (voice && voice.posts > 0) system.push(describeVoice(voice));
   if (products?.length) system.push(describeProducts(products));
+  if (rules?.trim()) system.push(`The account's own rules (always follow them):\n${rules.trim()}`);
 }
 
 /** The voice profile as an instruction. */

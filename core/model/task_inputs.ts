@@ -14,8 +14,16 @@ export interface ProductContext {
   url?: string | null;
 }
 
+/**
+ * The account's standing rules from its context (`rules`, "No hashtags" say): a remote
+ * model is told to follow them; the local engine applies the formatting ones it can.
+ */
+export interface WritingRules {
+  rules?: string | null;
+}
+
 /** `POST /v1/tools/rephrase`: the whole post; `voice` is used by the eight style presets. */
-export interface RephraseInput {
+export interface RephraseInput extends WritingRules {
   text: string;
   voice?: VoiceProfile;
   /** `translate` only: the language to translate into (default English). */
@@ -23,7 +31,7 @@ export interface RephraseInput {
 }
 
 /** `POST /v1/tools/inline-edit`: edit `text` (a selection of `fullText`) by type or instruction. */
-export interface InlineEditInput {
+export interface InlineEditInput extends WritingRules {
   text: string;
   fullText?: string;
   instruction?: string;
@@ -40,7 +48,7 @@ export interface FactcheckInput {
  * `POST /v1/posts/remix`: `closeness` 0 keeps only the idea, 100 stays close to the
  * wording; `ownPost` (the account's own handle) keeps subject, products, names, numbers.
  */
-export interface RemixInput {
+export interface RemixInput extends WritingRules {
   text: string;
   closeness: number;
   instructions?: string;
@@ -50,7 +58,7 @@ export interface RemixInput {
 }
 
 /** `POST /v1/posts/draft`: one draft from a brief, optionally in a mirror's shape. */
-export interface DraftInput {
+export interface DraftInput extends WritingRules {
   brief: string;
   mirror?: string;
   instructions?: string;
@@ -59,7 +67,7 @@ export interface DraftInput {
 }
 
 /** `POST /v1/engage/reply-draft`: a reply to `post`. */
-export interface ReplyDraftInput {
+export interface ReplyDraftInput extends WritingRules {
   post: string;
   authorHandle?: string;
   instructions?: string;

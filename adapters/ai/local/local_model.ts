@@ -11,6 +11,7 @@
  */
 import type { ImageRequest, ImageResult, Model, ModelRequest, ModelResult } from "../../../core/model/model.ts";
 import { DEFAULT_IMAGE_SIZE } from "../../../core/model/model.ts";
+import { applyAccountRules } from "./account_rules.ts";
 import { ModelFailedError } from "../../../core/model/model_errors.ts";
 import { creditsForImage, creditsForUsage, DEFAULT_MODEL_PRICES, estimateTokens, type ModelPrices } from "../../../core/model/model_pricing.ts";
 import { expandIcp, suggestKeywords } from "./audience_terms.ts";
@@ -54,6 +55,12 @@ export function createLocalModel(options: LocalModelOptions = {}): Model {
 }
 
 function run(request: ModelRequest): string {
+  const text = write(request);
+  // The writing tasks carry the account's rules; the structured ones do not.
+  return "rules" in request.input ? applyAccountRules(text, request.input.rules) : text;
+}
+
+function write(request: ModelRequest): string {
   switch (request.task) {
     case "inline_edit":
       return inlineEdit(request.input);
