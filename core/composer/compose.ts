@@ -8,14 +8,12 @@
 import type { AccountContext } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { chargeCall } from "../credits/credit_call.ts";
-import { contextSettingsOf } from "../account_context/account_context.ts";
 import { activeProducts } from "../account_context/context_queries.ts";
 import type { ProductContext } from "../model/task_inputs.ts";
 import { voiceProfile, type VoiceProfile } from "../model/voice_profile.ts";
 import { modelApiError } from "../model/model_api_error.ts";
 import { callNetwork } from "../network/call_network.ts";
-import { accountVoice } from "../tools/account_voice.ts";
-import { accountRules } from "../tools/account_rules.ts";
+import { postTexts, writingContext } from "../tools/writing_context.ts";
 import { runModel } from "../tools/run_model.ts";
 import { assertUsableMirror } from "./mirror_guard.ts";
 
@@ -25,7 +23,7 @@ export const CREDITS_PER_DRAFT = 3;
 /** A remix of `text`; the account's own post keeps its subject, products, names and numbers. */
 export async function remixPost(ctx: AccountContext, input: { text: string; closeness: number; instructions?: string; author_handle?: string }) {
   const own = input.author_handle !== undefined && (await isOwnHandle(ctx, input.author_handle));
-  const [voice, products, rules] = await Promise.all([accountVoice(ctx), productsOf(ctx), accountRules(ctx)]);
+  const [{ voice, rules }, products] = await Promise.all([writingContext(ctx, { ownPosts: true }), productsOf(ctx)]);
   const result = await runModel(ctx, {
     task: "remix",
     input: { text: input.text, closeness: input.closeness, instructions: input.instructions, ownPost: own, voice, products, rules },
@@ -39,7 +37,9 @@ export async function draftPosts(ctx: AccountContext, input: {
 }) {
   assertUsableMirror(input.mirror);
   if (input.voice !== "mine" && !input.creator) throw new ApiError("invalid_parameter", `Invalid "creator": required with voice "${input.voice}"`);
-  const [voice, products, rules] = await Promise.all([draftVoice(ctx, input.voice, input.creator), productsOf(ctx), accountRules(ctx)]);
+  const [writing, products] = await Promise.all([writingContext(ctx, { ownPosts: input.voice !== "creator" }), productsOf(ctx)]);
+  const voice = await draftVoice(ctx, writing.ownPosts, input.voice, input.creator);
+  const { rules } = writing;
   const drafts: string[] = [];
   let failure: unknown;
   for (let i = 0; i < input.count; i++) {
@@ -68,24 +68,16 @@ function variantInstructions(instructions: string | undefined, index: number): s
   return [instructions, angles[index]].filter(Boolean).join("; ") || undefined;
 }
 
-async function draftVoice(ctx: AccountContext, voice: "mine" | "creator" | "hybrid", creator?: string): Promise<VoiceProfile | undefined> {
-  const mine = voice === "creator" ? [] : await ownPostTexts(ctx);
+/** The voice a draft is written in: the account's own posts, a creator's, or both. */
+async function draftVoice(ctx: AccountContext, mine: string[], voice: "mine" | "creator" | "hybrid", creator?: string): Promise<VoiceProfile | undefined> {
   const theirs = creator ? await creatorPostTexts(ctx, creator) : [];
   const posts = voice === "mine" ? mine : voice === "creator" ? theirs : [...mine.slice(0, 20), ...theirs.slice(0, 20)];
   return posts.length > 0 ? voiceProfile(posts) : undefined;
 }
 
-async function ownPostTexts(ctx: AccountContext): Promise<string[]> {
-  const settings = await contextSettingsOf(ctx.services.sql, ctx.account.id);
-  if (!settings.voice.use_own_posts_as_examples) return [];
-  const page = await callNetwork(() => ctx.services.network.timeline(ctx.account.id, { limit: 40, excludeReplies: true, excludeReposts: true }));
-  return page.items.map((post) => post.text);
-}
-
 async function creatorPostTexts(ctx: AccountContext, handle: string): Promise<string[]> {
   const user = await callNetwork(() => ctx.services.network.userByUsername(handle));
-  const page = await callNetwork(() => ctx.services.network.timeline(user.id, { limit: 40, excludeReplies: true, excludeReposts: true }));
-  return page.items.map((post) => post.text);
+  return postTexts(ctx, user.id);
 }
 
 async function isOwnHandle(ctx: AccountContext, handle: string): Promise<boolean> {

@@ -11,7 +11,7 @@ import { ApiError } from "../errors.ts";
 import type { Principal } from "../auth/principal.ts";
 import { planById, type Plan } from "../limits/plans.ts";
 import { creditPeriodAt } from "./credit_period.ts";
-import { insertPool, keptForReference, poolForUpdate, recordMovement, rollPool, expiredPools, type PoolRow } from "./credits_queries.ts";
+import { insertPool, keptForReference, poolForUpdate, poolRow, recordMovement, rollPool, expiredPools, type PoolRow } from "./credits_queries.ts";
 
 /** Whose pool: the account owner (pools are per owner across all keys and accounts). */
 export interface CreditOwner {
@@ -37,9 +37,13 @@ export function creditOwner(principal: Principal): CreditOwner {
   return { ownerId: principal.mainAccountId, plan: principal.plan, billingAnchor: principal.billingAnchor };
 }
 
-/** The pool as it stands now (renewing it first when its period ended). */
+/**
+ * The pool as it stands now. A current pool is read without locking it (GET /v1/me and
+ * the credit headers read on every AI call); a missing or ended one is created or
+ * renewed under the lock first.
+ */
 export async function creditState(ctx: Context, owner: CreditOwner): Promise<CreditState> {
-  return inPool(ctx, owner, async (_tx, pool) => pool);
+  return stateOf(await readPool(ctx, owner, 0));
 }
 
 /** Keeps `amount` credits for `reference`; `429 ai_credits_exhausted` when the pool has fewer. */
@@ -52,12 +56,15 @@ export async function chargeCredits(ctx: Context, owner: CreditOwner, charge: { 
   }, charge.amount);
 }
 
-/** Refuses early when the pool cannot cover `amount` (metered calls check before the model runs). */
+/**
+ * Refuses early when the pool cannot cover `amount` (metered calls check before the model
+ * runs). A check, not a movement, so it reads without the lock; the charge that follows
+ * takes it.
+ */
 export async function assertCredits(ctx: Context, owner: CreditOwner, amount: number): Promise<CreditState> {
-  return inPool(ctx, owner, async (_tx, pool) => {
-    if (remainingOf(pool) < amount) throw exhausted(ctx, amount, pool);
-    return pool;
-  }, amount);
+  const pool = await readPool(ctx, owner, amount);
+  if (remainingOf(pool) < amount) throw exhausted(ctx, amount, pool);
+  return stateOf(pool);
 }
 
 /** Gives back what `reference` kept (all of it, or at most `amount`): failed calls are refunded. */
@@ -103,6 +110,23 @@ export async function renewExpiredPools(sql: Sql, now: Date, batch = 500): Promi
 /** Credits left in a pool row. */
 export function remainingOf(pool: PoolRow): number {
   return pool.allowance + pool.bonus - pool.spent;
+}
+
+/** The current pool read without a lock, falling back to the locked path to create or renew it. */
+async function readPool(ctx: Context, owner: CreditOwner, required: number): Promise<PoolRow> {
+  if (ctx.services.faults.has("counters")) throw unverifiable(required);
+  const now = new Date(ctx.services.clock.now());
+  let pool: PoolRow | undefined;
+  try {
+    pool = await poolRow(ctx.services.sql, owner.ownerId);
+  } catch (error) {
+    console.error("Credit ledger unavailable:", error);
+    throw unverifiable(required);
+  }
+  if (pool && pool.period_end > now) return pool;
+  let current: PoolRow | undefined;
+  await inPool(ctx, owner, async (_tx, locked) => (current = locked), required);
+  return current!;
 }
 
 async function inPool(ctx: Context, owner: CreditOwner, work: (tx: Queryable, pool: PoolRow) => Promise<PoolRow>, required = 0): Promise<CreditState> {

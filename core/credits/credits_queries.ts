@@ -20,6 +20,14 @@ export async function poolForUpdate(sql: Queryable, ownerId: string): Promise<Po
   return row;
 }
 
+/** The owner's pool without a lock (reads that move nothing). */
+export async function poolRow(sql: Queryable, ownerId: string): Promise<PoolRow | undefined> {
+  const [row] = await sql<PoolRow[]>`
+    select owner_id, period, period_start, period_end, allowance, bonus, spent
+      from credit_pools where owner_id = ${ownerId}`;
+  return row;
+}
+
 /** Creates the owner's pool (a concurrent creator wins harmlessly). */
 export async function insertPool(sql: Queryable, pool: Omit<PoolRow, "spent" | "bonus">): Promise<void> {
   await sql`

@@ -9,14 +9,13 @@ import type { InlineEditType, RephraseType } from "../model/model_task.ts";
 import { VOICE_PRESETS } from "../model/model_task.ts";
 import { parseTaskOutput } from "../model/task_output.ts";
 import { modelApiError } from "../model/model_api_error.ts";
-import { accountVoice } from "./account_voice.ts";
-import { accountRules } from "./account_rules.ts";
+import { writingContext } from "./writing_context.ts";
 import { runModel } from "./run_model.ts";
 
 /** `POST /v1/tools/rephrase`: the whole post rewritten by `type`. */
 export async function rephrase(ctx: AccountContext, input: { type: RephraseType; text: string }) {
-  const voice = VOICE_PRESETS.includes(input.type) ? await accountVoice(ctx) : undefined;
-  const result = await runModel(ctx, { task: input.type, input: { text: input.text, voice, rules: await accountRules(ctx) } });
+  const { voice, rules } = await writingContext(ctx, { ownPosts: VOICE_PRESETS.includes(input.type) });
+  const result = await runModel(ctx, { task: input.type, input: { text: input.text, voice, rules } });
   return { data: { text: result.text }, meta: { credits_charged: result.creditsCharged, account_id: ctx.account.id } };
 }
 
@@ -25,10 +24,10 @@ export async function inlineEdit(ctx: AccountContext, input: { text: string; ful
   if (!input.instruction && !input.edit_type) {
     throw new ApiError("invalid_parameter", 'Send "instruction", "edit_type" or both');
   }
-  const voice = await accountVoice(ctx);
+  const { voice, rules } = await writingContext(ctx, { ownPosts: true });
   const result = await runModel(ctx, {
     task: "inline_edit",
-    input: { text: input.text, fullText: input.full_text, instruction: input.instruction, editType: input.edit_type, voice, rules: await accountRules(ctx) },
+    input: { text: input.text, fullText: input.full_text, instruction: input.instruction, editType: input.edit_type, voice, rules },
   });
   return { data: { text: result.text }, meta: { credits_charged: result.creditsCharged, account_id: ctx.account.id } };
 }
