@@ -20,6 +20,7 @@ import { buildOpenApiDocument } from "./core/docs/openapi.ts";
 import type { Services } from "./core/context.ts";
 import { openRuntime, type Runtime } from "./adapters/runtime/open_runtime.ts";
 import type { ThreadlineConfig } from "./adapters/runtime/config.ts";
+import { networkSettingsOf } from "./adapters/runtime/config.ts";
 import { startJobRunner, type JobRunner } from "./jobs/index.ts";
 
 export type { AppRouter } from "./routers/index.ts";
@@ -59,8 +60,12 @@ export function createThreadline(config: ThreadlineConfig = {}): Threadline {
     },
     openapi: () => buildOpenApiDocument(appRouter as AnyRouter, { serverUrl: config.publicUrl }),
     async start() {
-      const { services } = await boot();
-      if (config.runJobs) await (jobs ??= startJobRunner({ databaseUrl: config.databaseUrl, sql: services.sql, clock: config.clock }));
+      const { services, mediaConfig } = await boot();
+      if (config.runJobs) {
+        const network = { network: services.network, networkSettings: networkSettingsOf(config) };
+        const media = { media: services.media, mediaConfig };
+        await (jobs ??= startJobRunner({ databaseUrl: config.databaseUrl, sql: services.sql, clock: config.clock, ...network, ...media }));
+      }
       return services;
     },
     async close() {

@@ -15,6 +15,7 @@ import type { Model } from "./model/model.ts";
 import type { LookupCache } from "./lookups/lookup_cache.ts";
 import type { PageReader } from "./pages/page_reader.ts";
 import type { SocialNetwork } from "./network/social_network.ts";
+import type { MediaStore } from "./media/media_store.ts";
 
 /** Everything outside the process, passed in (never imported as a singleton). */
 export interface Services {
@@ -37,6 +38,8 @@ export interface Services {
   model: Model;
   /** The social network (X): the simulated world or X API v2 (core/network/social_network.ts). */
   network: SocialNetwork;
+  /** Uploaded images: local disk or S3 (core/media/media_store.ts); undefined when not configured (`503 media_not_configured`). */
+  media?: MediaStore;
 }
 
 /** Operator settings that rules read. */

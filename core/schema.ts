@@ -77,3 +77,30 @@ export function pageInfo(page: number, limit: number, total: number | undefined,
   }
   return info;
 }
+
+/**
+ * A comma list in a query (`status=draft,sent`; supplement 1.2: lists arrive as one
+ * comma-joined string): each value must be one of `values`; empty items are ignored.
+ */
+export function commaListOf<const T extends readonly [string, ...string[]]>(values: T) {
+  return z
+    .string()
+    .transform((text, ctx) => {
+      const items = [...new Set(text.split(",").map((item) => item.trim()).filter(Boolean))];
+      const unknown = items.find((item) => !(values as readonly string[]).includes(item));
+      if (unknown !== undefined) ctx.addIssue({ code: "custom", message: `"${unknown}" is not one of ${values.join(", ")}` });
+      return items as T[number][];
+    })
+    .meta({ description: `Comma list of ${values.join(", ")}` });
+}
+
+/** A comma list of positive integer ids in a query (`tags=3,7`). */
+export const commaIdList = z
+  .string()
+  .transform((text, ctx) => {
+    const items = [...new Set(text.split(",").map((item) => item.trim()).filter(Boolean))];
+    const bad = items.find((item) => !/^[1-9][0-9]{0,15}$/.test(item));
+    if (bad !== undefined) ctx.addIssue({ code: "custom", message: `"${bad}" is not a positive integer id` });
+    return items.map(Number);
+  })
+  .meta({ description: "Comma list of ids" });

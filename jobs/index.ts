@@ -20,9 +20,13 @@ import Bree from "bree";
 import type { Clock } from "../core/clock.ts";
 import { systemClock } from "../core/clock.ts";
 import type { Sql } from "../core/db/sql.ts";
-import { runJobLoop } from "../core/jobs/job_loop.ts";
-import { jobHandlers, periodicJobs } from "../core/jobs/job_kinds.ts";
+import { runJobLanes } from "../core/jobs/job_loop.ts";
+import { jobHandlers, jobLanes, periodicJobs } from "../core/jobs/job_kinds.ts";
+import type { SocialNetwork } from "../core/network/social_network.ts";
+import { openNetwork, type NetworkSettings } from "../adapters/x/open_network.ts";
 import type { RunDueJobsSettings } from "./run_due_jobs.ts";
+import type { MediaStore } from "../core/media/media_store.ts";
+import type { MediaStoreConfig } from "../adapters/media/open_media_store.ts";
 
 /** How to run jobs. */
 export interface JobRunnerOptions {
@@ -47,6 +51,14 @@ export interface JobRunnerOptions {
   periodic?: boolean;
   /** In-process mode only; a worker thread uses the system clock. */
   clock?: Clock;
+  /** In-process mode: the server's network for the publisher (default: opened from `networkSettings` on `sql`). */
+  network?: SocialNetwork;
+  /** Worker-thread mode: the thread opens its own network from these (config.ts `networkSettingsOf`; default the simulated world). */
+  networkSettings?: NetworkSettings;
+  /** In-process mode: the server's media store, which the purge of unattached uploads deletes from. */
+  media?: MediaStore;
+  /** Worker-thread mode: the thread opens its own media store from this (the runtime's `mediaConfig`); absent: none. */
+  mediaConfig?: MediaStoreConfig;
   /** How long `stop()` lets the batch in hand finish before terminating the thread (default 30 000 ms). */
   stopTimeoutMs?: number;
   logger?: Pick<Console, "warn" | "error">;
@@ -77,7 +89,9 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
   const concurrency = options.concurrency ?? settings.batchSize;
   if (!options.databaseUrl) {
     if (!options.sql) throw new Error("startJobRunner needs a databaseUrl (PostgreSQL) or the server's sql pool (embedded)");
-    return startInProcess(options.sql, { ...settings, concurrency, workerId: options.workerId, clock: options.clock ?? systemClock, logger });
+    const clock = options.clock ?? systemClock;
+    const network = options.network ?? openNetwork({ sql: options.sql, clock, ...options.networkSettings });
+    return startInProcess(options.sql, { ...settings, concurrency, workerId: options.workerId, clock, network, media: options.media, logger });
   }
   const workerData: RunDueJobsSettings = {
     ...settings,
@@ -85,6 +99,8 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
     workerId: options.workerId,
     concurrency,
     poolSize: options.poolSize ?? 4,
+    network: options.networkSettings ?? {},
+    media: options.mediaConfig ?? { kind: "none" },
   };
   return startWorkerThread(workerData, options.stopTimeoutMs ?? 30_000, logger);
 }
@@ -139,15 +155,28 @@ async function startWorkerThread(workerData: RunDueJobsSettings, stopTimeoutMs: 
 
 function startInProcess(
   sql: Sql,
-  settings: { batchSize: number; concurrency: number; leaseSeconds: number; pollIntervalMs: number; sweepIntervalMs: number; periodic: boolean; workerId?: string; clock: Clock; logger: Pick<Console, "warn" | "error"> },
+  settings: {
+    batchSize: number;
+    concurrency: number;
+    leaseSeconds: number;
+    pollIntervalMs: number;
+    sweepIntervalMs: number;
+    periodic: boolean;
+    workerId?: string;
+    clock: Clock;
+    network: SocialNetwork;
+    media?: MediaStore;
+    logger: Pick<Console, "warn" | "error">;
+  },
 ): JobRunner {
   const controller = new AbortController();
   const workerId = settings.workerId ?? `${hostname()}:${process.pid}:main`;
   const { logger } = settings;
-  const loop = runJobLoop({
+  const loop = runJobLanes({
     ...settings,
+    lanes: jobLanes,
     sql,
-    handlers: jobHandlers({ sql, clock: settings.clock }),
+    handlers: jobHandlers({ sql, clock: settings.clock, network: settings.network, media: settings.media }),
     workerId,
     signal: controller.signal,
     periodic: settings.periodic ? periodicJobs : [],

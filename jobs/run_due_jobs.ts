@@ -8,9 +8,11 @@
 import { hostname } from "node:os";
 import { parentPort, threadId, workerData } from "node:worker_threads";
 import { systemClock } from "../core/clock.ts";
-import { runJobLoop } from "../core/jobs/job_loop.ts";
-import { jobHandlers, periodicJobs } from "../core/jobs/job_kinds.ts";
+import { runJobLanes } from "../core/jobs/job_loop.ts";
+import { jobHandlers, jobLanes, periodicJobs } from "../core/jobs/job_kinds.ts";
 import { openDatabase } from "../adapters/postgres/open_database.ts";
+import { openNetwork, type NetworkSettings } from "../adapters/x/open_network.ts";
+import { openMediaStore, type MediaStoreConfig } from "../adapters/media/open_media_store.ts";
 
 /** What `startJobRunner` hands this worker through bree's `workerData`. */
 export interface RunDueJobsSettings {
@@ -25,6 +27,10 @@ export interface RunDueJobsSettings {
   sweepIntervalMs: number;
   /** Enqueue the periodic kinds of job_kinds.ts. */
   periodic: boolean;
+  /** The server's network settings: the publisher opens the same network here, on this thread's pool. */
+  network: NetworkSettings;
+  /** The server's media store (plain data): the purge of unattached uploads deletes from it. */
+  media: MediaStoreConfig;
 }
 
 if (!parentPort) throw new Error("jobs/run_due_jobs.ts runs as a bree worker thread; start it with startJobRunner()");
@@ -38,9 +44,12 @@ port.on("message", (message) => {
 const database = await openDatabase({ databaseUrl: settings.databaseUrl, poolSize: settings.poolSize });
 const workerId = settings.workerId ?? `${hostname()}:${process.pid}:thread-${threadId}`;
 try {
-  await runJobLoop({
+  const network = openNetwork({ sql: database.sql, clock: systemClock, ...settings.network });
+  const { store: media } = await openMediaStore(settings.media, database.sql);
+  await runJobLanes({
+    lanes: jobLanes,
     sql: database.sql,
-    handlers: jobHandlers({ sql: database.sql, clock: systemClock }),
+    handlers: jobHandlers({ sql: database.sql, clock: systemClock, network, media }),
     workerId,
     clock: systemClock,
     signal: controller.signal,

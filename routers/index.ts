@@ -2,9 +2,12 @@
 import { router } from "../core/trpc.ts";
 import { contextRouter } from "./context.ts";
 import { identityRouter } from "./identity.ts";
+import { mediaRouter } from "./media.ts";
 import { metaRouter } from "./meta.ts";
 import { postsAnalysisRouter } from "./posts_analysis.ts";
 import { postsComposeRouter } from "./posts_compose.ts";
+import { queueRouter } from "./queue.ts";
+import { scheduledPostsRouter } from "./scheduled_posts.ts";
 import { tagsRouter } from "./tags.ts";
 import { toolsRouter } from "./tools.ts";
 import { xLookupsRouter } from "./x_lookups.ts";
@@ -12,9 +15,12 @@ import { xLookupsRouter } from "./x_lookups.ts";
 export const appRouter = router({
   context: contextRouter,
   identity: identityRouter,
+  media: mediaRouter,
   meta: metaRouter,
   posts: postsComposeRouter,
   postsAnalysis: postsAnalysisRouter,
+  queue: queueRouter,
+  scheduledPosts: scheduledPostsRouter,
   tags: tagsRouter,
   tools: toolsRouter,
   x: xLookupsRouter,

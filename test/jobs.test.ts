@@ -14,6 +14,7 @@ import { purgeIdempotencyKeys } from "../core/jobs/kinds/purge_idempotency_keys.
 import { resetCreditPools } from "../core/jobs/kinds/reset_credit_pools.ts";
 import { jobHandlers } from "../core/jobs/job_kinds.ts";
 import { startJobRunner } from "../jobs/index.ts";
+import { openNetwork } from "../adapters/x/open_network.ts";
 import type { Database } from "../adapters/postgres/open_database.ts";
 import { createTestDatabase, type TestDatabase } from "./support/test_database.ts";
 import { childEnv, pollUntil, startNode, type RunningNode } from "./support/child_node.ts";
@@ -384,7 +385,7 @@ for (const { mode, skip } of modes) {
         assert.equal(await purgeIdempotencyKeys(earlySql), 0);
         assert.equal(await resetCreditPools(earlySql, new Date()), 0);
         for (const kind of ["purge_idempotency_keys", "reset_credit_pools", "purge_finished_jobs"]) await enqueueJob(earlySql, { kind });
-        const result = await runJobsOnce({ sql: earlySql, workerId: "early", handlers: jobHandlers({ sql: earlySql, clock: systemClock }) });
+        const result = await runJobsOnce({ sql: earlySql, workerId: "early", handlers: jobHandlers({ sql: earlySql, clock: systemClock, network: openNetwork({ sql: earlySql, clock: systemClock }) }) });
         assert.deepEqual(result, { claimed: 3, completed: 3, retried: 0, failed: 0 });
       } finally {
         await early.drop();

@@ -2,6 +2,7 @@
 import type { Clock } from "../../core/clock.ts";
 import type { FaultName } from "../../core/faults.ts";
 import { parseFaults } from "../../core/faults.ts";
+import type { NetworkSettings } from "../x/open_network.ts";
 
 /** What `createThreadline(config)` accepts; every field is optional. */
 export interface ThreadlineConfig {
@@ -57,6 +58,26 @@ export interface ThreadlineConfig {
   xUserToken?: string;
   /** Bound on one X API call in ms (`X_API_TIMEOUT_MS`, default 10 000). */
   xApiTimeoutMs?: number;
+  /** Media store (`MEDIA_STORE`): `local` (default), `s3` or `none` (`POST /v1/media` then answers 503 media_not_configured). */
+  mediaStore?: "local" | "s3" | "none";
+  /** Local media directory (`MEDIA_DIR`, default `<dataDir>/media`; a temporary one when `dataDir` is null). */
+  mediaDir?: string;
+  /** Key of the local store's upload URL signatures (`MEDIA_SIGNING_SECRET`); default a secret kept in the database. */
+  mediaSigningSecret?: string;
+  /** S3-compatible endpoint (`S3_ENDPOINT`, default `https://s3.<region>.amazonaws.com`). */
+  s3Endpoint?: string;
+  /** Bucket (`S3_BUCKET`). */
+  s3Bucket?: string;
+  /** Region (`S3_REGION`, default `us-east-1`). */
+  s3Region?: string;
+  /** Access key id (`S3_ACCESS_KEY_ID`). */
+  s3AccessKeyId?: string;
+  /** Secret access key (`S3_SECRET_ACCESS_KEY`). */
+  s3SecretAccessKey?: string;
+  /** Public base URL of the objects (`S3_PUBLIC_URL`); absent: object URLs are presigned GETs valid 7 days. */
+  s3PublicUrl?: string;
+  /** Path-style URLs `endpoint/bucket/key` (`S3_FORCE_PATH_STYLE`, default true); false: `bucket.endpoint/key`. */
+  s3PathStyle?: boolean;
 }
 
 /** Reads the configuration from environment variables (see README's table). */
@@ -84,6 +105,31 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ThreadlineC
     xBearerToken: env.X_BEARER_TOKEN || undefined,
     xUserToken: env.X_USER_TOKEN || undefined,
     xApiTimeoutMs: env.X_API_TIMEOUT_MS ? Number(env.X_API_TIMEOUT_MS) : undefined,
+    mediaStore: (env.MEDIA_STORE || undefined) as ThreadlineConfig["mediaStore"],
+    mediaDir: env.MEDIA_DIR || undefined,
+    mediaSigningSecret: env.MEDIA_SIGNING_SECRET || undefined,
+    s3Endpoint: env.S3_ENDPOINT || undefined,
+    s3Bucket: env.S3_BUCKET || undefined,
+    s3Region: env.S3_REGION || undefined,
+    s3AccessKeyId: env.S3_ACCESS_KEY_ID || undefined,
+    s3SecretAccessKey: env.S3_SECRET_ACCESS_KEY || undefined,
+    s3PublicUrl: env.S3_PUBLIC_URL || undefined,
+    s3PathStyle: env.S3_FORCE_PATH_STYLE ? !/^(0|false|no)$/i.test(env.S3_FORCE_PATH_STYLE) : undefined,
+  };
+}
+
+/**
+ * The social network a config names: the simulated world unless X_API_BASE_URL and
+ * X_BEARER_TOKEN are set; THREADLINE_FAULTS=x makes it fail. Serializable, so the job
+ * worker thread opens the same network as the server.
+ */
+export function networkSettingsOf(config: ThreadlineConfig): NetworkSettings {
+  return {
+    seed: config.networkSeed,
+    xApi: config.xApiBaseUrl && config.xBearerToken
+      ? { baseUrl: config.xApiBaseUrl, bearerToken: config.xBearerToken, userToken: config.xUserToken, timeoutMs: config.xApiTimeoutMs }
+      : undefined,
+    faulty: faultsOf(config).has("x"),
   };
 }
 

@@ -18,18 +18,21 @@ import { createRedisCounters } from "../counters/redis_counters.ts";
 import { createFailOpenCounters } from "../counters/fail_open_counters.ts";
 import { createFaultyCounters } from "../counters/faulty_counters.ts";
 import { createHttpApp } from "../http/create_http_app.ts";
-import { faultsOf, type ThreadlineConfig } from "./config.ts";
+import { faultsOf, networkSettingsOf, type ThreadlineConfig } from "./config.ts";
 import { openModel } from "../ai/open_model.ts";
 import { createLookupCache } from "../../core/lookups/lookup_cache.ts";
 import { createHttpPageReader } from "../pages/http_page_reader.ts";
 import { withExampleDomains } from "../pages/example_domain_pages.ts";
 import { openNetwork } from "../x/open_network.ts";
+import { mediaStoreConfig, openMediaStore, type MediaStoreConfig } from "../media/open_media_store.ts";
 
 /** A running Threadline: services, the HTTP app and how to stop them. */
 export interface Runtime {
   services: Services;
   database: Database;
   app: H3;
+  /** The media store as plain data (defaults filled in), for job worker threads. */
+  mediaConfig: MediaStoreConfig;
   close(): Promise<void>;
 }
 
@@ -39,6 +42,8 @@ export async function openRuntime(router: AnyRouter, config: ThreadlineConfig): 
   // AI_BASE_URL picks the OpenAI-compatible client, else the local engine; THREADLINE_FAULTS=ai makes it fail.
   // Opened first: a configuration error must not leave a database open.
   const model = openModel(config, faults.has("ai"));
+  // MEDIA_STORE: local (default), s3 or none; validated before the database opens.
+  const mediaSettings = mediaStoreConfig(config);
   // Embedded PGlite is one backend session, and pglite-socket interleaves the extended-
   // protocol messages of concurrent connections outside transactions (seen here as
   // `portal "" does not exist`), so the embedded pool is one pipelined connection.
@@ -46,18 +51,12 @@ export async function openRuntime(router: AnyRouter, config: ThreadlineConfig): 
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize });
   const clock = config.clock ?? systemClock;
   let network: Services["network"];
+  let media: Awaited<ReturnType<typeof openMediaStore>>;
   try {
     await migrate(database.sql);
     // The simulated world unless X_API_BASE_URL and X_BEARER_TOKEN are set; THREADLINE_FAULTS=x makes it fail.
-    network = openNetwork({
-      sql: database.sql,
-      clock,
-      seed: config.networkSeed,
-      xApi: config.xApiBaseUrl && config.xBearerToken
-        ? { baseUrl: config.xApiBaseUrl, bearerToken: config.xBearerToken, userToken: config.xUserToken, timeoutMs: config.xApiTimeoutMs }
-        : undefined,
-      faulty: faults.has("x"),
-    });
+    network = openNetwork({ sql: database.sql, clock, ...networkSettingsOf(config) });
+    media = await openMediaStore(mediaSettings, database.sql);
   } catch (error) {
     await database.close();
     throw error;
@@ -76,6 +75,7 @@ export async function openRuntime(router: AnyRouter, config: ThreadlineConfig): 
     docs,
     model,
     network,
+    media: media.store,
     lookupCache: createLookupCache(),
     pageReader: withExampleDomains(createHttpPageReader({ allowPrivate: config.pageReaderAllowPrivate })),
   };
@@ -84,7 +84,9 @@ export async function openRuntime(router: AnyRouter, config: ThreadlineConfig): 
     services,
     database,
     app,
+    mediaConfig: media.config,
     async close() {
+      await media.store?.close();
       await requestCounters.close();
       await allowanceCounters.close();
       await database.close();

@@ -28,6 +28,9 @@ export interface NetworkOptions {
   faulty?: boolean;
 }
 
+/** The serializable part of NetworkOptions: a job worker thread receives it and opens its own network. */
+export type NetworkSettings = Omit<NetworkOptions, "sql" | "clock">;
+
 /** Opens the network `options` describe. */
 export function openNetwork(options: NetworkOptions): SocialNetwork {
   if (options.seed !== undefined && !Number.isSafeInteger(options.seed)) {

@@ -13,15 +13,20 @@ import { addProductsIn } from "../account_context/products.ts";
 import type { NetworkDemoFixtures } from "../network/network_records.ts";
 import { createKey, revokeKey, rotateKey, type IssuedKey } from "../auth/keys.ts";
 import { keysOfUser } from "../auth/keys_queries.ts";
+import { ensureDemoImage } from "./demo_media.ts";
+import { ensureDemoPosts, useUpPostQuota, type DemoScheduledPosts } from "./demo_scheduling.ts";
 import { type AccountInput, createUser, linkAccount, shareAccount, type UserInput, userByEmail } from "../accounts/users.ts";
 
 /** The demo world as written by `--demo-file` and `demo --json` (without the URLs). */
 export interface DemoWorld {
   accounts: Record<"main" | "linked" | "shared" | "editor_shared" | "linked_shared" | "throttled" | "other_user", string>;
-  keys: Record<"write" | "read" | "revoked" | "lapsed" | "throttled" | "other_user" | "trial" | "not_onboarded" | "no_credits", string>;
+  keys: Record<"write" | "read" | "revoked" | "lapsed" | "throttled" | "other_user" | "trial" | "not_onboarded" | "no_credits" | "no_post_quota", string>;
   handles: { main: string };
   tags: number[];
   products: number[];
+  scheduled_posts: DemoScheduledPosts;
+  /** `image_key`: an uploaded, unattached PNG of A's (absent when no media store is configured). */
+  media: { image_key?: string };
   /** Fixtures of the social network (`x.*`), when the network has them. */
   x?: NetworkDemoFixtures;
 }
@@ -67,11 +72,18 @@ const people = {
     user: { name: "Nia Demo", email: "nia@demo.threadline.local", plan: "pro" },
     main: { id: "1600000000000000081", username: "nia_spent", name: "Nia Spent" },
   },
+  pia: {
+    user: { name: "Pia Demo", email: "pia@demo.threadline.local", plan: "basic" },
+    main: { id: "1600000000000000091", username: "pia_queued", name: "Pia Queued" },
+  },
   olu: {
     user: { name: "Olu Demo", email: "olu@demo.threadline.local", plan: "pro", onboarded: false },
     main: { id: "1600000000000000071", username: "olu_new", name: "Olu New" },
   },
 } satisfies Record<string, DemoPerson>;
+
+/** The post quota of `keys.no_post_quota`'s user: small, and used up by queued posts. */
+const DEMO_POST_QUOTA = 2;
 
 /** Creates (or refreshes) the demo world and returns its ids and fresh keys. */
 export async function ensureDemoWorld(services: Services): Promise<DemoWorld> {
@@ -89,6 +101,13 @@ export async function ensureDemoWorld(services: Services): Promise<DemoWorld> {
     { url: "https://threadline.example/scheduler", name: "Threadline Scheduler", description: "Schedule threads and articles for X from scripts and agents" },
     { url: "https://threadline.example/audience", name: "Threadline Audience", description: "Find and keep the people who engage with your posts" },
   ]));
+
+  // Seeding writes data directly; the fault switches describe requests, not the seed.
+  const seeding = { ...services, faults: new Set<never>() };
+  const scheduledPosts = await ensureDemoPosts(seeding, people.ada.main.id);
+  await sql`update users set post_quota = ${DEMO_POST_QUOTA} where id = ${users.pia}`;
+  await useUpPostQuota(seeding, people.pia.main.id);
+  const imageKey = await ensureDemoImage(services, people.ada.main.id);
 
   const key = (nickname: string, name: string, scopes: string[]) => freshKey(sql, options, users[nickname], name, scopes);
   const revoked = await createKey(sql, { userId: users.ada, name: "demo revoked", scopes: ["read", "write"], prefix: options.keyPrefix });
@@ -113,10 +132,13 @@ export async function ensureDemoWorld(services: Services): Promise<DemoWorld> {
       trial: await key("tia", "demo write", ["read", "write"]),
       not_onboarded: await key("olu", "demo write", ["read", "write"]),
       no_credits: await key("nia", "demo write", ["read", "write"]),
+      no_post_quota: await key("pia", "demo write", ["read", "write"]),
     },
     handles: { main: people.ada.main.username },
     tags,
     products: products.map((row) => row.id),
+    scheduled_posts: scheduledPosts,
+    media: { image_key: imageKey },
     x: services.network.demoFixtures?.(),
   };
 }

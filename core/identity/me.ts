@@ -1,6 +1,7 @@
 /** `GET /v1/me`: who the key belongs to, its plan and limits, the credit pool, and the key itself. */
 import type { KeyContext } from "../context.ts";
 import { creditOwner, creditState, type CreditState } from "../credits/credits.ts";
+import { postQuotaOf } from "../scheduling/post_quota.ts";
 
 /** Describes the calling key and its owner. */
 export async function describeMe(ctx: KeyContext) {
@@ -8,6 +9,7 @@ export async function describeMe(ctx: KeyContext) {
   const { key, plan } = principal;
   // A pool that cannot be read is reported as unknown rather than failing the whole answer.
   const credits = await creditState(ctx, creditOwner(principal)).catch(() => undefined);
+  const posts = await postQuotaOf(ctx.services.sql, principal.mainAccountId, new Date(ctx.services.clock.now()));
   return {
     data: {
       owner: { id: String(principal.userId), name: principal.userName, main_account_id: principal.mainAccountId },
@@ -15,6 +17,13 @@ export async function describeMe(ctx: KeyContext) {
       subscription: { status: principal.subscriptionStatus },
       onboarded: principal.onboarded,
       credits: credits ? describeCredits(credits) : null,
+      post_quota: {
+        limit: posts.limit,
+        used: posts.used,
+        remaining: Math.max(posts.limit - posts.used, 0),
+        period_start: posts.periodStart.toISOString(),
+        period_end: posts.periodEnd.toISOString(),
+      },
       key: {
         id: key.id,
         name: key.name,

@@ -28,6 +28,15 @@ export const me = z
       })
       .nullable()
       .meta({ description: "The AI credit pool; null when it cannot be read right now" }),
+    post_quota: z
+      .object({
+        limit: z.number().int(),
+        used: z.number().int(),
+        remaining: z.number().int(),
+        period_start: z.string(),
+        period_end: z.string().meta({ description: "When the quota renews (monthly from the billing date)" }),
+      })
+      .meta({ description: "Posts and articles scheduled or published this billing period (403 post_quota_exceeded when none remain)" }),
     key: z.object({
       id: z.number().int(),
       name: z.string(),

@@ -11,12 +11,19 @@ import type { PeriodicJob } from "./enqueue_periodic_jobs.ts";
 import { purgeIdempotencyKeys } from "./kinds/purge_idempotency_keys.ts";
 import { resetCreditPools } from "./kinds/reset_credit_pools.ts";
 import { purgeFinishedJobs } from "./kinds/purge_finished_jobs.ts";
+import { purgeUnattachedMedia } from "./kinds/purge_unattached_media.ts";
+import type { MediaStore } from "../media/media_store.ts";
+import type { SocialNetwork } from "../network/social_network.ts";
+import { publishFromJob } from "../scheduling/publish_post.ts";
+import type { PublishJobPayload } from "../scheduling/schedule_publication.ts";
 
 /** The payload of each job kind. */
 export interface JobPayloads {
   purge_idempotency_keys: Record<string, never>;
   reset_credit_pools: Record<string, never>;
   purge_finished_jobs: Record<string, never>;
+  purge_unattached_media: Record<string, never>;
+  publish_scheduled_post: PublishJobPayload;
 }
 
 /** A job kind this server knows. */
@@ -26,6 +33,10 @@ export type JobKind = keyof JobPayloads;
 export interface JobDeps {
   sql: Sql;
   clock: Clock;
+  /** The social network the publisher posts through (a worker thread opens its own). */
+  network: SocialNetwork;
+  /** The media store uploads are deleted from (absent: MEDIA_STORE=none; only rows go). */
+  media?: MediaStore;
 }
 
 /** A handler per kind, typed by the kind's payload. */
@@ -44,8 +55,29 @@ export function jobHandlers(deps: JobDeps): KnownJobHandlers {
     purge_finished_jobs: async () => {
       await purgeFinishedJobs(deps.sql, now());
     },
+    purge_unattached_media: async () => {
+      await purgeUnattachedMedia(deps.sql, deps.media, now());
+    },
+    publish_scheduled_post: async (payload, job) => {
+      await publishFromJob(deps, payload, job);
+    },
   };
 }
+
+/** A claim loop of its own for some kinds (core/jobs/job_loop.ts `runJobLanes`). */
+export interface JobLane {
+  kinds: readonly JobKind[];
+  batchSize: number;
+  concurrency: number;
+}
+
+/**
+ * Kinds that run in a lane of their own. Publishing is mostly waiting on the network, and
+ * many posts fall due in the same minute (issue 5: "go out in parallel"; the bench: 10,000
+ * due at once, all sent within 15 s), so it gets wide batches; the other kinds keep the
+ * default loop and are never queued behind a burst of posts.
+ */
+export const jobLanes: readonly JobLane[] = [{ kinds: ["publish_scheduled_post"], batchSize: 100, concurrency: 100 }];
 
 const HOUR = 3600;
 
@@ -58,4 +90,6 @@ export const periodicJobs: readonly PeriodicJob[] = [
   // Hourly so a pool whose billing date passed is reset within the hour.
   { kind: "reset_credit_pools", everySeconds: HOUR },
   { kind: "purge_finished_jobs", everySeconds: 24 * HOUR },
+  // Hourly, so an upload no post attached is gone at most an hour after its 24 hours.
+  { kind: "purge_unattached_media", everySeconds: HOUR },
 ];

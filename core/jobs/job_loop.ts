@@ -74,6 +74,28 @@ export async function runJobLoop(options: JobLoopOptions): Promise<void> {
   }
 }
 
+/** Kinds claimed by a loop of their own, with its own batch size and concurrency (job_kinds.ts `jobLanes`). */
+export interface JobLaneSettings {
+  kinds: readonly string[];
+  batchSize: number;
+  concurrency: number;
+}
+
+/**
+ * Runs one loop per lane over the lane's kinds, plus the loop of `options` over every
+ * other kind (it alone enqueues the periodic kinds), on the same pool, until `signal`
+ * aborts. A burst of one kind then neither waits behind nor delays the others.
+ */
+export async function runJobLanes(options: JobLoopOptions & { lanes: readonly JobLaneSettings[] }): Promise<void> {
+  const { lanes, ...base } = options;
+  const laned = new Set(lanes.flatMap((lane) => lane.kinds));
+  const handlersOf = (keep: (kind: string) => boolean) => Object.fromEntries(Object.entries(base.handlers).filter(([kind]) => keep(kind)));
+  const loops = lanes
+    .map((lane) => ({ ...base, handlers: handlersOf((kind) => lane.kinds.includes(kind)), batchSize: lane.batchSize, concurrency: lane.concurrency, periodic: [] }))
+    .filter((lane) => Object.keys(lane.handlers).length > 0);
+  await Promise.all([runJobLoop({ ...base, handlers: handlersOf((kind) => !laned.has(kind)) }), ...loops.map((loop) => runJobLoop(loop))]);
+}
+
 /** Waits `ms`, or less when `signal` aborts. */
 function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {

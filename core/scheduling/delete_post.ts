@@ -1,0 +1,30 @@
+/**
+ * `DELETE /v1/scheduled-posts/{id}`: removes the post; a queued post gives back exactly
+ * the quota unit it took. A sent post's record goes; the network keeps the post.
+ */
+import type { KeyContext } from "../context.ts";
+import { ApiError } from "../errors.ts";
+import { assertSchedulerReachable } from "./scheduling_gate.ts";
+import { refundPostQuota } from "./post_quota.ts";
+import { deletePostRow, postById, publicationStarted } from "./scheduled_posts_queries.ts";
+import { reachablePost } from "./post_access.ts";
+
+/** Deletes a post the key can write; answers `{ id, deleted: true }`. */
+export async function deletePost(ctx: KeyContext, input: { id: string; account_id?: string }) {
+  assertSchedulerReachable(ctx);
+  const { sql } = ctx.services;
+  const id = Number(input.id);
+  await reachablePost(ctx, sql, id, { accountId: input.account_id, write: true });
+  await sql.begin(async (tx) => {
+    const row = await postById(tx, id, { forUpdate: true });
+    if (!row) throw new ApiError("not_found", `Cannot find scheduled post "${id}"`);
+    if (row.status === "scheduled" && (await publicationStarted(tx, id, row.publish_version))) {
+      throw new ApiError("invalid_request", `Scheduled post "${id}" is being published and cannot be deleted now`);
+    }
+    if (row.quota_period_start !== null) {
+      await refundPostQuota(tx, row.account_id, { periodStart: row.quota_period_start }, [`post:${id}`], "deleted");
+    }
+    await deletePostRow(tx, id);
+  });
+  return { data: { id: input.id, deleted: true as const } };
+}

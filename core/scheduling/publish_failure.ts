@@ -1,0 +1,43 @@
+/**
+ * How the publisher tells a failure to retry from one to give up on, and the readable
+ * reason an `error` post carries (spec, issue 5: "`error` with a readable reason after
+ * bounded retries").
+ */
+import {
+  NetworkBadRequestError,
+  NetworkError,
+  NetworkNotFoundError,
+  NetworkPrivateError,
+  NetworkRejectedError,
+} from "../network/network_errors.ts";
+
+/**
+ * The network answered that this post can never be published as it is (refused, a part
+ * it answers is gone, the account cannot be found): retrying would only fail again.
+ * Unreachable, timed out, rate limited or an unexpected answer are worth a retry.
+ */
+export function isPermanentFailure(error: unknown): boolean {
+  return (
+    error instanceof NetworkRejectedError ||
+    error instanceof NetworkNotFoundError ||
+    error instanceof NetworkPrivateError ||
+    error instanceof NetworkBadRequestError
+  );
+}
+
+/** Where the failure happened: part `index` (0-based) of `count`, after `attempts` attempts. */
+export interface FailureWhere {
+  index: number;
+  count: number;
+  attempts: number;
+}
+
+/** The reason a failed post shows its owner; internal errors are not repeated verbatim. */
+export function failureReason(error: unknown, where: FailureWhere): string {
+  const part = where.count === 1 ? "the post" : `part ${where.index + 1} of ${where.count}`;
+  const live = where.index === 0 ? "" : where.index === 1 ? " (part 1 is already published)" : ` (parts 1-${where.index} are already published)`;
+  if (isPermanentFailure(error)) return `X refused ${part}: ${(error as Error).message}${live}`;
+  const tries = where.attempts === 1 ? "1 attempt" : `${where.attempts} attempts`;
+  if (error instanceof NetworkError) return `X could not publish ${part} after ${tries}: ${error.message}${live}`;
+  return `Publishing ${part} failed after ${tries} because of an internal error${live}`;
+}

@@ -1,0 +1,236 @@
+/**
+ * The publisher (issue 5): publishes a due scheduled post through the SocialNetwork port,
+ * its parts in order as a thread (each part answers the previous one), media attached,
+ * and ends it `sent` with the network's ids or `error` with a readable reason.
+ *
+ * "It must never publish a part twice": before the network is asked for part `i`, a
+ * `publishing` row with the part's token is committed; once it answered, the row becomes
+ * `published` with the id. A later attempt reuses published parts, and for a part left
+ * `publishing` (a crash or timeout hid the answer) asks the network by token whether it
+ * landed before publishing it. "Several server processes never publish the same post":
+ * a call claims the post for a lease (publish_queries.ts) and every write re-checks it.
+ *
+ * The job (`publish_scheduled_post`) and the publish-now request path run this same code,
+ * so either reconciles what the other left behind.
+ */
+import type { Clock } from "../clock.ts";
+import type { Sql } from "../db/sql.ts";
+import type { JobRow } from "../jobs/jobs_queries.ts";
+import { NetworkError } from "../network/network_errors.ts";
+import type { NetworkPost } from "../network/network_records.ts";
+import type { SocialNetwork } from "../network/social_network.ts";
+import { failureReason, isPermanentFailure } from "./publish_failure.ts";
+import {
+  claimPost,
+  lockHeldPost,
+  markPostFailed,
+  markPostSent,
+  postPublishState,
+  recordPartPublished,
+  recordPartPublishing,
+  releaseClaim,
+  type ClaimedPostRow,
+  type Holder,
+  type PublishPartRow,
+} from "./publish_queries.ts";
+import { refundPostQuota } from "./post_quota.ts";
+import type { PublishJobPayload } from "./schedule_publication.ts";
+
+/** What publishing needs: the pool (it commits part by part, so never a transaction), the network, the clock. */
+export interface PublishDeps {
+  sql: Sql;
+  network: SocialNetwork;
+  clock: Clock;
+}
+
+/** How one publish call behaves. */
+export interface PublishOptions {
+  /** The last attempt: a failure that would be retried marks the post `error` instead (bounded retries). */
+  finalAttempt?: boolean;
+  /** The claim's lease, renewed at every part (default 120 s). */
+  leaseSeconds?: number;
+}
+
+/** What a publish call found or did. */
+export type PublishResult =
+  /** The post is `sent` (`byThisCall` false: an earlier call had sent it). */
+  | { outcome: "sent"; xPostIds: string[]; byThisCall: boolean }
+  /** The post is `error`, now or before, with its reason. */
+  | { outcome: "failed"; error: string }
+  /** Another call holds the post (its lease runs); it will finish or its lease will pass. */
+  | { outcome: "busy" }
+  /** Scheduled later than the clock's now. */
+  | { outcome: "not_due"; scheduledFor: Date }
+  /** Nothing to do: the post is gone, a draft, or rescheduled since (another version). */
+  | { outcome: "skipped"; reason: "missing" | "draft" | "stale" };
+
+/**
+ * The lease on a post: longer than the slowest part (an X API publish reconciles, posts
+ * and reads back, each call bounded by X_API_TIMEOUT_MS), and no longer than the job
+ * lease (300 s), so a crashed holder never delays the job's own retry.
+ */
+export const PUBLISH_LEASE_SECONDS = 120;
+
+/** The idempotency token of a part: the same for every attempt at one publish version. */
+export function partToken(postId: number, version: number, index: number): string {
+  return `tl:${postId}:${version}:${index}`;
+}
+
+/**
+ * Publishes post `payload.postId` at `payload.version` if it is still that version,
+ * scheduled and due. A failure worth retrying (network unreachable, timed out, rate
+ * limited; a database error) is thrown after letting go of the claim, unless
+ * `finalAttempt`; a permanent one (or any on the final attempt) ends the post `error`
+ * and refunds its quota unit in one transaction.
+ */
+export async function publishScheduledPost(deps: PublishDeps, payload: PublishJobPayload, options: PublishOptions = {}): Promise<PublishResult> {
+  const { sql, clock } = deps;
+  const claim: Holder = {
+    postId: payload.postId,
+    version: payload.version,
+    holder: crypto.randomUUID(),
+    leaseSeconds: options.leaseSeconds ?? PUBLISH_LEASE_SECONDS,
+  };
+  const post = await claimPost(sql, { ...claim, now: new Date(clock.now()) });
+  if (!post) return unclaimedResult(deps, payload);
+  const recorded = new Map(post.recorded.map((row) => [row.part_index, row]));
+  const ids: string[] = [];
+  try {
+    for (let index = 0; index < post.parts.length; index++) {
+      const id = await publishPart(deps, claim, post, index, recorded.get(index), ids.at(-1));
+      if (id === undefined) return unclaimedResult(deps, payload);
+      ids.push(id);
+    }
+  } catch (error) {
+    if (isPermanentFailure(error) || options.finalAttempt) {
+      return fail(deps, claim, failureReason(error, { index: ids.length, count: post.parts.length, attempts: post.publish_attempts }));
+    }
+    // A failed release only makes the retry wait for the lease.
+    await releaseClaim(sql, claim).catch(() => {});
+    throw error;
+  }
+  if (!(await markPostSent(sql, claim, { xPostIds: ids, at: new Date(clock.now()) }))) return unclaimedResult(deps, payload);
+  return { outcome: "sent", xPostIds: ids, byThisCall: true };
+}
+
+/**
+ * Publishes one part and answers its network id, or undefined when the claim was lost
+ * (the post changed, or another holder took over after this one's lease passed).
+ */
+async function publishPart(
+  deps: PublishDeps,
+  claim: Holder,
+  post: ClaimedPostRow,
+  index: number,
+  recorded: PublishPartRow | undefined,
+  replyToId: string | undefined,
+): Promise<string | undefined> {
+  const { sql, network, clock } = deps;
+  if (recorded?.state === "published" && recorded.x_post_id) return recorded.x_post_id;
+  const part = post.parts[index];
+  const token = recorded?.token ?? partToken(claim.postId, claim.version, index);
+  let landed: NetworkPost | undefined;
+  if (recorded) {
+    // `publishing` without an answer: a crash or a timeout hid whether it landed. Ask the
+    // network before publishing again (spec: "reconcile with the network before retrying
+    // after an unknown outcome"); publishing with the same token is idempotent as well.
+    landed = await network.findPublished({ authorId: post.account_id, token });
+  } else if (!(await recordPartPublishing(sql, claim, { index, token, at: new Date(clock.now()) }))) {
+    return undefined;
+  }
+  const mediaKeys = (part.media ?? []).map((item) => item.object_key);
+  const published =
+    landed ??
+    (await network.publishPost({
+      authorId: post.account_id,
+      text: part.text,
+      ...(mediaKeys.length > 0 ? { mediaKeys } : {}),
+      ...(replyToId === undefined ? {} : { replyToId }),
+      token,
+    }));
+  const held = await recordPartPublished(sql, claim, { index, xPostId: published.id, at: new Date(clock.now()) });
+  return held ? published.id : undefined;
+}
+
+/** Ends the post `error` with `reason` and gives back its quota unit, in one transaction. */
+async function fail(deps: PublishDeps, claim: Holder, reason: string): Promise<PublishResult> {
+  const at = new Date(deps.clock.now());
+  const failed = await deps.sql.begin(async (tx) => {
+    const held = await lockHeldPost(tx, claim);
+    if (!held) return false;
+    await markPostFailed(tx, claim.postId, { reason, at });
+    // Spec (States, Scheduled post): a failed publication refunds exactly the deducted unit.
+    if (held.quota_period_start) {
+      await refundPostQuota(tx, held.account_id, { periodStart: held.quota_period_start }, [`post:${claim.postId}`], "publish failed");
+    }
+    return true;
+  });
+  return failed ? { outcome: "failed", error: reason } : unclaimedResult(deps, claim);
+}
+
+/** Why a post was not (or no longer) this call's to publish. */
+async function unclaimedResult(deps: PublishDeps, payload: PublishJobPayload): Promise<PublishResult> {
+  const state = await postPublishState(deps.sql, payload.postId);
+  if (!state) return { outcome: "skipped", reason: "missing" };
+  if (state.publish_version !== payload.version) return { outcome: "skipped", reason: "stale" };
+  if (state.status === "sent") return { outcome: "sent", xPostIds: state.x_post_ids ?? [], byThisCall: false };
+  if (state.status === "error") return { outcome: "failed", error: state.error ?? "Publishing failed" };
+  if (state.status === "draft") return { outcome: "skipped", reason: "draft" };
+  if (!state.claimed && state.scheduled_for && state.scheduled_for.getTime() > deps.clock.now()) {
+    return { outcome: "not_due", scheduledFor: state.scheduled_for };
+  }
+  // Claimed by another holder, or its lease ended a moment ago: either way, try again later.
+  return { outcome: "busy" };
+}
+
+/**
+ * The `publish_scheduled_post` job: publishes the post; its final attempt (`max_attempts`)
+ * gives up with `error` instead of throwing. A post another holder is publishing, or not
+ * due by this process's clock, is retried with the job's backoff.
+ */
+export async function publishFromJob(
+  deps: PublishDeps,
+  payload: PublishJobPayload,
+  job: Pick<JobRow, "attempts" | "max_attempts">,
+  options: { leaseSeconds?: number } = {},
+): Promise<void> {
+  const finalAttempt = job.attempts >= job.max_attempts;
+  const result = await publishScheduledPost(deps, payload, { ...options, finalAttempt });
+  if (finalAttempt) return;
+  if (result.outcome === "busy") throw new Error(`Scheduled post "${payload.postId}" is being published by another worker; retrying`);
+  if (result.outcome === "not_due") throw new Error(`Scheduled post "${payload.postId}" is not due before ${result.scheduledFor.toISOString()}; retrying`);
+}
+
+/** What publishing now answers: a publish result, or `retry` when the network failed in a way worth retrying. */
+export type PublishNowResult = PublishResult | { outcome: "retry"; error: string };
+
+/** How long `publishNow` waits for another holder by default, and how often it looks. */
+const PUBLISH_NOW_WAIT_MS = 20_000;
+const PUBLISH_NOW_POLL_MS = 100;
+
+/**
+ * Publishes a post inline, for the request path (publish-now): the job's code path, so a
+ * retry after a crash reconciles part by part. Never throws a network failure: a permanent
+ * one answers `failed` (post `error`, quota refunded), a transient one `retry` (the post
+ * stays `scheduled`; its fallback job or a retry of the request finishes it). While
+ * another holder publishes the post it waits up to `waitMs` and answers what that holder
+ * achieved (`busy` when it is still at work). Database errors are thrown.
+ *
+ * @example
+ * const result = await publishNow({ sql, network, clock }, { postId, version });
+ * if (result.outcome === "sent") console.log(result.xPostIds);
+ */
+export async function publishNow(deps: PublishDeps, payload: PublishJobPayload, options: { waitMs?: number } = {}): Promise<PublishNowResult> {
+  const deadline = performance.now() + (options.waitMs ?? PUBLISH_NOW_WAIT_MS);
+  for (;;) {
+    let result: PublishResult;
+    try {
+      result = await publishScheduledPost(deps, payload);
+    } catch (error) {
+      if (error instanceof NetworkError) return { outcome: "retry", error: error.message };
+      throw error;
+    }
+    if (result.outcome !== "busy" || performance.now() >= deadline) return result;
+    await new Promise((resolve) => setTimeout(resolve, PUBLISH_NOW_POLL_MS));
+  }
+}
