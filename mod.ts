@@ -20,7 +20,7 @@ import { buildOpenApiDocument } from "./core/docs/openapi.ts";
 import type { Services } from "./core/context.ts";
 import { openRuntime, type Runtime } from "./adapters/runtime/open_runtime.ts";
 import type { ThreadlineConfig } from "./adapters/runtime/config.ts";
-import { networkSettingsOf } from "./adapters/runtime/config.ts";
+import { modelSettingsOf, networkSettingsOf } from "./adapters/runtime/config.ts";
 import { startJobRunner, type JobRunner } from "./jobs/index.ts";
 
 export type { AppRouter } from "./routers/index.ts";
@@ -64,7 +64,8 @@ export function createThreadline(config: ThreadlineConfig = {}): Threadline {
       if (config.runJobs) {
         const network = { network: services.network, networkSettings: networkSettingsOf(config) };
         const media = { media: services.media, mediaConfig };
-        await (jobs ??= startJobRunner({ databaseUrl: config.databaseUrl, sql: services.sql, clock: config.clock, ...network, ...media }));
+        const model = { model: services.model, modelSettings: modelSettingsOf(config) };
+        await (jobs ??= startJobRunner({ databaseUrl: config.databaseUrl, sql: services.sql, clock: config.clock, ...network, ...media, ...model }));
       }
       return services;
     },

@@ -8,8 +8,11 @@
  * the added latency of the idempotency check on `POST /v1/tags` (idempotency_section.ts:
  * figures only), live X lookups cached vs uncached (lookups_section.ts) and the overhead of
  * the credit step and counters on an AI call (ai_overhead_section.ts), both figures only.
- * Last, one `BENCH_RESULT <json>` line with all of them (`jobs`, `idempotency`, `lookups`,
- * `ai_overhead`).
+ * Then the publisher (scheduling_section.ts: 10,000 posts due in one minute, all `sent`
+ * within 15 s; BENCH_SCHEDULED_POSTS) and `GET /v1/scheduled-posts` on an account with
+ * 100,000 posts, page 1 and a deep page, vs the same SQL run directly
+ * (scheduled_list_section.ts: within 2x of a bare route running the same SQL; BENCH_LIST_POSTS, BENCH_LIST_CALLS). Last, one `BENCH_RESULT <json>` line with all of
+ * them (`jobs`, `idempotency`, `lookups`, `ai_overhead`, `scheduling`, `scheduled_list`).
  *
  * Env: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 50), BENCH_WARMUP
  * (s, default 3); BENCH_JOBS (default 20000), BENCH_JOB_BATCH (200), BENCH_JOB_RUNNERS (4),
@@ -37,6 +40,8 @@ import { measureJobs } from "./jobs_section.ts";
 import { measureIdempotency } from "./idempotency_section.ts";
 import { measureLookups } from "./lookups_section.ts";
 import { measureAiOverhead } from "./ai_overhead_section.ts";
+import { measureScheduling } from "./scheduling_section.ts";
+import { measureScheduledList } from "./scheduled_list_section.ts";
 
 /** The full path must keep at least this share of the bare route's throughput. */
 const TARGET_RATIO = 0.6;
@@ -97,6 +102,9 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
   const sectionTarget = { services: routes.services, origin: routes.fullOrigin, keyPrefix: KEY_PREFIX };
   const lookups = await measureLookups(sectionTarget, settings.lookups, notReal, signal);
   const aiOverhead = await measureAiOverhead(sectionTarget, settings.ai, notReal, signal);
+  const scheduling = await measureScheduling({ sql: routes.sql, databaseUrl: storage.databaseUrl, keyPrefix: KEY_PREFIX }, notPostgres, signal);
+  const listSettings = { posts: Number(process.env.BENCH_LIST_POSTS ?? 100_000), limit: 20, calls: Number(process.env.BENCH_LIST_CALLS ?? 200) };
+  const scheduledList = await measureScheduledList(sectionTarget, listSettings, notReal);
 
   const summary = {
     target_ratio: TARGET_RATIO,
@@ -127,10 +135,12 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
     idempotency: idempotency.summary,
     lookups: lookups.summary,
     ai_overhead: aiOverhead.summary,
+    scheduling,
+    scheduled_list: scheduledList.summary,
   };
   console.log("");
   console.log(`BENCH_RESULT ${JSON.stringify(summary)}`);
-  return invalid.length === 0 && idempotency.valid && lookups.valid && aiOverhead.valid ? 0 : 1;
+  return invalid.length === 0 && idempotency.valid && lookups.valid && aiOverhead.valid && scheduledList.valid ? 0 : 1;
 }
 
 function loadOptions(target: Target, settings: BenchSettings, signal: AbortSignal) {

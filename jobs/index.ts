@@ -27,6 +27,9 @@ import { openNetwork, type NetworkSettings } from "../adapters/x/open_network.ts
 import type { RunDueJobsSettings } from "./run_due_jobs.ts";
 import type { MediaStore } from "../core/media/media_store.ts";
 import type { MediaStoreConfig } from "../adapters/media/open_media_store.ts";
+import type { Model } from "../core/model/model.ts";
+import { openModel } from "../adapters/ai/open_model.ts";
+import type { ModelSettings } from "../adapters/runtime/config.ts";
 
 /** How to run jobs. */
 export interface JobRunnerOptions {
@@ -59,6 +62,10 @@ export interface JobRunnerOptions {
   media?: MediaStore;
   /** Worker-thread mode: the thread opens its own media store from this (the runtime's `mediaConfig`); absent: none. */
   mediaConfig?: MediaStoreConfig;
+  /** In-process mode: the server's model, for article covers (default: opened from `modelSettings`). */
+  model?: Model;
+  /** Worker-thread mode: the thread opens its own model from these (config.ts `modelSettingsOf`; default the local engine). */
+  modelSettings?: ModelSettings;
   /** How long `stop()` lets the batch in hand finish before terminating the thread (default 30 000 ms). */
   stopTimeoutMs?: number;
   logger?: Pick<Console, "warn" | "error">;
@@ -91,7 +98,8 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
     if (!options.sql) throw new Error("startJobRunner needs a databaseUrl (PostgreSQL) or the server's sql pool (embedded)");
     const clock = options.clock ?? systemClock;
     const network = options.network ?? openNetwork({ sql: options.sql, clock, ...options.networkSettings });
-    return startInProcess(options.sql, { ...settings, concurrency, workerId: options.workerId, clock, network, media: options.media, logger });
+    const model = options.model ?? openModel(options.modelSettings ?? {}, options.modelSettings?.faulty);
+    return startInProcess(options.sql, { ...settings, concurrency, workerId: options.workerId, clock, network, media: options.media, model, logger });
   }
   const workerData: RunDueJobsSettings = {
     ...settings,
@@ -101,6 +109,7 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
     poolSize: options.poolSize ?? 4,
     network: options.networkSettings ?? {},
     media: options.mediaConfig ?? { kind: "none" },
+    model: options.modelSettings ?? {},
   };
   return startWorkerThread(workerData, options.stopTimeoutMs ?? 30_000, logger);
 }
@@ -166,6 +175,7 @@ function startInProcess(
     clock: Clock;
     network: SocialNetwork;
     media?: MediaStore;
+    model: Model;
     logger: Pick<Console, "warn" | "error">;
   },
 ): JobRunner {
@@ -176,7 +186,7 @@ function startInProcess(
     ...settings,
     lanes: jobLanes,
     sql,
-    handlers: jobHandlers({ sql, clock: settings.clock, network: settings.network, media: settings.media }),
+    handlers: jobHandlers({ sql, clock: settings.clock, network: settings.network, media: settings.media, model: settings.model }),
     workerId,
     signal: controller.signal,
     periodic: settings.periodic ? periodicJobs : [],

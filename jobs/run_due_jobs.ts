@@ -13,6 +13,8 @@ import { jobHandlers, jobLanes, periodicJobs } from "../core/jobs/job_kinds.ts";
 import { openDatabase } from "../adapters/postgres/open_database.ts";
 import { openNetwork, type NetworkSettings } from "../adapters/x/open_network.ts";
 import { openMediaStore, type MediaStoreConfig } from "../adapters/media/open_media_store.ts";
+import { openModel } from "../adapters/ai/open_model.ts";
+import type { ModelSettings } from "../adapters/runtime/config.ts";
 
 /** What `startJobRunner` hands this worker through bree's `workerData`. */
 export interface RunDueJobsSettings {
@@ -31,6 +33,8 @@ export interface RunDueJobsSettings {
   network: NetworkSettings;
   /** The server's media store (plain data): the purge of unattached uploads deletes from it. */
   media: MediaStoreConfig;
+  /** The server's model settings (plain data): article covers are generated with the same model. */
+  model: ModelSettings;
 }
 
 if (!parentPort) throw new Error("jobs/run_due_jobs.ts runs as a bree worker thread; start it with startJobRunner()");
@@ -46,10 +50,11 @@ const workerId = settings.workerId ?? `${hostname()}:${process.pid}:thread-${thr
 try {
   const network = openNetwork({ sql: database.sql, clock: systemClock, ...settings.network });
   const { store: media } = await openMediaStore(settings.media, database.sql);
+  const model = openModel(settings.model ?? {}, settings.model?.faulty);
   await runJobLanes({
     lanes: jobLanes,
     sql: database.sql,
-    handlers: jobHandlers({ sql: database.sql, clock: systemClock, network, media }),
+    handlers: jobHandlers({ sql: database.sql, clock: systemClock, network, media, model }),
     workerId,
     clock: systemClock,
     signal: controller.signal,

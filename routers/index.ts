@@ -1,6 +1,8 @@
 /** The application router: every area's procedures, one source for both surfaces. */
 import { router } from "../core/trpc.ts";
+import { articlesRouter } from "./articles.ts";
 import { contextRouter } from "./context.ts";
+import { coversRouter } from "./covers.ts";
 import { identityRouter } from "./identity.ts";
 import { mediaRouter } from "./media.ts";
 import { metaRouter } from "./meta.ts";
@@ -10,10 +12,13 @@ import { queueRouter } from "./queue.ts";
 import { scheduledPostsRouter } from "./scheduled_posts.ts";
 import { tagsRouter } from "./tags.ts";
 import { toolsRouter } from "./tools.ts";
+import { workersRouter } from "./workers.ts";
 import { xLookupsRouter } from "./x_lookups.ts";
 
 export const appRouter = router({
+  articles: articlesRouter,
   context: contextRouter,
+  covers: coversRouter,
   identity: identityRouter,
   media: mediaRouter,
   meta: metaRouter,
@@ -23,6 +28,7 @@ export const appRouter = router({
   scheduledPosts: scheduledPostsRouter,
   tags: tagsRouter,
   tools: toolsRouter,
+  workers: workersRouter,
   x: xLookupsRouter,
 });
 

@@ -32,6 +32,10 @@ const content = {
   auto_retweet: autoRetweetInput.nullable().optional(),
   auto_delete: autoDeleteInput.nullable().optional(),
   super_followers_only: z.boolean().optional(),
+  // Plug templates and auto DMs come with the companion app's settings, not built here yet:
+  // `null` (skip the default) is accepted, anything else refused rather than ignored.
+  auto_plug: z.null({ error: "is not available on this server yet (only null is accepted)" }).optional(),
+  auto_dm: z.null({ error: "is not available on this server yet (only null is accepted)" }).optional(),
 };
 
 const SCHEDULING_ERRORS = ["upstream_unavailable"] as const;

@@ -85,8 +85,9 @@ describe("two server processes on one database and Redis", { skip: ready ? false
     const sql = postgres(database.url!, { max: 1, onnotice: () => {} });
     try {
       const rows = await pollUntil("both processes' periodic jobs to finish", async () => {
+        // Periodic runs only: the demo world's queued post has a publish job keyed `publish:<id>:<version>`, due later.
         const jobs = await sql<{ unique_key: string; status: string; attempts: number }[]>`
-          select unique_key, status, attempts from jobs where unique_key is not null`;
+          select unique_key, status, attempts from jobs where unique_key is not null and kind <> 'publish_scheduled_post'`;
         return jobs.length >= 3 && jobs.every((job) => job.status === "done") ? jobs : undefined;
       }, { timeoutMs: 30_000 });
       const keys = rows.map((row) => row.unique_key);

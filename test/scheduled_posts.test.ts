@@ -84,6 +84,7 @@ for (const index of [0, 1]) {
         [{ text: "a", scheduled_for: new Date(Date.now() + 19 * 31 * 86_400_000).toISOString() }, "scheduled_for"],
         [{ text: "a", auto_retweet: { after_hours: 13 } }, "after_hours"],
         [{ text: "a", auto_delete: { after_hours: 0 } }, "after_hours"],
+        [{ text: "a", auto_plug: { template_id: "t1", threshold: 10 } }, "auto_plug"],
       ];
       for (const [body, field] of cases) {
         const answer = await create(body);

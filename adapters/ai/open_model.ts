@@ -13,7 +13,7 @@ import { createOpenAiCompatibleModel } from "./openai_compatible/openai_compatib
 /** The configuration fields the model reads. */
 export type ModelConfig = Pick<
   ThreadlineConfig,
-  "aiBaseUrl" | "aiApiKey" | "aiModel" | "aiImageModel" | "aiPriceInputPer1K" | "aiPriceOutputPer1K" | "aiPriceImage" | "aiTimeoutMs"
+  "aiBaseUrl" | "aiApiKey" | "aiModel" | "aiImageModel" | "aiPriceInputPer1K" | "aiPriceOutputPer1K" | "aiPriceImage" | "aiTimeoutMs" | "aiImageTimeoutMs"
 >;
 
 /** The model for `config`; `faulty` is `THREADLINE_FAULTS=ai`. */
@@ -35,6 +35,7 @@ export function openModel(config: ModelConfig, faulty = false): Model {
     imageModel: config.aiImageModel,
     prices,
     timeoutMs: checked("AI_TIMEOUT_MS", config.aiTimeoutMs, 1),
+    imageTimeoutMs: checked("AI_IMAGE_TIMEOUT_MS", config.aiImageTimeoutMs, 1),
   });
 }
 

@@ -12,6 +12,7 @@ import { createUser, linkAccount, shareAccount } from "../../core/accounts/users
 import { openRuntime } from "../runtime/open_runtime.ts";
 import { configFromEnv } from "../runtime/config.ts";
 import { type Args, integerFlag, requiredFlag, stringFlag } from "./args.ts";
+import { createWorkerCommand } from "./workers_command.ts";
 
 type Command = (services: Services, args: Args) => Promise<unknown>;
 
@@ -54,6 +55,7 @@ const commands: Record<string, Command> = {
     await revokeKey(sql, keyCache, requiredInteger(args, "key"));
     return { revoked: true, note: "Other server processes stop accepting it within 30 s" };
   },
+  "workers create": createWorkerCommand,
 };
 
 /** The admin command names, for help. */

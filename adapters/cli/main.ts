@@ -18,6 +18,8 @@ const HELP = `threadline <command>
   accounts list
   keys create --user ID [--name N] [--scopes read|read,write]
   keys list --user ID [--include-revoked]   keys rotate --key ID   keys revoke --key ID
+  workers create --account ID --name N --shape formats|niche|fresh --topic-source product|custom|niche
+                 [--product ID] [--topic T] [--keywords a,b] [--batch-size 3] [--days 1,3,5] [--time 09:00] [--timezone Europe/London] [--inactive]
 
 Configuration comes from the environment (DATABASE_URL, REDIS_URL, DATA_DIR, ...: see README).`;
 

@@ -9,7 +9,7 @@ import type { AnyRouter } from "@trpc/server";
 import { appRouter } from "../../routers/index.ts";
 import { ensureDemoWorld, isEmptyDatabase, type DemoWorld } from "../../core/demo/demo_world.ts";
 import { openRuntime } from "../runtime/open_runtime.ts";
-import { configFromEnv, networkSettingsOf } from "../runtime/config.ts";
+import { configFromEnv, modelSettingsOf, networkSettingsOf } from "../runtime/config.ts";
 import { listen } from "../http/listen.ts";
 import { startJobRunner } from "../../jobs/index.ts";
 import { type Args, integerFlag, stringFlag } from "./args.ts";
@@ -31,7 +31,7 @@ export async function serveCommand(args: Args): Promise<void> {
   }
   const listening = await listen(runtime.app, { port, host });
   // Background work: worker threads on PostgreSQL, the main thread on embedded PGlite.
-  const jobs = await startJobRunner({ databaseUrl: config.databaseUrl, sql, network: runtime.services.network, networkSettings: networkSettingsOf(config), media: runtime.services.media, mediaConfig: runtime.mediaConfig });
+  const jobs = await startJobRunner({ databaseUrl: config.databaseUrl, sql, network: runtime.services.network, networkSettings: networkSettingsOf(config), media: runtime.services.media, mediaConfig: runtime.mediaConfig, model: runtime.services.model, modelSettings: modelSettingsOf(config) });
   const demoFile = stringFlag(args, "demo-file");
   if (demoFile) {
     world ??= await ensureDemoWorld(runtime.services);

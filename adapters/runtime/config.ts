@@ -3,6 +3,10 @@ import type { Clock } from "../../core/clock.ts";
 import type { FaultName } from "../../core/faults.ts";
 import { parseFaults } from "../../core/faults.ts";
 import type { NetworkSettings } from "../x/open_network.ts";
+import type { ModelConfig } from "../ai/open_model.ts";
+
+/** The model's configuration as plain (structured-clone safe) data, with `THREADLINE_FAULTS=ai` as `faulty`. */
+export type ModelSettings = ModelConfig & { faulty?: boolean };
 
 /** What `createThreadline(config)` accepts; every field is optional. */
 export interface ThreadlineConfig {
@@ -48,6 +52,8 @@ export interface ThreadlineConfig {
   aiPriceImage?: number;
   /** Bound on one text call to the model server, retries included (`AI_TIMEOUT_MS`, default 60 000). */
   aiTimeoutMs?: number;
+  /** Bound on one cover image call, retries included (`AI_IMAGE_TIMEOUT_MS`, default 120 000); past it the cover is `timed_out`. */
+  aiImageTimeoutMs?: number;
   /** Seed of the simulated social network (`THREADLINE_NETWORK_SEED`): the same seed gives the same world. */
   networkSeed?: number;
   /** X API v2 root (`X_API_BASE_URL`). With `xBearerToken` it replaces the simulated network. */
@@ -100,6 +106,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ThreadlineC
     aiPriceOutputPer1K: env.AI_PRICE_OUTPUT_PER_1K ? Number(env.AI_PRICE_OUTPUT_PER_1K) : undefined,
     aiPriceImage: env.AI_PRICE_IMAGE ? Number(env.AI_PRICE_IMAGE) : undefined,
     aiTimeoutMs: env.AI_TIMEOUT_MS ? Number(env.AI_TIMEOUT_MS) : undefined,
+    aiImageTimeoutMs: env.AI_IMAGE_TIMEOUT_MS ? Number(env.AI_IMAGE_TIMEOUT_MS) : undefined,
     networkSeed: env.THREADLINE_NETWORK_SEED ? Number(env.THREADLINE_NETWORK_SEED) : undefined,
     xApiBaseUrl: env.X_API_BASE_URL || undefined,
     xBearerToken: env.X_BEARER_TOKEN || undefined,
@@ -131,6 +138,15 @@ export function networkSettingsOf(config: ThreadlineConfig): NetworkSettings {
       : undefined,
     faulty: faultsOf(config).has("x"),
   };
+}
+
+/**
+ * The model a config names, as plain data (open it with `openModel(settings, settings.faulty)`):
+ * the job worker thread opens the same model as the server, as it does the network.
+ */
+export function modelSettingsOf(config: ThreadlineConfig): ModelSettings {
+  const { aiBaseUrl, aiApiKey, aiModel, aiImageModel, aiPriceInputPer1K, aiPriceOutputPer1K, aiPriceImage, aiTimeoutMs, aiImageTimeoutMs } = config;
+  return { aiBaseUrl, aiApiKey, aiModel, aiImageModel, aiPriceInputPer1K, aiPriceOutputPer1K, aiPriceImage, aiTimeoutMs, aiImageTimeoutMs, faulty: faultsOf(config).has("ai") };
 }
 
 /** The fault set of a config. */

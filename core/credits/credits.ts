@@ -86,6 +86,18 @@ export async function settleCredits(ctx: Context, owner: CreditOwner, settle: { 
   });
 }
 
+/**
+ * Gives back what `reference` kept, in the caller's transaction: a job settling a
+ * background call refunds in the same commit as the state change that decides it, so a
+ * retried or concurrent settlement never refunds twice. Answers the credits given back.
+ */
+export async function refundCreditsIn(tx: Queryable, owner: CreditOwner, refund: { reference: string; now: Date }): Promise<number> {
+  const pool = await currentPool(tx, owner, refund.now);
+  const kept = await keptForReference(tx, owner.ownerId, refund.reference);
+  if (kept > 0) await recordMovement(tx, pool, { entry: "refund", amount: kept, reference: refund.reference });
+  return Math.max(0, kept);
+}
+
 /** Adds bonus credits that outlive the period (operators; the demo world). */
 export async function grantCredits(ctx: Context, owner: CreditOwner, grant: { amount: number; reference: string }): Promise<CreditState> {
   return inPool(ctx, owner, (tx, pool) => recordMovement(tx, pool, { entry: "grant", amount: grant.amount, reference: grant.reference }));

@@ -14,6 +14,7 @@ import type { NetworkDemoFixtures } from "../network/network_records.ts";
 import { createKey, revokeKey, rotateKey, type IssuedKey } from "../auth/keys.ts";
 import { keysOfUser } from "../auth/keys_queries.ts";
 import { ensureDemoImage } from "./demo_media.ts";
+import { ensureDemoArticles } from "./demo_articles.ts";
 import { ensureDemoPosts, useUpPostQuota, type DemoScheduledPosts } from "./demo_scheduling.ts";
 import { type AccountInput, createUser, linkAccount, shareAccount, type UserInput, userByEmail } from "../accounts/users.ts";
 
@@ -27,6 +28,7 @@ export interface DemoWorld {
   scheduled_posts: DemoScheduledPosts;
   /** `image_key`: an uploaded, unattached PNG of A's (absent when no media store is configured). */
   media: { image_key?: string };
+  articles: { draft: string; scheduled: string; published: string };
   /** Fixtures of the social network (`x.*`), when the network has them. */
   x?: NetworkDemoFixtures;
 }
@@ -108,6 +110,7 @@ export async function ensureDemoWorld(services: Services): Promise<DemoWorld> {
   await sql`update users set post_quota = ${DEMO_POST_QUOTA} where id = ${users.pia}`;
   await useUpPostQuota(seeding, people.pia.main.id);
   const imageKey = await ensureDemoImage(services, people.ada.main.id);
+  const articles = await ensureDemoArticles(seeding, people.ada.main.id);
 
   const key = (nickname: string, name: string, scopes: string[]) => freshKey(sql, options, users[nickname], name, scopes);
   const revoked = await createKey(sql, { userId: users.ada, name: "demo revoked", scopes: ["read", "write"], prefix: options.keyPrefix });
@@ -139,6 +142,7 @@ export async function ensureDemoWorld(services: Services): Promise<DemoWorld> {
     products: products.map((row) => row.id),
     scheduled_posts: scheduledPosts,
     media: { image_key: imageKey },
+    articles,
     x: services.network.demoFixtures?.(),
   };
 }

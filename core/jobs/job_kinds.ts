@@ -16,6 +16,14 @@ import type { MediaStore } from "../media/media_store.ts";
 import type { SocialNetwork } from "../network/social_network.ts";
 import { publishFromJob } from "../scheduling/publish_post.ts";
 import type { PublishJobPayload } from "../scheduling/schedule_publication.ts";
+import { type FollowUpPayload, runFollowUp } from "../scheduling/post_follow_ups.ts";
+import type { Model } from "../model/model.ts";
+import type { CoverJobPayload } from "../covers/cover_job.ts";
+import { generateArticleCover } from "./kinds/generate_article_cover.ts";
+import { DISPATCH_WORKERS_EVERY_SECONDS, dispatchWorkersJob, runWorkerJob } from "./kinds/run_worker.ts";
+import type { RunWorkerPayload } from "../workers/run_worker.ts";
+import { publishArticleFromJob } from "../articles/publish_article.ts";
+import type { ArticleJobPayload } from "../articles/article_publication.ts";
 
 /** The payload of each job kind. */
 export interface JobPayloads {
@@ -24,6 +32,11 @@ export interface JobPayloads {
   purge_finished_jobs: Record<string, never>;
   purge_unattached_media: Record<string, never>;
   publish_scheduled_post: PublishJobPayload;
+  post_follow_up: FollowUpPayload;
+  generate_article_cover: CoverJobPayload;
+  dispatch_workers: Record<string, never>;
+  run_worker: RunWorkerPayload;
+  publish_scheduled_article: ArticleJobPayload;
 }
 
 /** A job kind this server knows. */
@@ -37,6 +50,8 @@ export interface JobDeps {
   network: SocialNetwork;
   /** The media store uploads are deleted from (absent: MEDIA_STORE=none; only rows go). */
   media?: MediaStore;
+  /** The model article covers are generated with (a worker thread opens its own from the same settings). */
+  model?: Model;
 }
 
 /** A handler per kind, typed by the kind's payload. */
@@ -61,6 +76,21 @@ export function jobHandlers(deps: JobDeps): KnownJobHandlers {
     publish_scheduled_post: async (payload, job) => {
       await publishFromJob(deps, payload, job);
     },
+    post_follow_up: async (payload) => {
+      await runFollowUp(deps, payload);
+    },
+    generate_article_cover: async (payload, job) => {
+      await generateArticleCover(deps, payload, job);
+    },
+    dispatch_workers: async () => {
+      await dispatchWorkersJob(deps);
+    },
+    run_worker: async (payload) => {
+      await runWorkerJob(deps, payload);
+    },
+    publish_scheduled_article: async (payload, job) => {
+      await publishArticleFromJob(deps, payload, job);
+    },
   };
 }
 
@@ -77,7 +107,13 @@ export interface JobLane {
  * due at once, all sent within 15 s), so it gets wide batches; the other kinds keep the
  * default loop and are never queued behind a burst of posts.
  */
-export const jobLanes: readonly JobLane[] = [{ kinds: ["publish_scheduled_post"], batchSize: 100, concurrency: 100 }];
+export const jobLanes: readonly JobLane[] = [
+  { kinds: ["publish_scheduled_post"], batchSize: 100, concurrency: 100 },
+  // Covers take 60-100 s on a real image model and hold an image in memory each, so their
+  // own lane keeps them from blocking the default loop, and a bounded width bounds memory
+  // (bench/cover_jobs_section.ts: 100 queued at once).
+  { kinds: ["generate_article_cover"], batchSize: 8, concurrency: 8 },
+];
 
 const HOUR = 3600;
 
@@ -92,4 +128,6 @@ export const periodicJobs: readonly PeriodicJob[] = [
   { kind: "purge_finished_jobs", everySeconds: 24 * HOUR },
   // Hourly, so an upload no post attached is gone at most an hour after its 24 hours.
   { kind: "purge_unattached_media", everySeconds: HOUR },
+  // Every 5 minutes: a Worker's run starts at most 5 minutes after its scheduled time.
+  { kind: "dispatch_workers", everySeconds: DISPATCH_WORKERS_EVERY_SECONDS },
 ];

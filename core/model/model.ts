@@ -51,6 +51,8 @@ export type ImageSize = `${number}x${number}`;
 /** An image job (article covers). */
 export interface ImageRequest extends CallOptions {
   prompt: string;
+  /** The headline the image is for (an article's title); the local engine sets it on the cover, remote models read it in `prompt`. */
+  title?: string;
   /** Default `1536x1024`, a landscape cover. */
   size?: ImageSize;
 }

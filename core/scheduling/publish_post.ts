@@ -34,6 +34,7 @@ import {
   type PublishPartRow,
 } from "./publish_queries.ts";
 import { refundPostQuota } from "./post_quota.ts";
+import { armFollowUps } from "./post_follow_ups.ts";
 import type { PublishJobPayload } from "./schedule_publication.ts";
 
 /** What publishing needs: the pool (it commits part by part, so never a transaction), the network, the clock. */
@@ -91,15 +92,17 @@ export async function publishScheduledPost(deps: PublishDeps, payload: PublishJo
     holder: crypto.randomUUID(),
     leaseSeconds: options.leaseSeconds ?? PUBLISH_LEASE_SECONDS,
   };
-  const post = await claimPost(sql, { ...claim, now: new Date(clock.now()) });
+  const post = await claimPost(sql, { ...claim, now: new Date(clock.now()), firstToken: partToken(claim.postId, claim.version, 0) });
   if (!post) return unclaimedResult(deps, payload);
   const recorded = new Map(post.recorded.map((row) => [row.part_index, row]));
   const ids: string[] = [];
+  let sent = false;
   try {
     for (let index = 0; index < post.parts.length; index++) {
-      const id = await publishPart(deps, claim, post, index, recorded.get(index), ids.at(-1));
-      if (id === undefined) return unclaimedResult(deps, payload);
-      ids.push(id);
+      const outcome = await publishPart(deps, claim, post, { index, recorded: recorded.get(index), earlier: ids });
+      if (outcome === undefined) return unclaimedResult(deps, payload);
+      ids.push(outcome.id);
+      sent = outcome.sent;
     }
   } catch (error) {
     if (isPermanentFailure(error) || options.finalAttempt) {
@@ -109,24 +112,28 @@ export async function publishScheduledPost(deps: PublishDeps, payload: PublishJo
     await releaseClaim(sql, claim).catch(() => {});
     throw error;
   }
-  if (!(await markPostSent(sql, claim, { xPostIds: ids, at: new Date(clock.now()) }))) return unclaimedResult(deps, payload);
+  // Sent with the last part's record, unless that part was already published by an earlier attempt.
+  if (!sent && !(await markPostSent(sql, claim, { xPostIds: ids, at: new Date(clock.now()) }))) return unclaimedResult(deps, payload);
+  await armFollowUps(sql, claim.postId);
   return { outcome: "sent", xPostIds: ids, byThisCall: true };
 }
 
 /**
- * Publishes one part and answers its network id, or undefined when the claim was lost
- * (the post changed, or another holder took over after this one's lease passed).
+ * Publishes part `index` and answers its network id (and whether its record also marked
+ * the post sent: the last part), or undefined when the claim was lost (the post changed,
+ * or another holder took over after this one's lease passed).
  */
 async function publishPart(
   deps: PublishDeps,
   claim: Holder,
   post: ClaimedPostRow,
-  index: number,
-  recorded: PublishPartRow | undefined,
-  replyToId: string | undefined,
-): Promise<string | undefined> {
+  step: { index: number; recorded: PublishPartRow | undefined; earlier: readonly string[] },
+): Promise<{ id: string; sent: boolean } | undefined> {
   const { sql, network, clock } = deps;
-  if (recorded?.state === "published" && recorded.x_post_id) return recorded.x_post_id;
+  const { index, recorded, earlier } = step;
+  // Each part answers the previous one (spec: "parts in order as a thread").
+  const replyToId = earlier.at(-1);
+  if (recorded?.state === "published" && recorded.x_post_id) return { id: recorded.x_post_id, sent: false };
   const part = post.parts[index];
   const token = recorded?.token ?? partToken(claim.postId, claim.version, index);
   let landed: NetworkPost | undefined;
@@ -135,7 +142,8 @@ async function publishPart(
     // network before publishing again (spec: "reconcile with the network before retrying
     // after an unknown outcome"); publishing with the same token is idempotent as well.
     landed = await network.findPublished({ authorId: post.account_id, token });
-  } else if (!(await recordPartPublishing(sql, claim, { index, token, at: new Date(clock.now()) }))) {
+  } else if (!(index === 0 && post.first_recorded) && !(await recordPartPublishing(sql, claim, { index, token, at: new Date(clock.now()) }))) {
+    // (Part 0 of a fresh publication was recorded `publishing` by the claim itself.)
     return undefined;
   }
   const mediaKeys = (part.media ?? []).map((item) => item.object_key);
@@ -148,8 +156,11 @@ async function publishPart(
       ...(replyToId === undefined ? {} : { replyToId }),
       token,
     }));
-  const held = await recordPartPublished(sql, claim, { index, xPostId: published.id, at: new Date(clock.now()) });
-  return held ? published.id : undefined;
+  const now = new Date(clock.now());
+  const last = index === post.parts.length - 1;
+  const sent = last ? { xPostIds: [...earlier, published.id], at: now } : undefined;
+  const held = await recordPartPublished(sql, claim, { index, xPostId: published.id, at: now }, sent);
+  return held ? { id: published.id, sent: last } : undefined;
 }
 
 /** Ends the post `error` with `reason` and gives back its quota unit, in one transaction. */
@@ -173,7 +184,11 @@ async function unclaimedResult(deps: PublishDeps, payload: PublishJobPayload): P
   const state = await postPublishState(deps.sql, payload.postId);
   if (!state) return { outcome: "skipped", reason: "missing" };
   if (state.publish_version !== payload.version) return { outcome: "skipped", reason: "stale" };
-  if (state.status === "sent") return { outcome: "sent", xPostIds: state.x_post_ids ?? [], byThisCall: false };
+  if (state.status === "sent") {
+    // An earlier attempt sent it and may have died before arming the follow-ups.
+    await armFollowUps(deps.sql, payload.postId);
+    return { outcome: "sent", xPostIds: state.x_post_ids ?? [], byThisCall: false };
+  }
   if (state.status === "error") return { outcome: "failed", error: state.error ?? "Publishing failed" };
   if (state.status === "draft") return { outcome: "skipped", reason: "draft" };
   if (!state.claimed && state.scheduled_for && state.scheduled_for.getTime() > deps.clock.now()) {

@@ -23,7 +23,10 @@ export interface ClaimedPostRow {
   quota_period_start: Date | null;
   /** Publication attempts so far, this one included. */
   publish_attempts: number;
+  /** What earlier attempts recorded, part by part. */
   recorded: PublishPartRow[];
+  /** The claim itself recorded part 0 `publishing` (nothing was recorded for it before). */
+  first_recorded: boolean;
 }
 
 /** Why a post was not claimed. */
@@ -48,30 +51,43 @@ export interface Holder {
 
 /**
  * Claims post `postId` at `version` for `holder` when it is scheduled, due by `now`, and
- * no other holder's lease is running; counts the attempt. Undefined when not claimed.
+ * no other holder's lease is running; counts the attempt, and records part 0 `publishing`
+ * with `firstToken` unless an earlier attempt recorded it. Undefined when not claimed.
  */
-export async function claimPost(sql: Queryable, claim: Holder & { now: Date }): Promise<ClaimedPostRow | undefined> {
+export async function claimPost(sql: Queryable, claim: Holder & { now: Date; firstToken: string }): Promise<ClaimedPostRow | undefined> {
   /*
    * One statement: the row lock of the UPDATE serialises concurrent claimers, and each
    * re-checks the lease on the row as the winner left it (READ COMMITTED re-evaluates the
    * WHERE on the updated row), so exactly one of them gets it. The lease runs on the
    * database's clock, the one every process shares; `now` (the app's Clock) only says
-   * whether the post is due. A scalar subquery in RETURNING reads the parts recorded by
-   * earlier attempts, which saves a round trip per post.
+   * whether the post is due. The same statement reads what earlier attempts recorded
+   * (a CTE's writes are invisible to the rest of its statement, so `recorded` is the
+   * state before this claim) and commits part 0 `publishing`, the first step of a fresh
+   * publication: two round trips fewer per post (bench: 10,000 posts due in one minute).
    */
   const [row] = await sql<ClaimedPostRow[]>`
-    update scheduled_posts p
-       set publish_claimed_by = ${claim.holder},
-           publish_claimed_until = now() + ${claim.leaseSeconds} * interval '1 second',
-           publish_attempts = p.publish_attempts + 1
-     where p.id = ${claim.postId} and p.publish_version = ${claim.version} and p.status = 'scheduled'
-       and p.scheduled_for <= ${claim.now}
-       and (p.publish_claimed_until is null or p.publish_claimed_until < now())
-    returning p.id, p.account_id, p.parts, p.quota_period_start, p.publish_attempts,
-              coalesce((select json_agg(json_build_object('part_index', pp.part_index, 'state', pp.state, 'token', pp.token,
-                                                          'x_post_id', pp.x_post_id) order by pp.part_index)
-                          from publish_parts pp
-                         where pp.post_id = p.id and pp.publish_version = ${claim.version}), '[]'::json) as recorded`;
+    with claimed as (
+      update scheduled_posts p
+         set publish_claimed_by = ${claim.holder},
+             publish_claimed_until = now() + ${claim.leaseSeconds} * interval '1 second',
+             publish_attempts = p.publish_attempts + 1
+       where p.id = ${claim.postId} and p.publish_version = ${claim.version} and p.status = 'scheduled'
+         and p.scheduled_for <= ${claim.now}
+         and (p.publish_claimed_until is null or p.publish_claimed_until < now())
+      returning p.id, p.account_id, p.parts, p.quota_period_start, p.publish_attempts
+    ), first as (
+      insert into publish_parts (post_id, publish_version, part_index, state, token, started_at)
+      select id, ${claim.version}, 0, 'publishing', ${claim.firstToken}, ${claim.now} from claimed
+       where jsonb_array_length(parts) > 0
+      on conflict (post_id, publish_version, part_index) do nothing
+      returning part_index
+    )
+    select c.*, exists (select 1 from first) as first_recorded,
+           coalesce((select json_agg(json_build_object('part_index', pp.part_index, 'state', pp.state, 'token', pp.token,
+                                                       'x_post_id', pp.x_post_id) order by pp.part_index)
+                       from publish_parts pp
+                      where pp.post_id = c.id and pp.publish_version = ${claim.version}), '[]'::json) as recorded
+      from claimed c`;
   return row;
 }
 
@@ -108,10 +124,20 @@ export async function recordPartPublishing(sql: Queryable, claim: Holder, part: 
 }
 
 /**
- * Records the network's id of part `index` and renews the lease. The outcome is a fact
- * and is recorded whoever holds the claim; answers whether the caller still holds it.
+ * Records the network's id of part `index` and renews the lease; with `sent` (the last
+ * part) marks the post sent in the same statement instead (see `markPostSent`). The
+ * outcome is a fact and is recorded whoever holds the claim; answers whether the caller
+ * still held it.
  */
-export async function recordPartPublished(sql: Queryable, claim: Holder, part: { index: number; xPostId: string; at: Date }): Promise<boolean> {
+export async function recordPartPublished(
+  sql: Queryable,
+  claim: Holder,
+  part: { index: number; xPostId: string; at: Date },
+  sent?: { xPostIds: readonly string[]; at: Date },
+): Promise<boolean> {
+  const changes = sent
+    ? sentColumns(sql, sent)
+    : sql`publish_claimed_until = now() + ${claim.leaseSeconds} * interval '1 second'`;
   // Data-modifying CTEs run to completion whether or not the outer query reads them.
   const [row] = await sql<{ held: boolean }[]>`
     with part as (
@@ -120,7 +146,7 @@ export async function recordPartPublished(sql: Queryable, claim: Holder, part: {
          and state = 'publishing'
       returning 1
     ), held as (
-      update scheduled_posts set publish_claimed_until = now() + ${claim.leaseSeconds} * interval '1 second'
+      update scheduled_posts set ${changes}
        where id = ${claim.postId} and publish_claimed_by = ${claim.holder}
          and publish_version = ${claim.version} and status = 'scheduled'
       returning 1
@@ -129,12 +155,15 @@ export async function recordPartPublished(sql: Queryable, claim: Holder, part: {
   return row.held;
 }
 
+function sentColumns(sql: Queryable, sent: { xPostIds: readonly string[]; at: Date }) {
+  return sql`status = 'sent', sent_at = ${sent.at}, x_post_ids = ${sql.array(sent.xPostIds as string[])}::text[], error = null,
+             publish_claimed_by = null, publish_claimed_until = null, updated_at = ${sent.at}`;
+}
+
 /** Marks the post `sent` with its parts' ids and lets go of the claim; false when the holder no longer holds it. */
 export async function markPostSent(sql: Queryable, claim: Holder, sent: { xPostIds: readonly string[]; at: Date }): Promise<boolean> {
   const rows = await sql`
-    update scheduled_posts
-       set status = 'sent', sent_at = ${sent.at}, x_post_ids = ${sql.array(sent.xPostIds as string[])}::text[], error = null,
-           publish_claimed_by = null, publish_claimed_until = null, updated_at = ${sent.at}
+    update scheduled_posts set ${sentColumns(sql, sent)}
      where id = ${claim.postId} and publish_claimed_by = ${claim.holder}
        and publish_version = ${claim.version} and status = 'scheduled'
     returning id`;

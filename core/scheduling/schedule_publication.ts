@@ -5,7 +5,6 @@
  * unscheduling or deleting needs no job bookkeeping.
  */
 import type { Queryable } from "../db/sql.ts";
-import { enqueueJob } from "../jobs/jobs_queries.ts";
 
 /** The job kind that publishes one post (core/jobs/job_kinds.ts). */
 export const PUBLISH_JOB_KIND = "publish_scheduled_post";
@@ -22,12 +21,21 @@ export interface PublishJobPayload {
  */
 export async function schedulePublication(sql: Queryable, postIds: readonly number[], options: { runAt?: Date } = {}): Promise<void> {
   if (postIds.length === 0) return;
-  const rows = await sql<{ id: number; publish_version: number; scheduled_for: Date }[]>`
-    update scheduled_posts set publish_version = publish_version + 1
-     where id = any(${sql.array(postIds as number[])}::bigint[]) and status = 'scheduled'
-    returning id, publish_version, scheduled_for`;
-  for (const row of rows) {
-    const payload: PublishJobPayload = { postId: row.id, version: row.publish_version };
-    await enqueueJob(sql, { kind: PUBLISH_JOB_KIND, payload, runAt: options.runAt ?? row.scheduled_for, uniqueKey: `publish:${row.id}:${row.publish_version}`, maxAttempts: 6 });
-  }
+  // One statement however many posts (bulk retime moves up to 500): the versions are new,
+  // so the unique keys never collide with a job already queued.
+  await sql`
+    with bumped as (
+      update scheduled_posts set publish_version = publish_version + 1
+       where id = any(${sql.array(postIds as number[])}::bigint[]) and status = 'scheduled'
+      returning id, publish_version, scheduled_for
+    )
+    insert into jobs (kind, payload, run_at, max_attempts, unique_key)
+    select ${PUBLISH_JOB_KIND}, jsonb_build_object('postId', id, 'version', publish_version),
+           coalesce(${options.runAt ?? null}::timestamptz, scheduled_for), ${PUBLISH_MAX_ATTEMPTS},
+           'publish:' || id || ':' || publish_version
+      from bumped
+    on conflict (unique_key) where unique_key is not null and status in ('queued', 'running') do nothing`;
 }
+
+/** Attempts of a publish job before the post is marked `error` (bounded retries). */
+export const PUBLISH_MAX_ATTEMPTS = 6;

@@ -27,6 +27,9 @@ export interface ScheduledPostRow {
   error: string | null;
   sent_at: Date | null;
   x_post_ids: string[] | null;
+  auto_retweeted_at: Date | null;
+  auto_retweet_removed_at: Date | null;
+  auto_deleted_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -83,7 +86,8 @@ export async function updatePostColumns(sql: Queryable, id: number, columns: Pos
 const SELECT_POST = (sql: Queryable) => sql`
   select p.id, p.account_id, a.username, p.status, p.legacy_board, p.scheduled_for, p.parts, p.title, p.scratchpad,
          p.auto_retweet, p.auto_delete, p.super_followers_only, p.quota_period_start, p.publish_version,
-         p.error, p.sent_at, p.x_post_ids, p.created_at, p.updated_at
+         p.error, p.sent_at, p.x_post_ids, p.auto_retweeted_at, p.auto_retweet_removed_at, p.auto_deleted_at,
+         p.created_at, p.updated_at
     from scheduled_posts p join accounts a on a.id = p.account_id`;
 
 /** One post by id, or undefined; `forUpdate` locks it for the transaction. */

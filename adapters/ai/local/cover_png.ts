@@ -1,13 +1,15 @@
 /**
- * Covers on the local engine: an abstract PNG whose palette, angle and bands come from a
- * hash of the prompt, so the same article always gets the same cover. It does not
- * depict the prompt (no image model runs here) and says so in its name: it is a
- * deterministic pattern, which is what an offline engine can honestly make.
+ * Covers on the local engine: a PNG whose palette, angle and bands come from a hash of
+ * the prompt, with the article's title set on it when the request names one (issue 6:
+ * "renders a real image from the title"; cover_title.ts), so the same article always gets
+ * the same cover. It does not depict the prompt (no image model runs here): a
+ * deterministic title card is what an offline engine can honestly make.
  */
 import { deflateSync } from "node:zlib";
 import { ModelFailedError } from "../../../core/model/model_errors.ts";
 import type { ImageSize } from "../../../core/model/model.ts";
 import { stableHash } from "./text_tools.ts";
+import { drawTitle } from "./cover_title.ts";
 
 /** Colour pairs that read well as a gradient. */
 const PALETTES: readonly [number, number, number][][] = [
@@ -32,8 +34,8 @@ export function parseImageSize(size: ImageSize): { width: number; height: number
   return { width, height };
 }
 
-/** The cover for `prompt` at `size`, as PNG bytes. */
-export function coverPng(prompt: string, size: ImageSize): Uint8Array {
+/** The cover for `prompt` at `size`, as PNG bytes, with `title` drawn on it when given. */
+export function coverPng(prompt: string, size: ImageSize, title?: string): Uint8Array {
   const { width, height } = parseImageSize(size);
   const hash = stableHash(prompt.trim().toLowerCase());
   const [from, to] = PALETTES[hash % PALETTES.length];
@@ -53,6 +55,7 @@ export function coverPng(prompt: string, size: ImageSize): Uint8Array {
       for (let c = 0; c < 3; c += 1) rgb[at + c] = Math.round(from[c] + (to[c] - from[c]) * mix);
     }
   }
+  if (title) drawTitle(rgb, width, height, title);
   return encodePng(width, height, rgb);
 }
 

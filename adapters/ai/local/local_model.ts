@@ -48,8 +48,9 @@ export function createLocalModel(options: LocalModelOptions = {}): Model {
     },
     async generateImage(request: ImageRequest): Promise<ImageResult> {
       throwIfCancelled(request.signal);
-      const bytes = coverPng(request.prompt, request.size ?? DEFAULT_IMAGE_SIZE);
-      return { bytes, mimeType: "image/png", costCredits: creditsForImage(prices), model: `${LOCAL_MODEL_NAME}-abstract-cover` };
+      const bytes = coverPng(request.prompt, request.size ?? DEFAULT_IMAGE_SIZE, request.title);
+      const kind = request.title?.trim() ? "title-cover" : "abstract-cover";
+      return { bytes, mimeType: "image/png", costCredits: creditsForImage(prices), model: `${LOCAL_MODEL_NAME}-${kind}` };
     },
   };
 }

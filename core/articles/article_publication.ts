@@ -1,0 +1,29 @@
+/**
+ * Arms the publisher for an article: one `publish_scheduled_article` job per publish
+ * version, enqueued in the caller's transaction, due at the scheduled time (or, for a
+ * publication the request path started, after its lease: the safety net that reconciles a
+ * request that died or timed out). A job whose version is no longer the article's does
+ * nothing, so rescheduling, unscheduling or deleting needs no job bookkeeping.
+ */
+import type { Queryable } from "../db/sql.ts";
+
+/** The job kind that publishes (or reconciles) one article (core/jobs/job_kinds.ts). */
+export const ARTICLE_PUBLISH_JOB_KIND = "publish_scheduled_article";
+
+/** The payload of an article publish job. */
+export interface ArticleJobPayload {
+  articleId: number;
+  version: number;
+}
+
+/** Attempts of an article publish job (bounded retries with the job's backoff). */
+export const ARTICLE_PUBLISH_MAX_ATTEMPTS = 6;
+
+/** Enqueues the publish job of `articleId` at `version`, due at `runAt` (once per version). */
+export async function enqueueArticlePublication(sql: Queryable, payload: ArticleJobPayload, runAt: Date): Promise<void> {
+  await sql`
+    insert into jobs (kind, payload, run_at, max_attempts, unique_key)
+    values (${ARTICLE_PUBLISH_JOB_KIND}, ${sql.json(payload as never)}, ${runAt}, ${ARTICLE_PUBLISH_MAX_ATTEMPTS},
+            ${`article:${payload.articleId}:${payload.version}`})
+    on conflict (unique_key) where unique_key is not null and status in ('queued', 'running') do nothing`;
+}

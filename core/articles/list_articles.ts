@@ -1,0 +1,31 @@
+/** `GET /v1/articles` and `GET /v1/articles/{id}` (spec: Articles; supplement: Articles, C5). */
+import type { AccountContext, KeyContext } from "../context.ts";
+import { pageInfo } from "../schema.ts";
+import { reachableArticle } from "./article_access.ts";
+import { ARTICLE_FILTERS, type Article } from "./article_schema.ts";
+import { toArticle } from "./article_view.ts";
+import { listArticleRows } from "./article_writes_queries.ts";
+
+/** The list's filters, parsed. */
+export interface ListArticlesInput {
+  status?: (typeof ARTICLE_FILTERS)[number][];
+  limit: number;
+  page: number;
+}
+
+/** A page of the account's articles (default: every status), most recently updated first. */
+export async function listArticles(ctx: AccountContext, input: ListArticlesInput) {
+  const { rows, total } = await listArticleRows(ctx.services.sql, {
+    accountId: ctx.account.id,
+    statuses: input.status?.length ? input.status : ARTICLE_FILTERS,
+    limit: input.limit,
+    offset: (input.page - 1) * input.limit,
+  });
+  return { data: rows.map(toArticle), pagination: pageInfo(input.page, input.limit, total, rows.length) };
+}
+
+/** One article the key can read, body included. */
+export async function getArticle(ctx: KeyContext, input: { id: string; account_id?: string }): Promise<{ data: Article }> {
+  const { row } = await reachableArticle(ctx, ctx.services.sql, Number(input.id), { accountId: input.account_id, write: false });
+  return { data: toArticle(row) };
+}

@@ -1,0 +1,84 @@
+/**
+ * The follow-ups of a sent post (supplement: Scheduling, `auto_retweet` and `auto_delete`):
+ * `after_hours` after the post went out the account reposts it, and `remove_after_hours`
+ * after that undoes the repost; `auto_delete` deletes every part of a post still under
+ * `threshold` views (default 1000) `after_hours` after it went out. The publisher enqueues
+ * them in the transaction that marks the post sent; each step is recorded on the post, so a
+ * retried job never repeats it (the network's repost and delete are idempotent as well).
+ */
+import type { Clock } from "../clock.ts";
+import type { Queryable, Sql } from "../db/sql.ts";
+import type { SocialNetwork } from "../network/social_network.ts";
+import { NetworkNotFoundError } from "../network/network_errors.ts";
+import { enqueueJob } from "../jobs/jobs_queries.ts";
+import { DEFAULT_AUTO_DELETE_THRESHOLD } from "./post_view.ts";
+import { postById } from "./scheduled_posts_queries.ts";
+
+/** The job kind of the follow-ups. */
+export const FOLLOW_UP_JOB_KIND = "post_follow_up";
+
+/** What a follow-up job does. */
+export interface FollowUpPayload {
+  postId: number;
+  action: "repost" | "undo_repost" | "auto_delete";
+}
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * Enqueues the follow-ups the post's settings ask for, counted from its `sent_at`, once:
+ * the publisher calls this whenever it finds the post sent (by itself or an earlier
+ * attempt that died before getting here), and a follow-up enqueued before, finished or
+ * not, is not enqueued again. One statement; nothing for a post without such settings.
+ */
+export async function armFollowUps(sql: Queryable, postId: number): Promise<void> {
+  await sql`
+    insert into jobs (kind, payload, run_at, unique_key)
+    select ${FOLLOW_UP_JOB_KIND}, jsonb_build_object('postId', p.id, 'action', f.action),
+           p.sent_at + make_interval(hours => f.hours), 'follow-up:' || p.id || ':' || f.action
+      from scheduled_posts p
+      cross join lateral (values ('repost', (p.auto_retweet->>'after_hours')::int),
+                                 ('auto_delete', (p.auto_delete->>'after_hours')::int)) as f (action, hours)
+     where p.id = ${postId} and p.status = 'sent' and p.sent_at is not null and f.hours is not null
+       and not exists (select 1 from jobs j where j.unique_key = 'follow-up:' || p.id || ':' || f.action)
+    on conflict (unique_key) where unique_key is not null and status in ('queued', 'running') do nothing`;
+}
+
+/** Runs one follow-up; a post deleted, unsent or already handled is left alone. */
+export async function runFollowUp(deps: { sql: Sql; network: SocialNetwork; clock: Clock }, payload: FollowUpPayload): Promise<void> {
+  const { sql, network } = deps;
+  const now = new Date(deps.clock.now());
+  const post = await postById(sql, payload.postId);
+  const first = post?.x_post_ids?.[0];
+  if (!post || post.status !== "sent" || !first || post.auto_deleted_at) return;
+  if (payload.action === "repost") {
+    if (post.auto_retweeted_at || !post.auto_retweet) return;
+    await network.repost(post.account_id, first);
+    await sql`update scheduled_posts set auto_retweeted_at = ${now} where id = ${post.id}`;
+    const removeAfter = post.auto_retweet.remove_after_hours;
+    if (removeAfter) {
+      const payloadUndo: FollowUpPayload = { postId: post.id, action: "undo_repost" };
+      await enqueueJob(sql, { kind: FOLLOW_UP_JOB_KIND, payload: payloadUndo, runAt: new Date(now.getTime() + removeAfter * HOUR_MS), uniqueKey: `follow-up:${post.id}:undo_repost` });
+    }
+  } else if (payload.action === "undo_repost") {
+    if (!post.auto_retweeted_at || post.auto_retweet_removed_at) return;
+    await network.undoRepost(post.account_id, first);
+    await sql`update scheduled_posts set auto_retweet_removed_at = ${now} where id = ${post.id}`;
+  } else {
+    if (!post.auto_delete) return;
+    const views = await viewsOf(network, first);
+    if (views === undefined || views >= (post.auto_delete.threshold ?? DEFAULT_AUTO_DELETE_THRESHOLD)) return;
+    for (const id of [...post.x_post_ids!].reverse()) await network.deletePost(post.account_id, id);
+    await sql`update scheduled_posts set auto_deleted_at = ${now} where id = ${post.id}`;
+  }
+}
+
+/** The post's views (impressions), or undefined when it is gone already. */
+async function viewsOf(network: SocialNetwork, postId: string): Promise<number | undefined> {
+  try {
+    return (await network.postById(postId)).metrics.impressions;
+  } catch (error) {
+    if (error instanceof NetworkNotFoundError) return undefined;
+    throw error;
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * Articles: `GET/POST /v1/articles`, `GET/PATCH/DELETE /v1/articles/{id}` and the
+ * transitions `POST /v1/articles/{id}/schedule|unschedule|publish` (spec: Article, States
+ * (Article), Articles; supplement: Articles). Id-addressed calls find the article among
+ * every account the key reaches; `account_id` narrows the search.
+ */
+import { z } from "zod";
+import { inAccount, keyProcedure, router } from "../core/trpc.ts";
+import { accountSelection, commaListOf, dataOf, listOf, paginationInput, timestamp } from "../core/schema.ts";
+import { ARTICLE_FILTERS, article, articleId, coverUrlInput, markdownInput, publishedArticle, titleInput } from "../core/articles/article_schema.ts";
+import { createArticle } from "../core/articles/create_article.ts";
+import { updateArticle } from "../core/articles/update_article.ts";
+import { deleteArticle } from "../core/articles/delete_article.ts";
+import { getArticle, listArticles } from "../core/articles/list_articles.ts";
+import { scheduleArticle, unscheduleArticle } from "../core/articles/schedule_article.ts";
+import { publishArticleNow } from "../core/articles/publish_article_request.ts";
+
+const byId = { id: articleId, ...accountSelection };
+
+/** The Articles endpoints. */
+export const articlesRouter = router({
+  list: keyProcedure
+    .meta({
+      openapi: {
+        method: "GET", path: "/v1/articles", tags: ["Articles"], summary: "List articles",
+        description: "Most recently updated first. `status` filters: draft, scheduled, publishing (a publication in flight or being reconciled), published, failed (drafts whose last publication failed; they carry `last_error`).",
+      },
+    })
+    .input(z.object({
+      ...accountSelection,
+      status: commaListOf(ARTICLE_FILTERS).optional(),
+      ...paginationInput(20),
+    }).prefault({}))
+    .use(inAccount)
+    .output(listOf(article))
+    .query(({ ctx, input }) => listArticles(ctx, input)),
+
+  create: keyProcedure
+    .meta({
+      openapi: {
+        method: "POST", path: "/v1/articles", tags: ["Articles"], summary: "Save an article draft",
+        description: "The body is Markdown; constructs X articles cannot hold degrade to text and are listed in `warnings`; a link or image URL that is not http(s) is refused.",
+      },
+      successStatus: 201,
+      idempotent: true,
+    })
+    .input(z.object({ title: titleInput, content_markdown: markdownInput.optional(), ...accountSelection }))
+    .use(inAccount)
+    .output(dataOf(article))
+    .mutation(({ ctx, input }) => createArticle(ctx, input)),
+
+  get: keyProcedure
+    .meta({
+      openapi: { method: "GET", path: "/v1/articles/{id}", tags: ["Articles"], summary: "Read one article, body included" },
+      errors: ["not_found"],
+    })
+    .input(z.object(byId))
+    .output(dataOf(article))
+    .query(({ ctx, input }) => getArticle(ctx, input)),
+
+  update: keyProcedure
+    .meta({
+      openapi: {
+        method: "PATCH", path: "/v1/articles/{id}", tags: ["Articles"], summary: "Change an article",
+        description: "Only the fields sent change; `content_markdown` replaces the body; `cover_url: null` removes the cover. Published articles, and articles being published, cannot change (409 article_not_editable).",
+      },
+      errors: ["not_found", "article_not_editable"],
+    })
+    .input(z.object({ ...byId, title: titleInput.optional(), content_markdown: markdownInput.optional(), cover_url: coverUrlInput.nullable().optional() }))
+    .output(dataOf(article))
+    .mutation(({ ctx, input }) => updateArticle(ctx, input)),
+
+  delete: keyProcedure
+    .meta({
+      openapi: { method: "DELETE", path: "/v1/articles/{id}", tags: ["Articles"], summary: "Delete an article (a scheduled article's quota unit is refunded)" },
+      errors: ["not_found", "article_not_editable", "upstream_unavailable"],
+    })
+    .input(z.object(byId))
+    .output(dataOf(z.object({ id: z.string(), deleted: z.literal(true) })))
+    .mutation(({ ctx, input }) => deleteArticle(ctx, input)),
+
+  schedule: keyProcedure
+    .meta({
+      openapi: {
+        method: "POST", path: "/v1/articles/{id}/schedule", tags: ["Articles"], summary: "Schedule or reschedule an article",
+        description: "`scheduled_for` more than 2 minutes ahead. Scheduling a draft takes one unit of the post quota; rescheduling keeps it.",
+      },
+      idempotent: true,
+      errors: ["not_found", "article_not_editable", "onboarding_required", "post_quota_exceeded", "upstream_unavailable"],
+    })
+    .input(z.object({ ...byId, scheduled_for: timestamp }))
+    .output(dataOf(article))
+    .mutation(({ ctx, input }) => scheduleArticle(ctx, input)),
+
+  unschedule: keyProcedure
+    .meta({
+      openapi: { method: "POST", path: "/v1/articles/{id}/unschedule", tags: ["Articles"], summary: "Return a scheduled article to draft (its quota unit is refunded)" },
+      errors: ["not_found", "article_not_scheduled", "upstream_unavailable"],
+    })
+    .input(z.object(byId))
+    .output(dataOf(article))
+    .mutation(({ ctx, input }) => unscheduleArticle(ctx, input)),
+
+  publish: keyProcedure
+    .meta({
+      openapi: {
+        method: "POST", path: "/v1/articles/{id}/publish", tags: ["Articles"], summary: "Publish an article now",
+        description: "Send an `Idempotency-Key`. Needs the premium tier on the connected X account. A failure returns the article to draft (502 x_publish_failed, quota refunded); on 504 upstream_timeout it stays `publishing` until the outcome is reconciled: read it before retrying (a retry never publishes twice).",
+      },
+      idempotent: true,
+      errors: ["not_found", "article_not_editable", "post_quota_exceeded", "x_premium_required", "x_publish_failed", "upstream_timeout", "idempotency_in_flight"],
+    })
+    .input(z.object(byId))
+    .output(dataOf(publishedArticle))
+    .mutation(({ ctx, input }) => publishArticleNow(ctx, input)),
+});

@@ -1,0 +1,56 @@
+/**
+ * Article covers: `POST /v1/articles/{id}/cover` (202; a job generates the image),
+ * `GET /v1/cover-styles` (supplement section 5) and the tRPC query `covers.status` (poll a cover).
+ */
+import { z } from "zod";
+import { chargesCredits, inAccount, keyProcedure, router } from "../core/trpc.ts";
+import { accountSelection, dataOf, listOf, paginationInput } from "../core/schema.ts";
+import { coverArticleId, coverGeneration, coverRequestInput, coverStatus, coverStyle } from "../core/covers/cover_schema.ts";
+import { COVER_CREDITS } from "../core/covers/cover_job.ts";
+import { requestCover } from "../core/covers/request_cover.ts";
+import { listCoverStyles, readCoverStatus } from "../core/covers/cover_reads.ts";
+
+/** The cover procedures (tag Articles). */
+export const coversRouter = router({
+  request: keyProcedure
+    .meta({
+      openapi: {
+        method: "POST", path: "/v1/articles/{id}/cover", tags: ["Articles"], summary: "Generate an AI cover from the article's title",
+        description:
+          "Answers 202 with the queued generation; a background job makes the image (60 to 100 s on a real image model, " +
+          "about a second on the local engine, which sets the title on a generated background), stores it as a media upload " +
+          "of the workspace and, unless `attach: false`, makes it the article's cover. Poll `GET /v1/articles/{id}` until `cover` " +
+          "is set (or its `cover_generation.status` is `failed` or `timed_out`). 25 credits, charged now (no `X-Credits-Charged` on the " +
+          "202) and settled by the job: kept when done or timed out (504 semantics), refunded in full on failure. One generation " +
+          "per article at a time. Style: `style_id` (from `GET /v1/cover-styles`) or `style_text`, not both.",
+      },
+      successStatus: 202,
+      idempotent: true,
+      credits: { flat: COVER_CREDITS },
+      errors: ["not_found", "article_title_required", "article_not_editable", "cover_style_not_found", "cover_gen_in_progress", "media_not_configured"],
+    })
+    .input(coverRequestInput)
+    .use(chargesCredits)
+    .output(dataOf(coverGeneration))
+    .mutation(({ ctx, input }) => requestCover(ctx, input)),
+
+  // tRPC only (`covers.status`): the /v1 surface serves only the spec's inventory (test/docs.test.ts),
+  // so REST clients poll `GET /v1/articles/{id}` (its `cover`, and `cover_generation` from
+  // core/covers/cover_reads.ts `latestCoverGeneration`).
+  status: keyProcedure
+    .input(z.object({ id: coverArticleId, ...accountSelection }))
+    .output(dataOf(coverStatus))
+    .query(({ ctx, input }) => readCoverStatus(ctx, input)),
+
+  styles: keyProcedure
+    .meta({
+      openapi: {
+        method: "GET", path: "/v1/cover-styles", tags: ["Articles"], summary: "Saved cover styles, with ids for `style_id`",
+        description: "The workspace's own styles (saved in the companion app) first, then the server's built-in set (`built_in: true`).",
+      },
+    })
+    .input(z.object({ ...accountSelection, ...paginationInput(50) }).prefault({}))
+    .use(inAccount)
+    .output(listOf(coverStyle))
+    .query(({ ctx, input }) => listCoverStyles(ctx, input)),
+});
