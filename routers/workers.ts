@@ -15,6 +15,7 @@ const STATUS_FILTERS = [...SUGGESTION_STATUSES, "all"] as const;
 const suggestionId = integerId.meta({ description: "Suggestion id", example: 42 });
 const SAVE_ERRORS = ["suggestion_not_found", "invalid_request", "onboarding_required", "upstream_unavailable"] as const;
 
+/** The Workers endpoints (spec: Workers). */
 export const workersRouter = router({
   list: keyProcedure
     .meta({ openapi: { method: "GET", path: "/v1/workers", tags: ["Workers"], summary: "List the account's Workers (not paginated)" } })

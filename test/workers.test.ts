@@ -61,6 +61,7 @@ test("the demo has a Worker of each shape, a foreign one, at least three suggest
     select shape, account_id from workers where id = any(${sql().array(Object.values(demo.workers))}::bigint[]) order by id`;
   assert.deepEqual(shapes.map((row) => row.shape).sort(), ["formats", "formats", "fresh", "niche"]);
   assert.equal(shapes.filter((row) => row.account_id === harness.world.accounts.other_user).length, 1);
+  assert.deepEqual({ workers: harness.world.workers, suggestions: harness.world.suggestions }, demo, "the demo world publishes the same ids");
 });
 
 for (const index of [0, 1]) {
@@ -173,6 +174,10 @@ for (const index of [0, 1]) {
       const narrowed = await call("GET", `/v1/workers/suggestions?worker_id=${linked.id}&account_id=${harness.world.accounts.linked}`);
       assert.equal(narrowed.status, 200);
       expectError(await call("GET", `/v1/workers/suggestions?account_id=${harness.world.accounts.other_user}`), 404, "account_not_found");
+      expectError(await transports(harness)[index].request("GET", "/v1/workers/suggestions"), 401, "unauthorized");
+      const lapsed = await call("GET", "/v1/workers/suggestions", undefined, harness.world.keys.lapsed);
+      assert.equal(lapsed.status, 403);
+      assert.match(lapsed.body.error, /^subscription_required:/, "the legacy string error");
     });
 
     test("draft saves a draft post visible on GET /v1/scheduled-posts, takes no quota, and saves once", async () => {
@@ -472,6 +477,24 @@ describe("Workers run on their schedules through the job runner", () => {
     assert.ok(sources.has("product"), "A's products are written about");
     assert.equal(new Set(rows.map((row) => row.text)).size, 3, "three different suggestions");
     assert.equal(wallTimeAt("Asia/Tokyo", (await workerById(sql(), owner.id))!.next_run_at.getTime()).hour, 11);
+  });
+
+  test("a run without a model fails and retries; a run that used up its attempts is skipped, not stuck", async () => {
+    const account = await freshLinkedAccount(sql(), "wrk4");
+    const owner = await worker(account, { schedule: { days: [0, 1, 2, 3, 4, 5, 6], time: "13:00" } });
+    const clock = manualClock(owner.next_run_at.getTime() + 1000);
+    const modelless = jobHandlers({ sql: sql(), clock, network: harness.services.network });
+    await enqueueJob(sql(), { kind: "dispatch_workers" });
+    await runJobsOnce({ sql: sql(), handlers: modelless, workerId: "workers-test", kinds: ["dispatch_workers"] });
+    const failedRun = await runJobsOnce({ sql: sql(), handlers: modelless, workerId: "workers-test", kinds: ["run_worker"] });
+    assert.deepEqual([failedRun.claimed, failedRun.retried], [1, 1]);
+    assert.equal((await rowsOf(owner.id)).length, 0);
+    // The run's last attempt failed: the next dispatch moves the Worker on to its next run.
+    await sql()`update jobs set status = 'failed', finished_at = now() where unique_key = ${`run_worker:${owner.id}@${owner.next_run_at.toISOString()}`}`;
+    await enqueueJob(sql(), { kind: "dispatch_workers" });
+    await drain(clock);
+    assert.equal((await workerById(sql(), owner.id))!.next_run_at.getTime(), owner.next_run_at.getTime() + day);
+    assert.equal((await rowsOf(owner.id)).length, 0);
   });
 
   test("an inactive Worker is never dispatched", async () => {

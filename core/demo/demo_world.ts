@@ -15,6 +15,7 @@ import { createKey, revokeKey, rotateKey, type IssuedKey } from "../auth/keys.ts
 import { keysOfUser } from "../auth/keys_queries.ts";
 import { ensureDemoImage } from "./demo_media.ts";
 import { ensureDemoArticles } from "./demo_articles.ts";
+import { ensureDemoWorkers } from "./demo_workers.ts";
 import { ensureDemoPosts, useUpPostQuota, type DemoScheduledPosts } from "./demo_scheduling.ts";
 import { type AccountInput, createUser, linkAccount, shareAccount, type UserInput, userByEmail } from "../accounts/users.ts";
 
@@ -29,6 +30,8 @@ export interface DemoWorld {
   /** `image_key`: an uploaded, unattached PNG of A's (absent when no media store is configured). */
   media: { image_key?: string };
   articles: { draft: string; scheduled: string; published: string };
+  workers: { formats: number; niche: number; fresh: number; foreign: number };
+  suggestions: { to_review: number[] };
   /** Fixtures of the social network (`x.*`), when the network has them. */
   x?: NetworkDemoFixtures;
 }
@@ -111,6 +114,7 @@ export async function ensureDemoWorld(services: Services): Promise<DemoWorld> {
   await useUpPostQuota(seeding, people.pia.main.id);
   const imageKey = await ensureDemoImage(services, people.ada.main.id);
   const articles = await ensureDemoArticles(seeding, people.ada.main.id);
+  const { workers, suggestions } = await ensureDemoWorkers(services, { main: people.ada.main.id, otherUser: people.cy.main.id });
 
   const key = (nickname: string, name: string, scopes: string[]) => freshKey(sql, options, users[nickname], name, scopes);
   const revoked = await createKey(sql, { userId: users.ada, name: "demo revoked", scopes: ["read", "write"], prefix: options.keyPrefix });
@@ -143,6 +147,8 @@ export async function ensureDemoWorld(services: Services): Promise<DemoWorld> {
     scheduled_posts: scheduledPosts,
     media: { image_key: imageKey },
     articles,
+    workers,
+    suggestions,
     x: services.network.demoFixtures?.(),
   };
 }

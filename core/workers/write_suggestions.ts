@@ -202,13 +202,15 @@ async function popularPosts(deps: WriterDeps, worker: WorkerRow): Promise<(Netwo
   const days = Math.min(POPULAR_WINDOW_DAYS, deps.network.info.searchWindowDays);
   const since = new Date(deps.now.getTime() - days * 86_400_000).toISOString();
   const page = await deps.network.search({ query, since, minLikes: POPULAR_MIN_LIKES, lang: "en", originalsOnly: true, limit: SEARCH_PAGE });
-  const authors = new Set<string>();
-  const usable = [...page.items]
+  const candidates = page.items
     .filter((post) => post.kind === "post" && !post.isThreadContinuation && post.lang === "en" && post.metrics.likes >= POPULAR_MIN_LIKES && post.authorId !== worker.account_id)
     .filter((post) => sentencesOf(post.text).some((line) => !/@\w|https?:\/\//.test(line) && line.split(/\s+/).length >= 4))
-    .sort((a, b) => b.metrics.likes - a.metrics.likes || b.id.localeCompare(a.id))
-    .filter((post) => !authors.has(post.authorId) && Boolean(authors.add(post.authorId)))
-    .slice(0, worker.batch_size);
+    .sort((a, b) => b.metrics.likes - a.metrics.likes || b.id.localeCompare(a.id));
+  const usable: NetworkPost[] = [];
+  for (const post of candidates) {
+    if (usable.length === worker.batch_size) break;
+    if (!usable.some((taken) => taken.authorId === post.authorId)) usable.push(post);
+  }
   const users = await deps.network.usersByIds(usable.map((post) => post.authorId));
   const handles = new Map(users.map((user) => [user.id, user.username]));
   return usable.map((post) => ({ ...post, username: handles.get(post.authorId) }));
