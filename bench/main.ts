@@ -11,8 +11,9 @@
  * Then the publisher (scheduling_section.ts: 10,000 posts due in one minute, all `sent`
  * within 15 s; BENCH_SCHEDULED_POSTS) and `GET /v1/scheduled-posts` on an account with
  * 100,000 posts, page 1 and a deep page, vs the same SQL run directly
- * (scheduled_list_section.ts: within 2x of a bare route running the same SQL; BENCH_LIST_POSTS, BENCH_LIST_CALLS). Last, one `BENCH_RESULT <json>` line with all of
- * them (`jobs`, `idempotency`, `lookups`, `ai_overhead`, `scheduling`, `scheduled_list`).
+ * (scheduled_list_section.ts: within 2x of a bare route running the same SQL; BENCH_LIST_POSTS, BENCH_LIST_CALLS), and 100 AI cover jobs queued at once
+ * (cover_jobs_section.ts: bounded concurrency and memory, figures only). Last, one `BENCH_RESULT <json>` line with all of
+ * them (`jobs`, `idempotency`, `lookups`, `ai_overhead`, `scheduling`, `scheduled_list`, `cover_jobs`).
  *
  * Env: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 50), BENCH_WARMUP
  * (s, default 3); BENCH_JOBS (default 20000), BENCH_JOB_BATCH (200), BENCH_JOB_RUNNERS (4),
@@ -42,6 +43,7 @@ import { measureLookups } from "./lookups_section.ts";
 import { measureAiOverhead } from "./ai_overhead_section.ts";
 import { measureScheduling } from "./scheduling_section.ts";
 import { measureScheduledList } from "./scheduled_list_section.ts";
+import { measureCoverJobs } from "./cover_jobs_section.ts";
 
 /** The full path must keep at least this share of the bare route's throughput. */
 const TARGET_RATIO = 0.6;
@@ -105,6 +107,7 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
   const scheduling = await measureScheduling({ sql: routes.sql, databaseUrl: storage.databaseUrl, keyPrefix: KEY_PREFIX }, notPostgres, signal);
   const listSettings = { posts: Number(process.env.BENCH_LIST_POSTS ?? 100_000), limit: 20, calls: Number(process.env.BENCH_LIST_CALLS ?? 200) };
   const scheduledList = await measureScheduledList(sectionTarget, listSettings, notReal);
+  const coverJobs = await measureCoverJobs({ sql: routes.sql, databaseUrl: storage.databaseUrl, origin: routes.fullOrigin, keyPrefix: KEY_PREFIX }, notPostgres, signal);
 
   const summary = {
     target_ratio: TARGET_RATIO,
@@ -137,6 +140,7 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
     ai_overhead: aiOverhead.summary,
     scheduling,
     scheduled_list: scheduledList.summary,
+    cover_jobs: coverJobs,
   };
   console.log("");
   console.log(`BENCH_RESULT ${JSON.stringify(summary)}`);

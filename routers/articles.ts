@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { inAccount, keyProcedure, router } from "../core/trpc.ts";
 import { accountSelection, commaListOf, dataOf, listOf, paginationInput, timestamp } from "../core/schema.ts";
-import { ARTICLE_FILTERS, article, articleId, coverUrlInput, markdownInput, publishedArticle, titleInput } from "../core/articles/article_schema.ts";
+import { ARTICLE_FILTERS, article, articleId, articleWithCover, coverUrlInput, markdownInput, publishedArticle, titleInput } from "../core/articles/article_schema.ts";
 import { createArticle } from "../core/articles/create_article.ts";
 import { updateArticle } from "../core/articles/update_article.ts";
 import { deleteArticle } from "../core/articles/delete_article.ts";
@@ -55,7 +55,7 @@ export const articlesRouter = router({
       errors: ["not_found"],
     })
     .input(z.object(byId))
-    .output(dataOf(article))
+    .output(dataOf(articleWithCover))
     .query(({ ctx, input }) => getArticle(ctx, input)),
 
   update: keyProcedure

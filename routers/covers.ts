@@ -18,7 +18,7 @@ export const coversRouter = router({
         method: "POST", path: "/v1/articles/{id}/cover", tags: ["Articles"], summary: "Generate an AI cover from the article's title",
         description:
           "Answers 202 with the queued generation; a background job makes the image (60 to 100 s on a real image model, " +
-          "about a second on the local engine, which sets the title on a generated background), stores it as a media upload " +
+          "a fraction of a second on the local engine, which sets the title on a generated background), stores it as a media upload " +
           "of the workspace and, unless `attach: false`, makes it the article's cover. Poll `GET /v1/articles/{id}` until `cover` " +
           "is set (or its `cover_generation.status` is `failed` or `timed_out`). 25 credits, charged now (no `X-Credits-Charged` on the " +
           "202) and settled by the job: kept when done or timed out (504 semantics), refunded in full on failure. One generation " +

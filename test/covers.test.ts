@@ -224,7 +224,10 @@ describe(`covers on the local engine (${storage})`, { timeout: 180_000 }, () => 
     assert.equal(done.data.latest_generation.status, "done");
     assert.deepEqual(done.data.cover, { url: row.image_url });
     assert.deepEqual(done.data.latest_generation.cover, { url: row.image_url, object_key: row.object_key });
-    assert.deepEqual(await latestCoverGeneration(sql, Number(id)), done.data.latest_generation, "what GET /v1/articles/{id} shows as cover_generation");
+    assert.deepEqual(await latestCoverGeneration(sql, Number(id)), done.data.latest_generation);
+    const articleRead = await transports(harness)[1].request("GET", `/v1/articles/${id}`, { key: harness.world.keys.read });
+    assert.deepEqual(articleRead.body.data.cover_generation, done.data.latest_generation, "GET /v1/articles/{id} shows it as cover_generation");
+    assert.deepEqual(articleRead.body.data.cover, { url: row.image_url });
     assert.equal(await keptForReference(sql, row.credit_owner_id, row.credit_reference), 25);
     assert.deepEqual(await ledgerOf(sql, row), [{ entry: "charge", amount: -25 }]);
   });

@@ -4,6 +4,7 @@
  * lazy check of the bytes when a post attaches the key (spec: POST /v1/media; Errors:
  * invalid_media, media_not_uploaded, unsupported_media_type, media_too_large).
  */
+import { configFromEnv } from "../adapters/runtime/config.ts";
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startHarness, transports, type Harness } from "./support/harness.ts";
@@ -49,7 +50,7 @@ describe("SigV4 signer", () => {
 
   test("MEDIA_STORE=s3 without its settings names the missing variables; an unknown store is refused", () => {
     assert.throws(() => mediaStoreConfig({ mediaStore: "s3", s3Bucket: "b" }), /"S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY", "S3_ENDPOINT"/);
-    assert.throws(() => mediaStoreConfig({ mediaStore: "ftp" }), /Unknown MEDIA_STORE "ftp"/);
+    assert.throws(() => mediaStoreConfig(configFromEnv({ MEDIA_STORE: "ftp" })), /Unknown MEDIA_STORE "ftp"/);
     assert.deepEqual(mediaStoreConfig({ mediaStore: "none" }), { kind: "none" });
   });
 });

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import postgres from "postgres";
+import { periodicJobs } from "../core/jobs/job_kinds.ts";
 import { childEnv, pollUntil, startNode, type RunningNode } from "./support/child_node.ts";
 import { createTestDatabase, type TestDatabase } from "./support/test_database.ts";
 
@@ -85,9 +86,10 @@ describe("two server processes on one database and Redis", { skip: ready ? false
     const sql = postgres(database.url!, { max: 1, onnotice: () => {} });
     try {
       const rows = await pollUntil("both processes' periodic jobs to finish", async () => {
-        // Periodic runs only: the demo world's queued post has a publish job keyed `publish:<id>:<version>`, due later.
+        // Periodic runs only: the demo world's queued posts and articles have publish jobs due later.
+        const kinds = periodicJobs.map((job) => job.kind);
         const jobs = await sql<{ unique_key: string; status: string; attempts: number }[]>`
-          select unique_key, status, attempts from jobs where unique_key is not null and kind <> 'publish_scheduled_post'`;
+          select unique_key, status, attempts from jobs where unique_key is not null and kind in ${sql(kinds)}`;
         return jobs.length >= 3 && jobs.every((job) => job.status === "done") ? jobs : undefined;
       }, { timeoutMs: 30_000 });
       const keys = rows.map((row) => row.unique_key);

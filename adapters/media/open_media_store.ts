@@ -8,6 +8,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Queryable } from "../../core/db/sql.ts";
+import type { ThreadlineConfig } from "../runtime/config.ts";
 import type { MediaStore } from "../../core/media/media_store.ts";
 import { instanceSecret } from "../../core/media/media_queries.ts";
 import { createLocalMediaStore } from "./local_media_store.ts";
@@ -21,20 +22,11 @@ export type MediaStoreConfig =
   | ({ kind: "s3" } & S3MediaStoreOptions);
 
 /** The configuration fields this reads (a subset of `ThreadlineConfig`). */
-export interface MediaSettings {
-  mediaStore?: string;
-  mediaDir?: string;
-  mediaSigningSecret?: string;
-  dataDir?: string | null;
-  publicUrl?: string;
-  s3Endpoint?: string;
-  s3Bucket?: string;
-  s3Region?: string;
-  s3AccessKeyId?: string;
-  s3SecretAccessKey?: string;
-  s3PublicUrl?: string;
-  s3PathStyle?: boolean;
-}
+export type MediaSettings = Pick<
+  ThreadlineConfig,
+  | "mediaStore" | "mediaDir" | "mediaSigningSecret" | "dataDir" | "publicUrl" | "s3Endpoint" | "s3Bucket"
+  | "s3Region" | "s3AccessKeyId" | "s3SecretAccessKey" | "s3PublicUrl" | "s3PathStyle"
+>;
 
 /** The name of the installation secret local upload URLs are signed with. */
 const SIGNING_SECRET_NAME = "media_upload_signing";

@@ -1,4 +1,5 @@
 /** `GET /v1/articles` and `GET /v1/articles/{id}` (spec: Articles; supplement: Articles, C5). */
+import { latestCoverGeneration } from "../covers/cover_reads.ts";
 import type { AccountContext, KeyContext } from "../context.ts";
 import { pageInfo } from "../schema.ts";
 import { reachableArticle } from "./article_access.ts";
@@ -25,7 +26,7 @@ export async function listArticles(ctx: AccountContext, input: ListArticlesInput
 }
 
 /** One article the key can read, body included. */
-export async function getArticle(ctx: KeyContext, input: { id: string; account_id?: string }): Promise<{ data: Article }> {
+export async function getArticle(ctx: KeyContext, input: { id: string; account_id?: string }) {
   const { row } = await reachableArticle(ctx, ctx.services.sql, Number(input.id), { accountId: input.account_id, write: false });
-  return { data: toArticle(row) };
+  return { data: { ...toArticle(row), cover_generation: await latestCoverGeneration(ctx.services.sql, row.id) } };
 }
