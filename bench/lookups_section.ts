@@ -195,7 +195,7 @@ function problemsOf({ cached, uncached, load, liveUsed, statuses }: KindResult, 
   const problems: string[] = [];
   if (cached.failed + uncached.failed > 0) problems.push(`one-at-a-time runs answered ${JSON.stringify(statuses)} (status: count)`);
   if (load.non2xx > 0 || load.errors > 0) {
-    const hint = load.statusCodes["429"] ? " (429: the owner's 10,000 enrichment units a minute ran out; lower BENCH_LOOKUP_DURATION)" : "";
+    const hint = load.statusCodes["429"] ? " (429: the owner's 100,000 enrichment units a minute ran out; lower BENCH_LOOKUP_DURATION)" : "";
     problems.push(`autocannon saw ${JSON.stringify(load.statusCodes)} and ${load.errors} errors${hint}`);
   }
   // The counts prove which requests hit the cache: only the priming request and the misses may charge the allowance.

@@ -47,7 +47,7 @@ export const PLANS: Record<string, Plan> = {
   advanced: plan("advanced", "Advanced", { period: "monthly", credits: 3_000 }, 3_000, { reads: [1_000, 50_000], writes: [300, 10_000], enrichment: [60, 1_500], feed: [10, 120] }),
   ultra: plan("ultra", "Ultra", { period: "monthly", credits: 10_000 }, 10_000, { reads: [3_000, 200_000], writes: [1_000, 20_000], enrichment: [120, 5_000], feed: [15, 300] }),
   // For operators' own automation (and the benchmark): buckets still counted, rarely reached.
-  enterprise: plan("enterprise", "Enterprise", { period: "monthly", credits: 100_000 }, 1_000_000, { reads: [1_000_000, 100_000_000], writes: [100_000, 10_000_000], enrichment: [10_000, 1_000_000], feed: [1_000, 100_000] }),
+  enterprise: plan("enterprise", "Enterprise", { period: "monthly", credits: 100_000 }, 1_000_000, { reads: [1_000_000, 100_000_000], writes: [100_000, 10_000_000], enrichment: [100_000, 10_000_000], feed: [1_000, 100_000] }),
 };
 
 /** The plan with `id`; an unknown id falls back to the smallest plan rather than failing open. */
