@@ -18,6 +18,9 @@ export const ERROR_STATUS = {
   mirror_rejected: 400,
   article_title_required: 400,
   not_enough_posts: 400,
+  // Status chosen here (the spec shows none): a template id the request named is not one
+  // of the workspace's, a bad parameter rather than a missing resource of the path.
+  unknown_plug_template: 400,
   unauthorized: 401,
   invalid_api_key: 401,
   insufficient_scope: 403,

@@ -6,6 +6,7 @@ import { coversRouter } from "./covers.ts";
 import { identityRouter } from "./identity.ts";
 import { mediaRouter } from "./media.ts";
 import { metaRouter } from "./meta.ts";
+import { plugTemplatesRouter } from "./plug_templates.ts";
 import { postsAnalysisRouter } from "./posts_analysis.ts";
 import { postsComposeRouter } from "./posts_compose.ts";
 import { queueRouter } from "./queue.ts";
@@ -22,6 +23,7 @@ export const appRouter = router({
   identity: identityRouter,
   media: mediaRouter,
   meta: metaRouter,
+  plugTemplates: plugTemplatesRouter,
   posts: postsComposeRouter,
   postsAnalysis: postsAnalysisRouter,
   queue: queueRouter,

@@ -7,6 +7,7 @@ import { inAccount, keyProcedure, router } from "../core/trpc.ts";
 import { accountSelection, commaIdList, commaListOf, dataOf, integerId, listOf, paginationInput, timestamp } from "../core/schema.ts";
 import {
   autoDeleteInput,
+  autoPlugInput,
   autoRetweetInput,
   MAX_POST_TAGS,
   partsInput,
@@ -32,9 +33,9 @@ const content = {
   auto_retweet: autoRetweetInput.nullable().optional(),
   auto_delete: autoDeleteInput.nullable().optional(),
   super_followers_only: z.boolean().optional(),
-  // Plug templates and auto DMs come with the companion app's settings, not built here yet:
-  // `null` (skip the default) is accepted, anything else refused rather than ignored.
-  auto_plug: z.null({ error: "is not available on this server yet (only null is accepted)" }).optional(),
+  auto_plug: autoPlugInput.nullable().optional().meta({ description: "Reply with a plug template (`GET /v1/plug-templates`) once the first part has `threshold` likes; null removes it" }),
+  // Auto DMs come with the companion app's settings, not built here yet: `null` (skip the
+  // default) is accepted, anything else refused rather than ignored.
   auto_dm: z.null({ error: "is not available on this server yet (only null is accepted)" }).optional(),
 };
 
@@ -69,7 +70,7 @@ export const scheduledPostsRouter = router({
       },
       successStatus: 201,
       idempotent: true,
-      errors: ["invalid_request", "invalid_media", "media_not_uploaded", "onboarding_required", "post_quota_exceeded", "upstream_error", "upstream_timeout", ...SCHEDULING_ERRORS],
+      errors: ["invalid_request", "invalid_media", "media_not_uploaded", "unknown_plug_template", "onboarding_required", "post_quota_exceeded", "upstream_error", "upstream_timeout", ...SCHEDULING_ERRORS],
     })
     .input(z.object({
       ...content,
@@ -95,7 +96,7 @@ export const scheduledPostsRouter = router({
         method: "PATCH", path: "/v1/scheduled-posts/{id}", tags: ["Scheduling"], summary: "Change a post",
         description: "Only the fields sent change; `text`/`parts` replace every part (media included). `status` moves a post between `draft` and `scheduled` (quota deducted and refunded); a `scheduled_for` alone never promotes a draft. Sent posts and posts being published cannot change (400 invalid_request).",
       },
-      errors: ["not_found", "invalid_request", "invalid_media", "media_not_uploaded", "onboarding_required", "post_quota_exceeded", ...SCHEDULING_ERRORS],
+      errors: ["not_found", "invalid_request", "invalid_media", "media_not_uploaded", "unknown_plug_template", "onboarding_required", "post_quota_exceeded", ...SCHEDULING_ERRORS],
     })
     .input(z.object({
       id: postId,

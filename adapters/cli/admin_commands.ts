@@ -13,6 +13,7 @@ import { openRuntime } from "../runtime/open_runtime.ts";
 import { configFromEnv } from "../runtime/config.ts";
 import { type Args, integerFlag, requiredFlag, stringFlag } from "./args.ts";
 import { createWorkerCommand } from "./workers_command.ts";
+import { createPlugTemplateCommand } from "./plug_templates_command.ts";
 
 type Command = (services: Services, args: Args) => Promise<unknown>;
 
@@ -56,6 +57,7 @@ const commands: Record<string, Command> = {
     return { revoked: true, note: "Other server processes stop accepting it within 30 s" };
   },
   "workers create": createWorkerCommand,
+  "plug-templates create": createPlugTemplateCommand,
 };
 
 /** The admin command names, for help. */

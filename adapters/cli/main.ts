@@ -20,6 +20,7 @@ const HELP = `threadline <command>
   keys list --user ID [--include-revoked]   keys rotate --key ID   keys revoke --key ID
   workers create --account ID --name N --shape formats|niche|fresh --topic-source product|custom|niche
                  [--product ID] [--topic T] [--keywords a,b] [--batch-size 3] [--days 1,3,5] [--time 09:00] [--timezone Europe/London] [--inactive]
+  plug-templates create --account ID --text T [--media OBJECT_KEY]
 
 Configuration comes from the environment (DATABASE_URL, REDIS_URL, DATA_DIR, ...: see README).`;
 

@@ -16,6 +16,7 @@ import { keysOfUser } from "../auth/keys_queries.ts";
 import { ensureDemoImage } from "./demo_media.ts";
 import { ensureDemoArticles } from "./demo_articles.ts";
 import { ensureDemoWorkers } from "./demo_workers.ts";
+import { ensureDemoPlugTemplates } from "./demo_plug_templates.ts";
 import { ensureDemoPosts, useUpPostQuota, type DemoScheduledPosts } from "./demo_scheduling.ts";
 import { type AccountInput, createUser, linkAccount, shareAccount, type UserInput, userByEmail } from "../accounts/users.ts";
 
@@ -32,6 +33,8 @@ export interface DemoWorld {
   articles: { draft: string; scheduled: string; published: string };
   workers: { formats: number; niche: number; fresh: number; foreign: number };
   suggestions: { to_review: number[] };
+  /** Plug templates of A's workspace (for `auto_plug`). */
+  plug_templates: string[];
   /** Fixtures of the social network (`x.*`), when the network has them. */
   x?: NetworkDemoFixtures;
 }
@@ -115,6 +118,7 @@ export async function ensureDemoWorld(services: Services): Promise<DemoWorld> {
   const imageKey = await ensureDemoImage(services, people.ada.main.id);
   const articles = await ensureDemoArticles(seeding, people.ada.main.id);
   const { workers, suggestions } = await ensureDemoWorkers(services, { main: people.ada.main.id, otherUser: people.cy.main.id });
+  const plugTemplates = await ensureDemoPlugTemplates(services, people.ada.main.id);
 
   const key = (nickname: string, name: string, scopes: string[]) => freshKey(sql, options, users[nickname], name, scopes);
   const revoked = await createKey(sql, { userId: users.ada, name: "demo revoked", scopes: ["read", "write"], prefix: options.keyPrefix });
@@ -149,6 +153,7 @@ export async function ensureDemoWorld(services: Services): Promise<DemoWorld> {
     articles,
     workers,
     suggestions,
+    plug_templates: plugTemplates,
     x: services.network.demoFixtures?.(),
   };
 }

@@ -18,6 +18,7 @@ import { accountHasPremium, insertPost, setPostTags, updatePostColumns } from ".
 import { readPost } from "./read_post.ts";
 import { publishNowAndRead } from "./publish_now_request.ts";
 import type { ScheduledPost } from "./scheduled_post_schema.ts";
+import { checkPlugTemplate } from "../plug_templates/plug_templates.ts";
 
 /** What a create sends. */
 export interface CreatePostInput extends ContentInput {
@@ -27,6 +28,7 @@ export interface CreatePostInput extends ContentInput {
   tags?: number[];
   auto_retweet?: { after_hours: number; remove_after_hours?: number } | null;
   auto_delete?: { after_hours: number; threshold?: number } | null;
+  auto_plug?: { template_id: string; threshold: number } | null;
   super_followers_only?: boolean;
 }
 
@@ -51,6 +53,7 @@ export async function createPost(ctx: AccountContext, input: CreatePostInput): P
   const premium = await accountHasPremium(sql, ctx.account.id);
   const objectKeys = await checkParts(ctx, sql, { workspaceId: ctx.account.workspaceId, xPremium: premium }, parts);
   const tagIds = await checkTags(sql, ctx.account.workspaceId, input.tags ?? []);
+  await checkPlugTemplate(sql, ctx.account.workspaceId, input.auto_plug);
 
   let scheduledFor: Date | null = null;
   if (publishNow) scheduledFor = now;
@@ -70,6 +73,7 @@ export async function createPost(ctx: AccountContext, input: CreatePostInput): P
       scratchpad: input.scratchpad ?? null,
       auto_retweet: input.auto_retweet ?? null,
       auto_delete: input.auto_delete ?? null,
+      auto_plug: input.auto_plug ?? null,
       super_followers_only: input.super_followers_only ?? false,
     });
     await setPostTags(tx, id, tagIds);

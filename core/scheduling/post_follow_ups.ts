@@ -5,6 +5,8 @@
  * `threshold` views (default 1000) `after_hours` after it went out. The publisher enqueues
  * them in the transaction that marks the post sent; each step is recorded on the post, so a
  * retried job never repeats it (the network's repost and delete are idempotent as well).
+ * `auto_plug` checks the likes an hour after sending and hourly after that
+ * (core/plug_templates/auto_plug_follow_up.ts), each check a job of its own.
  */
 import type { Clock } from "../clock.ts";
 import type { Queryable, Sql } from "../db/sql.ts";
@@ -13,6 +15,7 @@ import { NetworkNotFoundError } from "../network/network_errors.ts";
 import { enqueueJob } from "../jobs/jobs_queries.ts";
 import { DEFAULT_AUTO_DELETE_THRESHOLD } from "./post_view.ts";
 import { postById } from "./scheduled_posts_queries.ts";
+import { AUTO_PLUG_CHECK_EVERY_HOURS, checkAutoPlug } from "../plug_templates/auto_plug_follow_up.ts";
 
 /** The job kind of the follow-ups. */
 export const FOLLOW_UP_JOB_KIND = "post_follow_up";
@@ -20,7 +23,9 @@ export const FOLLOW_UP_JOB_KIND = "post_follow_up";
 /** What a follow-up job does. */
 export interface FollowUpPayload {
   postId: number;
-  action: "repost" | "undo_repost" | "auto_delete";
+  action: "repost" | "undo_repost" | "auto_delete" | "auto_plug";
+  /** `auto_plug` only: which check this is (1, the armed one, when absent). */
+  check?: number;
 }
 
 const HOUR_MS = 3_600_000;
@@ -38,7 +43,8 @@ export async function armFollowUps(sql: Queryable, postId: number): Promise<void
            p.sent_at + make_interval(hours => f.hours), 'follow-up:' || p.id || ':' || f.action
       from scheduled_posts p
       cross join lateral (values ('repost', (p.auto_retweet->>'after_hours')::int),
-                                 ('auto_delete', (p.auto_delete->>'after_hours')::int)) as f (action, hours)
+                                 ('auto_delete', (p.auto_delete->>'after_hours')::int),
+                                 ('auto_plug', case when p.auto_plug is not null then ${AUTO_PLUG_CHECK_EVERY_HOURS}::int end)) as f (action, hours)
      where p.id = ${postId} and p.status = 'sent' and p.sent_at is not null and f.hours is not null
        and not exists (select 1 from jobs j where j.unique_key = 'follow-up:' || p.id || ':' || f.action)
     on conflict (unique_key) where unique_key is not null and status in ('queued', 'running') do nothing`;
@@ -64,6 +70,14 @@ export async function runFollowUp(deps: { sql: Sql; network: SocialNetwork; cloc
     if (!post.auto_retweeted_at || post.auto_retweet_removed_at) return;
     await network.undoRepost(post.account_id, first);
     await sql`update scheduled_posts set auto_retweet_removed_at = ${now} where id = ${post.id}`;
+  } else if (payload.action === "auto_plug") {
+    const check = payload.check ?? 1;
+    const outcome = await checkAutoPlug(deps, post, check);
+    if (outcome.done) return;
+    // Below the threshold: the next check is a job of its own, keyed by its number, so a
+    // retry of this one never enqueues it twice.
+    const next: FollowUpPayload = { postId: post.id, action: "auto_plug", check: outcome.check };
+    await enqueueJob(sql, { kind: FOLLOW_UP_JOB_KIND, payload: next, runAt: outcome.runAt, uniqueKey: `follow-up:${post.id}:auto_plug:${outcome.check}` });
   } else {
     if (!post.auto_delete) return;
     const views = await viewsOf(network, first);

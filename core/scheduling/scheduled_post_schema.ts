@@ -56,6 +56,17 @@ export const autoDeleteInput = z.object({
   threshold: z.number().int("must be a non-negative integer").min(0, "must be a non-negative integer").max(1_000_000_000).optional().meta({ description: "Views; default 1000" }),
 });
 
+/**
+ * `auto_plug` (supplement: Scheduling, "`{ template_id, threshold (likes, required) }` or
+ * `null`"): reply with a plug template once the first part has `threshold` likes. The
+ * 1..1,000,000 bound is chosen here; a template outside the workspace is
+ * `400 unknown_plug_template` (checked against the database, not here).
+ */
+export const autoPlugInput = z.object({
+  template_id: z.string({ error: "must be a plug template id (GET /v1/plug-templates)" }).min(1, "must be a plug template id (GET /v1/plug-templates)").max(40, "must be a plug template id (GET /v1/plug-templates)"),
+  threshold: z.number({ error: "must be an integer from 1 to 1000000 (likes)" }).int("must be an integer from 1 to 1000000 (likes)").min(1, "must be an integer from 1 to 1000000 (likes)").max(1_000_000, "must be an integer from 1 to 1000000 (likes)").meta({ description: "Likes of the first part" }),
+});
+
 /** A tag on a post, as read back. */
 export const postTag = z.object({ id: z.number().int(), name: z.string(), color: tagColor });
 
@@ -74,6 +85,7 @@ export const scheduledPost = z.object({
   tags: z.array(postTag),
   auto_retweet: z.object({ after_hours: z.number().int(), remove_after_hours: z.number().int().nullable() }).nullable(),
   auto_delete: z.object({ after_hours: z.number().int(), threshold: z.number().int() }).nullable(),
+  auto_plug: z.object({ template_id: z.string(), threshold: z.number().int() }).nullable(),
   super_followers_only: z.boolean(),
   posted_at: z.string().nullable().meta({ description: "When it was sent" }),
   x_post_id: z.string().nullable().meta({ description: "The network id of the first part, once sent" }),

@@ -21,6 +21,7 @@ export interface ScheduledPostRow {
   scratchpad: string | null;
   auto_retweet: { after_hours: number; remove_after_hours?: number } | null;
   auto_delete: { after_hours: number; threshold?: number } | null;
+  auto_plug: { template_id: string; threshold: number } | null;
   super_followers_only: boolean;
   quota_period_start: Date | null;
   publish_version: number;
@@ -30,6 +31,8 @@ export interface ScheduledPostRow {
   auto_retweeted_at: Date | null;
   auto_retweet_removed_at: Date | null;
   auto_deleted_at: Date | null;
+  auto_plugged_at: Date | null;
+  auto_plug_post_id: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -43,6 +46,7 @@ export interface PostColumns {
   scratchpad?: string | null;
   auto_retweet?: ScheduledPostRow["auto_retweet"];
   auto_delete?: ScheduledPostRow["auto_delete"];
+  auto_plug?: ScheduledPostRow["auto_plug"];
   super_followers_only?: boolean;
   quota_period_start?: Date | null;
   error?: string | null;
@@ -59,7 +63,7 @@ export interface PostFilter {
   offset: number;
 }
 
-const JSON_COLUMNS = new Set(["parts", "auto_retweet", "auto_delete"]);
+const JSON_COLUMNS = new Set(["parts", "auto_retweet", "auto_delete", "auto_plug"]);
 
 function columnValues(sql: Queryable, columns: PostColumns): Record<string, unknown> {
   const values: Record<string, unknown> = {};
@@ -85,8 +89,9 @@ export async function updatePostColumns(sql: Queryable, id: number, columns: Pos
 
 const SELECT_POST = (sql: Queryable) => sql`
   select p.id, p.account_id, a.username, p.status, p.legacy_board, p.scheduled_for, p.parts, p.title, p.scratchpad,
-         p.auto_retweet, p.auto_delete, p.super_followers_only, p.quota_period_start, p.publish_version,
+         p.auto_retweet, p.auto_delete, p.auto_plug, p.super_followers_only, p.quota_period_start, p.publish_version,
          p.error, p.sent_at, p.x_post_ids, p.auto_retweeted_at, p.auto_retweet_removed_at, p.auto_deleted_at,
+         p.auto_plugged_at, p.auto_plug_post_id,
          p.created_at, p.updated_at
     from scheduled_posts p join accounts a on a.id = p.account_id`;
 

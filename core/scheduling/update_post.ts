@@ -17,6 +17,7 @@ import { accountHasPremium, type PostColumns, postById, publicationStarted, setP
 import { reachablePost } from "./post_access.ts";
 import { readPost } from "./read_post.ts";
 import type { CreatePostInput } from "./create_post.ts";
+import { checkPlugTemplate } from "../plug_templates/plug_templates.ts";
 
 /** What a PATCH sends. */
 export interface UpdatePostInput extends Omit<CreatePostInput, "scheduled_for"> {
@@ -36,6 +37,7 @@ export async function updatePost(ctx: KeyContext, input: UpdatePostInput) {
   const parts = partsOf(input);
   const objectKeys = parts ? await checkParts(ctx, sql, { workspaceId: access.workspaceId, xPremium: await accountHasPremium(sql, access.id) }, parts) : [];
   const tagIds = input.tags === undefined ? undefined : await checkTags(sql, access.workspaceId, input.tags);
+  await checkPlugTemplate(sql, access.workspaceId, input.auto_plug);
   if (input.status === "scheduled") assertOnboarded(ctx.principal);
   const slot = input.scheduled_for === "next_slot" ? await nextFreeSlot(sql, access.id, now) : undefined;
 
@@ -62,6 +64,7 @@ export async function updatePost(ctx: KeyContext, input: UpdatePostInput) {
       scratchpad: input.scratchpad,
       auto_retweet: input.auto_retweet,
       auto_delete: input.auto_delete,
+      auto_plug: input.auto_plug,
       super_followers_only: input.super_followers_only,
     };
     if (status !== "error") columns.error = null;
