@@ -61,6 +61,24 @@ async function withNetwork<T>(services: Services, network: SocialNetwork, body: 
   }
 }
 
+
+/**
+ * The network, delegating to `base`, whose first article publish lands and then times out
+ * (the answer is lost): a fake implementing the port, not a module mock.
+ */
+function lossyOnce(base: SocialNetwork): { network: SocialNetwork; calls: { publishArticle: number } } {
+  const calls = { publishArticle: 0 };
+  const network: SocialNetwork = {
+    ...base,
+    async publishArticle(input) {
+      calls.publishArticle++;
+      const published = await base.publishArticle(input);
+      if (calls.publishArticle === 1) throw new NetworkTimeoutError("X did not answer within 30 s");
+      return published;
+    },
+  };
+  return { network, calls };
+}
 for (const index of [0, 1]) {
   describe(`articles over ${index === 0 ? "in-process" : "http"}`, () => {
     const call = (method: string, path: string, body?: unknown, key = harness.world.keys.write, headers: Record<string, string> = {}) =>
@@ -355,18 +373,7 @@ for (const index of [0, 1]) {
 
     test("a publish that times out after X published answers 504 and stays publishing; the retry with the same key publishes once", async () => {
       await freshNetworkDay();
-      const base = harness.services.network;
-      let calls = 0;
-      // The network publishes, then the answer is lost: the port is implemented by delegating.
-      const lossy: SocialNetwork = {
-        ...base,
-        async publishArticle(input) {
-          calls++;
-          const published = await base.publishArticle(input);
-          if (calls === 1) throw new NetworkTimeoutError("X did not answer within 30 s");
-          return published;
-        },
-      };
+      const { network: lossy, calls } = lossyOnce(harness.services.network);
       const article = await create();
       const key = unique("timeout").replace(/ /g, "-");
       await withNetwork(harness.services, lossy, async () => {
@@ -388,7 +395,7 @@ for (const index of [0, 1]) {
         assert.equal(replay.headers.get("idempotency-replayed"), "true");
         assert.deepEqual(replay.body.data, retry.body.data);
       });
-      assert.equal(calls, 2);
+      assert.equal(calls.publishArticle, 2);
       const token = await storedToken(article.id);
       const published = await onNetwork(token);
       assert.equal(published.length, 1, "the network holds one article for the token");
@@ -455,17 +462,7 @@ describe("the publish_scheduled_article job", () => {
   test("a timeout at the scheduled time stays publishing and the job's retry reconciles it by token (published once)", async () => {
     await freshNetworkDay();
     await harness.services.sql`delete from jobs where kind = ${JOB_KIND}`;
-    const base = harness.services.network;
-    let calls = 0;
-    const lossy: SocialNetwork = {
-      ...base,
-      async publishArticle(input) {
-        calls++;
-        const published = await base.publishArticle(input);
-        if (calls === 1) throw new NetworkTimeoutError();
-        return published;
-      },
-    };
+    const { network: lossy, calls } = lossyOnce(harness.services.network);
     const { id, at } = await scheduleOne(5);
     const due = new Date(Date.parse(at) + 1000).toISOString();
     const first = await runAt(due, lossy);
@@ -476,7 +473,7 @@ describe("the publish_scheduled_article job", () => {
     const second = await runAt(due, lossy);
     assert.equal(second.completed, 1);
     assert.equal((await call("GET", `/v1/articles/${id}`)).body.data.status, "published");
-    assert.equal(calls, 2);
+    assert.equal(calls.publishArticle, 2);
     assert.equal((await onNetwork(await storedToken(id))).length, 1);
     assert.deepEqual(await ledger(id), { balance: 1, entries: ["+article scheduled"] });
   });

@@ -9,22 +9,19 @@ import assert from "node:assert/strict";
 import { startHarness, transports, type Harness } from "./support/harness.ts";
 import { manualClock } from "./support/manual_clock.ts";
 import { createKey } from "../core/auth/keys.ts";
-import { ApiError } from "../core/errors.ts";
 import { checkAttachableMedia, markMediaAttached } from "../core/media/attachable_media.ts";
 import { purgeUnattachedMedia } from "../core/jobs/kinds/purge_unattached_media.ts";
 import { periodicJobs } from "../core/jobs/job_kinds.ts";
 import { enqueueJob } from "../core/jobs/jobs_queries.ts";
 import { startJobRunner } from "../jobs/index.ts";
 import { pollUntil } from "./support/child_node.ts";
+import { GIF_1X1, JPEG_HEAD, PNG_1X1, WEBP_1X1, rejectsWithCode } from "./support/media_bytes.ts";
 import { mkdtemp, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-/** Real image headers: a 1x1 PNG, GIF and WEBP, and a JPEG's JFIF start. */
-const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
-const GIF = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64");
-const WEBP = Buffer.from("UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA==", "base64");
-const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.from("JFIF\0\x01\x01\0\0\x01\0\x01\0\0", "latin1"), Buffer.alloc(40, 7), Buffer.from([0xff, 0xd9])]);
+const [PNG, GIF, WEBP, JPEG] = [PNG_1X1, GIF_1X1, WEBP_1X1, JPEG_HEAD];
+const rejects = rejectsWithCode;
 const MP4 = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from("ftypmp42", "latin1"), Buffer.alloc(60)]);
 const MB = 1024 * 1024;
 
@@ -56,14 +53,6 @@ function assertError(answer: { status: number; body: any }, status: number, code
   assert.equal(answer.body?.error?.code, code, `${context} ${JSON.stringify(answer.body)}`);
 }
 
-async function rejects(promise: Promise<unknown>, code: string, pattern?: RegExp): Promise<void> {
-  await assert.rejects(promise, (error: unknown) => {
-    assert.ok(error instanceof ApiError, String(error));
-    assert.equal(error.code, code, error.message);
-    if (pattern) assert.match(error.message, pattern);
-    return true;
-  });
-}
 
 describe("media with the local store", () => {
   let harness: Harness;

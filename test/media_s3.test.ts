@@ -9,24 +9,16 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startHarness, transports, type Harness } from "./support/harness.ts";
 import { startFakeS3, type FakeS3 } from "./support/fake_s3_server.ts";
-import { ApiError } from "../core/errors.ts";
+import { GIF_1X1, PNG_1X1, rejectsWithCode } from "./support/media_bytes.ts";
 import { checkAttachableMedia } from "../core/media/attachable_media.ts";
 import { purgeUnattachedMedia } from "../core/jobs/kinds/purge_unattached_media.ts";
 import { presignUrl, sha256Hex, signHeaders } from "../adapters/media/sigv4.ts";
 import { mediaStoreConfig } from "../adapters/media/open_media_store.ts";
 import { createS3MediaStore } from "../adapters/media/s3_media_store.ts";
 
-const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
-const GIF = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7", "base64");
+const [PNG, GIF] = [PNG_1X1, GIF_1X1];
+const rejects = rejectsWithCode;
 
-async function rejects(promise: Promise<unknown>, code: string, pattern?: RegExp): Promise<void> {
-  await assert.rejects(promise, (error: unknown) => {
-    assert.ok(error instanceof ApiError, String(error));
-    assert.equal(error.code, code, error.message);
-    if (pattern) assert.match(error.message, pattern);
-    return true;
-  });
-}
 
 describe("SigV4 signer", () => {
   // The examples of the AWS S3 documentation ("Authenticating Requests: Using Query

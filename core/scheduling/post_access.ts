@@ -1,7 +1,8 @@
 /**
  * Finds a post by id among every account the key reaches (ARCHITECTURE: "Id-addressed
  * calls"); another user's post reads as missing (`404 not_found`), and a write obeys the
- * owning account's permission (`403 writes_main_account_only` on shared accounts).
+ * owning account's permission (`403 writes_main_account_only` on shared accounts). Call it
+ * outside a transaction (embedded PGlite has one connection), then lock the row inside one.
  */
 import type { KeyContext } from "../context.ts";
 import type { Queryable } from "../db/sql.ts";
@@ -15,9 +16,9 @@ export async function reachablePost(
   ctx: KeyContext,
   sql: Queryable,
   id: number,
-  options: { accountId?: string; write: boolean; forUpdate?: boolean },
+  options: { accountId?: string; write: boolean },
 ): Promise<{ row: ScheduledPostRow; access: AccountAccess }> {
-  const row = await postById(sql, id, { forUpdate: options.forUpdate });
+  const row = await postById(sql, id);
   const access = row && (await accessToOwner(ctx, ctx.principal, row.account_id, { accountId: options.accountId, intent: { write: options.write } }));
   if (!row || !access) throw new ApiError("not_found", `Cannot find scheduled post "${id}"`);
   return { row, access };
