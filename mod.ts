@@ -18,10 +18,9 @@ import type { AnyRouter } from "@trpc/server";
 import { appRouter, type AppRouter } from "./routers/index.ts";
 import { buildOpenApiDocument } from "./core/docs/openapi.ts";
 import type { Services } from "./core/context.ts";
-import { openRuntime, type Runtime } from "./adapters/runtime/open_runtime.ts";
+import { DEFAULT_SHUTDOWN_TIMEOUT_MS, openRuntime, type Runtime } from "./adapters/runtime/open_runtime.ts";
 import type { ThreadlineConfig } from "./adapters/runtime/config.ts";
-import { modelSettingsOf, networkSettingsOf } from "./adapters/runtime/config.ts";
-import { startJobRunner, type JobRunner } from "./jobs/index.ts";
+import type { JobRunner } from "./jobs/index.ts";
 
 export type { AppRouter } from "./routers/index.ts";
 export type { ThreadlineConfig } from "./adapters/runtime/config.ts";
@@ -39,7 +38,10 @@ export interface Threadline {
   openapi(): Record<string, unknown>;
   /** Opens the database (migrating it) and counters, and the job runner when `runJobs`; safe to call more than once. */
   start(): Promise<Services>;
-  /** Closes connections. The instance is finished: later requests are refused. */
+  /**
+   * Stops the job runner (running jobs get `shutdownTimeoutMs`, then what they hold is
+   * released for another process) and closes connections. Later requests are refused.
+   */
   close(): Promise<void>;
 }
 
@@ -48,6 +50,9 @@ export function createThreadline(config: ThreadlineConfig = {}): Threadline {
   let runtime: Promise<Runtime> | undefined;
   let jobs: Promise<JobRunner> | undefined;
   let closed = false;
+  // Requests being answered, so close() lets them finish before the pools go.
+  let inFlight = 0;
+  let idle: (() => void) | undefined;
   const boot = () => {
     if (closed) throw new Error("This Threadline instance is closed; create a new one");
     return (runtime ??= openRuntime(appRouter as AnyRouter, config));
@@ -55,23 +60,35 @@ export function createThreadline(config: ThreadlineConfig = {}): Threadline {
   return {
     router: appRouter,
     async fetch(request) {
-      const { app } = await boot();
-      return app.fetch(request);
+      const { fetch } = await boot();
+      inFlight++;
+      try {
+        return await fetch(request);
+      } finally {
+        if (--inFlight === 0) idle?.();
+      }
     },
     openapi: () => buildOpenApiDocument(appRouter as AnyRouter, { serverUrl: config.publicUrl }),
     async start() {
-      const { services, mediaConfig } = await boot();
-      if (config.runJobs) {
-        const network = { network: services.network, networkSettings: networkSettingsOf(config) };
-        const media = { media: services.media, mediaConfig };
-        const model = { model: services.model, modelSettings: modelSettingsOf(config) };
-        await (jobs ??= startJobRunner({ databaseUrl: config.databaseUrl, sql: services.sql, clock: config.clock, ...network, ...media, ...model }));
-      }
-      return services;
+      const opened = await boot();
+      if (config.runJobs) await (jobs ??= opened.startJobs());
+      return opened.services;
     },
     async close() {
       closed = true;
-      if (jobs) await (await jobs).stop();
+      const boundMs = config.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
+      // Requests in flight and running jobs finish side by side, each within the bound.
+      const requestsDone = new Promise<void>((resolve) => {
+        if (inFlight === 0) return resolve();
+        const timer = setTimeout(resolve, boundMs);
+        idle = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      const jobsStopped = jobs?.then((runner) => runner.stop());
+      const [, released] = await Promise.all([requestsDone, jobsStopped]);
+      if (released?.length) (await runtime)?.logger.warn({ job_ids: released }, "Jobs still running at shutdown were released for another process");
       if (!runtime) return;
       const opened = runtime;
       runtime = undefined;

@@ -16,6 +16,7 @@ import type { LookupCache } from "./lookups/lookup_cache.ts";
 import type { PageReader } from "./pages/page_reader.ts";
 import type { SocialNetwork } from "./network/social_network.ts";
 import type { MediaStore } from "./media/media_store.ts";
+import type { Telemetry } from "./telemetry/telemetry.ts";
 
 /** Everything outside the process, passed in (never imported as a singleton). */
 export interface Services {
@@ -40,6 +41,8 @@ export interface Services {
   network: SocialNetwork;
   /** Uploaded images: local disk or S3 (core/media/media_store.ts); undefined when not configured (`503 media_not_configured`). */
   media?: MediaStore;
+  /** Metrics the core reports (rate-limit refusals, credits); absent: nothing recorded. */
+  telemetry?: Telemetry;
 }
 
 /** Operator settings that rules read. */

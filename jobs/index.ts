@@ -13,6 +13,12 @@
  *   concurrent connections: measured here, a second connection running transactions beside
  *   the server's gave `portal "" does not exist` errors and then a hang. One connection,
  *   pipelined, is the embedded contract (adapters/runtime/open_runtime.ts).
+ *
+ * Both shapes report what they do as JobEvents (core/jobs/job_events.ts) to `events`, in this
+ * thread: the worker posts them over its message port. On `stop()` running jobs get
+ * `stopTimeoutMs` to finish; then the thread is terminated (the in-process loop left to the
+ * closing pool) and the jobs and post claims this runner still holds are released, so
+ * another process retries them at once instead of waiting out their leases.
  */
 import { hostname } from "node:os";
 import { fileURLToPath } from "node:url";
@@ -21,23 +27,29 @@ import type { Clock } from "../core/clock.ts";
 import { systemClock } from "../core/clock.ts";
 import type { Sql } from "../core/db/sql.ts";
 import { runJobLanes } from "../core/jobs/job_loop.ts";
-import { jobHandlers, jobLanes, periodicJobs } from "../core/jobs/job_kinds.ts";
+import { jobHandlers, jobLanes, periodicJobs, type JobDeps } from "../core/jobs/job_kinds.ts";
+import type { JobEvent, JobEventListener } from "../core/jobs/job_events.ts";
+import { releaseJobsHeldBy } from "../core/jobs/jobs_queries.ts";
+import { releasePostClaimsOf } from "../core/scheduling/publish_queries.ts";
 import type { SocialNetwork } from "../core/network/social_network.ts";
-import { openNetwork, type NetworkSettings } from "../adapters/x/open_network.ts";
+import type { NetworkSettings } from "../adapters/x/open_network.ts";
 import type { RunDueJobsSettings } from "./run_due_jobs.ts";
 import type { MediaStore } from "../core/media/media_store.ts";
 import type { MediaStoreConfig } from "../adapters/media/open_media_store.ts";
 import type { Model } from "../core/model/model.ts";
-import { openModel } from "../adapters/ai/open_model.ts";
 import type { ModelSettings } from "../adapters/runtime/config.ts";
+import { openPorts, type PortSettings } from "../adapters/runtime/open_ports.ts";
 
 /** How to run jobs. */
 export interface JobRunnerOptions {
   /** PostgreSQL URL: jobs run in a bree worker thread with its own pool. */
   databaseUrl?: string;
-  /** The server's pool, used when there is no `databaseUrl` (embedded PGlite): jobs run in this thread. */
+  /**
+   * The server's pool: jobs run on it in this thread when there is no `databaseUrl`
+   * (embedded PGlite); with a worker thread it releases the thread's leases on `stop()`.
+   */
   sql?: Sql;
-  /** Lock owner of claimed jobs; default `<host>:<pid>:<thread>`. */
+  /** Lock owner of claimed jobs; default `<host>:<pid>:<main|jobs-N>`. */
   workerId?: string;
   /** Jobs claimed per statement (default 10) and run at once (default the same). */
   batchSize?: number;
@@ -54,34 +66,49 @@ export interface JobRunnerOptions {
   periodic?: boolean;
   /** In-process mode only; a worker thread uses the system clock. */
   clock?: Clock;
-  /** In-process mode: the server's network for the publisher (default: opened from `networkSettings` on `sql`). */
-  network?: SocialNetwork;
-  /** Worker-thread mode: the thread opens its own network from these (config.ts `networkSettingsOf`; default the simulated world). */
-  networkSettings?: NetworkSettings;
-  /** In-process mode: the server's media store, which the purge of unattached uploads deletes from. */
-  media?: MediaStore;
-  /** Worker-thread mode: the thread opens its own media store from this (the runtime's `mediaConfig`); absent: none. */
-  mediaConfig?: MediaStoreConfig;
-  /** In-process mode: the server's model, for article covers (default: opened from `modelSettings`). */
-  model?: Model;
-  /** Worker-thread mode: the thread opens its own model from these (config.ts `modelSettingsOf`; default the local engine). */
-  modelSettings?: ModelSettings;
-  /** How long `stop()` lets the batch in hand finish before terminating the thread (default 30 000 ms). */
+  /** The ports' settings (adapters/runtime/open_ports.ts): a worker thread opens its own ports from them. */
+  ports?: PortSettings;
+  /** In-process mode: the server's opened ports, so handlers share its network, media store and model. */
+  deps?: Pick<JobDeps, "network" | "media" | "model">;
+  /** Hears claims, failures and sent posts (adapters/observability/job_event_sink.ts). */
+  events?: JobEventListener;
+  /** How long `stop()` lets the jobs in hand finish before terminating them and releasing their leases (default 30 000 ms). */
   stopTimeoutMs?: number;
+  /** Where bree's own warnings and errors go (a dead worker thread). */
   logger?: Pick<Console, "warn" | "error">;
+  /** @deprecated Use `ports`. The network settings of `ports`. */
+  networkSettings?: NetworkSettings;
+  /** @deprecated Use `ports`. The media store of `ports`. */
+  mediaConfig?: MediaStoreConfig;
+  /** @deprecated Use `ports`. The model settings of `ports`. */
+  modelSettings?: ModelSettings;
+  /** @deprecated Use `deps`. */
+  network?: SocialNetwork;
+  /** @deprecated Use `deps`. */
+  media?: MediaStore;
+  /** @deprecated Use `deps`. */
+  model?: Model;
 }
 
 /** A started runner. */
 export interface JobRunner {
   mode: "worker-thread" | "in-process";
-  /** Finishes the batch in hand and stops; jobs it could not finish are swept back to the queue by their lease. */
-  stop(): Promise<void>;
+  /** The lock owner of the jobs it claims. */
+  workerId: string;
+  /**
+   * Lets the jobs in hand finish (up to `stopTimeoutMs`) and stops; then releases the jobs
+   * and post claims still held, and answers the ids of the jobs released.
+   */
+  stop(): Promise<number[]>;
 }
 
 /** The worker thread file and its TypeScript preload (tsx_preload.mjs). */
 const WORKER_FILE = fileURLToPath(new URL("./run_due_jobs.ts", import.meta.url));
 const PRELOAD_URL = new URL("./tsx_preload.mjs", import.meta.url).href;
 const WORKER_NAME = "run_due_jobs";
+
+/** Runners started in this process, so each has its own lock owner. */
+let runnersStarted = 0;
 
 /** Starts running jobs: in a bree worker thread with PostgreSQL, in this thread with embedded PGlite. */
 export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunner> {
@@ -94,27 +121,46 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
     periodic: options.periodic ?? true,
   };
   const concurrency = options.concurrency ?? settings.batchSize;
-  if (!options.databaseUrl) {
-    if (!options.sql) throw new Error("startJobRunner needs a databaseUrl (PostgreSQL) or the server's sql pool (embedded)");
-    const clock = options.clock ?? systemClock;
-    const network = options.network ?? openNetwork({ sql: options.sql, clock, ...options.networkSettings });
-    const model = options.model ?? openModel(options.modelSettings ?? {}, options.modelSettings?.faulty);
-    return startInProcess(options.sql, { ...settings, concurrency, workerId: options.workerId, clock, network, media: options.media, model, logger });
-  }
-  const workerData: RunDueJobsSettings = {
-    ...settings,
-    databaseUrl: options.databaseUrl,
-    workerId: options.workerId,
-    concurrency,
-    poolSize: options.poolSize ?? 4,
+  const stopTimeoutMs = options.stopTimeoutMs ?? 30_000;
+  const events = options.events ?? legacyEvents(logger);
+  const ports: PortSettings = options.ports ?? {
     network: options.networkSettings ?? {},
     media: options.mediaConfig ?? { kind: "none" },
     model: options.modelSettings ?? {},
   };
-  return startWorkerThread(workerData, options.stopTimeoutMs ?? 30_000, logger);
+  const sequence = ++runnersStarted;
+  if (!options.databaseUrl) {
+    if (!options.sql) throw new Error("startJobRunner needs a databaseUrl (PostgreSQL) or the server's sql pool (embedded)");
+    const clock = options.clock ?? systemClock;
+    const given = options.deps ?? { network: options.network, media: options.media, model: options.model };
+    const opened = given.network && given.model ? undefined : await openPorts(options.sql, clock, ports);
+    const deps: JobDeps = {
+      sql: options.sql,
+      clock,
+      network: given.network ?? opened!.network,
+      media: given.media ?? opened?.media,
+      model: given.model ?? opened!.model,
+      events,
+    };
+    const workerId = options.workerId ?? `${hostname()}:${process.pid}:main${sequence > 1 ? `-${sequence}` : ""}`;
+    return startInProcess(deps, { ...settings, concurrency, workerId, stopTimeoutMs, events });
+  }
+  const workerData: RunDueJobsSettings = {
+    ...settings,
+    databaseUrl: options.databaseUrl,
+    workerId: options.workerId ?? `${hostname()}:${process.pid}:jobs-${sequence}`,
+    concurrency,
+    poolSize: options.poolSize ?? 4,
+    ports,
+  };
+  return startWorkerThread(workerData, { stopTimeoutMs, logger, events, sql: options.sql });
 }
 
-async function startWorkerThread(workerData: RunDueJobsSettings, stopTimeoutMs: number, logger: Pick<Console, "warn" | "error">): Promise<JobRunner> {
+async function startWorkerThread(
+  workerData: RunDueJobsSettings & { workerId: string },
+  options: { stopTimeoutMs: number; logger: Pick<Console, "warn" | "error">; events: JobEventListener; sql?: Sql },
+): Promise<JobRunner> {
+  const { logger, events } = options;
   let stopping = false;
   let restartTimer: NodeJS.Timeout | undefined;
   let restartDelayMs = 1000;
@@ -125,6 +171,10 @@ async function startWorkerThread(workerData: RunDueJobsSettings, stopTimeoutMs: 
     // bree logs every start and exit at info level; keep its warnings and errors.
     logger: { info() {}, warn: (...args: unknown[]) => logger.warn(...args), error: (...args: unknown[]) => logger.error(...args) },
     errorHandler: (error, data) => logger.error(`Job worker "${data.name}" failed:`, error),
+    // The thread's JobEvents (run_due_jobs.ts); bree itself still handles "done".
+    workerMessageHandler: ({ message }: { message?: unknown }) => {
+      if (typeof message === "object" && message !== null && "event" in message) events(message as JobEvent);
+    },
     jobs: [
       {
         name: WORKER_NAME,
@@ -146,24 +196,30 @@ async function startWorkerThread(workerData: RunDueJobsSettings, stopTimeoutMs: 
     }, restartDelayMs);
   });
   await bree.run(WORKER_NAME);
+  let stopped: Promise<number[]> | undefined;
   return {
     mode: "worker-thread",
-    async stop() {
-      if (stopping) return;
-      stopping = true;
-      clearTimeout(restartTimer);
-      const deadline = setTimeout(() => void bree.workers.get(WORKER_NAME)?.terminate(), stopTimeoutMs);
-      try {
-        await bree.stop();
-      } finally {
-        clearTimeout(deadline);
-      }
+    workerId: workerData.workerId,
+    stop() {
+      return (stopped ??= (async () => {
+        stopping = true;
+        clearTimeout(restartTimer);
+        // Past the bound the thread is terminated: its handlers can write nothing more,
+        // so what it still holds can be released safely.
+        const deadline = setTimeout(() => void bree.workers.get(WORKER_NAME)?.terminate(), options.stopTimeoutMs);
+        try {
+          await bree.stop();
+        } finally {
+          clearTimeout(deadline);
+        }
+        return options.sql ? releaseHeld(options.sql, workerData.workerId) : [];
+      })());
     },
   };
 }
 
 function startInProcess(
-  sql: Sql,
+  deps: JobDeps,
   settings: {
     batchSize: number;
     concurrency: number;
@@ -171,34 +227,56 @@ function startInProcess(
     pollIntervalMs: number;
     sweepIntervalMs: number;
     periodic: boolean;
-    workerId?: string;
-    clock: Clock;
-    network: SocialNetwork;
-    media?: MediaStore;
-    model: Model;
-    logger: Pick<Console, "warn" | "error">;
+    workerId: string;
+    stopTimeoutMs: number;
+    events: JobEventListener;
   },
 ): JobRunner {
   const controller = new AbortController();
-  const workerId = settings.workerId ?? `${hostname()}:${process.pid}:main`;
-  const { logger } = settings;
+  const { workerId } = settings;
   const loop = runJobLanes({
     ...settings,
     lanes: jobLanes,
-    sql,
-    handlers: jobHandlers({ sql, clock: settings.clock, network: settings.network, media: settings.media, model: settings.model }),
+    sql: deps.sql,
+    clock: deps.clock,
+    handlers: jobHandlers(deps),
     workerId,
     signal: controller.signal,
     periodic: settings.periodic ? periodicJobs : [],
-    onError: (error) => logger.error(`Job runner "${workerId}": ${(error as Error).message}`),
-    onFailure: (job, error) => logger.warn(`Job ${job.id} ("${job.kind}") attempt ${job.attempts} failed: ${(error as Error)?.message ?? error}`),
+    events: settings.events,
   });
-  let stopped: Promise<void> | undefined;
+  let stopped: Promise<number[]> | undefined;
   return {
     mode: "in-process",
+    workerId,
     stop() {
-      controller.abort();
-      return (stopped ??= loop);
+      return (stopped ??= (async () => {
+        controller.abort();
+        let timer: NodeJS.Timeout | undefined;
+        const bound = new Promise<void>((resolve) => {
+          timer = setTimeout(resolve, settings.stopTimeoutMs);
+        });
+        await Promise.race([loop, bound]);
+        clearTimeout(timer);
+        // A handler still running past the bound cannot be stopped in this thread; released,
+        // its next write fails the holder check (and the pool closes next).
+        return releaseHeld(deps.sql, workerId);
+      })());
     },
+  };
+}
+
+/** Releases the jobs and post claims `workerId` still holds; answers the jobs' ids. */
+async function releaseHeld(sql: Sql, workerId: string): Promise<number[]> {
+  const jobs = await releaseJobsHeldBy(sql, workerId);
+  await releasePostClaimsOf(sql, workerId);
+  return jobs.map((job) => job.id);
+}
+
+/** Without a sink (direct callers, tests): failures and loop errors as text on `logger`. */
+function legacyEvents(logger: Pick<Console, "warn" | "error">): JobEventListener {
+  return (event) => {
+    if (event.event === "failed") logger.warn(`Job ${event.jobId} ("${event.kind}") attempt ${event.attempts} failed: ${event.error.message}`);
+    else if (event.event === "loop_error") logger.error(`Job runner "${event.workerId}": ${event.error.message}`);
   };
 }

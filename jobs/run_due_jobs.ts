@@ -3,24 +3,23 @@
  * Long-lived: it opens one pool for its lifetime and loops claim -> run -> complete, as
  * bree's README advises for work that repeats ("make the job itself run the task multiple
  * times"), until bree's `stop()` posts "cancel"; then it finishes the batch in hand, closes
- * the pool and says "done".
+ * the pool and says "done". Its ports are opened by the same wiring as the server's
+ * (adapters/runtime/open_ports.ts); its JobEvents go to the server's thread as messages,
+ * where they are logged and counted with the server's logger and metrics.
  */
-import { hostname } from "node:os";
-import { parentPort, threadId, workerData } from "node:worker_threads";
+import { parentPort, workerData } from "node:worker_threads";
 import { systemClock } from "../core/clock.ts";
 import { runJobLanes } from "../core/jobs/job_loop.ts";
 import { jobHandlers, jobLanes, periodicJobs } from "../core/jobs/job_kinds.ts";
+import type { JobEvent } from "../core/jobs/job_events.ts";
 import { openDatabase } from "../adapters/postgres/open_database.ts";
-import { openNetwork, type NetworkSettings } from "../adapters/x/open_network.ts";
-import { openMediaStore, type MediaStoreConfig } from "../adapters/media/open_media_store.ts";
-import { openModel } from "../adapters/ai/open_model.ts";
-import type { ModelSettings } from "../adapters/runtime/config.ts";
+import { jobDepsOf, openPorts, type PortSettings } from "../adapters/runtime/open_ports.ts";
 
 /** What `startJobRunner` hands this worker through bree's `workerData`. */
 export interface RunDueJobsSettings {
   databaseUrl: string;
-  /** Lock owner of claimed jobs; default `<host>:<pid>:thread-<id>`. */
-  workerId?: string;
+  /** Lock owner of claimed jobs (chosen by the parent, which releases its leases on shutdown). */
+  workerId: string;
   poolSize: number;
   batchSize: number;
   leaseSeconds: number;
@@ -29,12 +28,8 @@ export interface RunDueJobsSettings {
   sweepIntervalMs: number;
   /** Enqueue the periodic kinds of job_kinds.ts. */
   periodic: boolean;
-  /** The server's network settings: the publisher opens the same network here, on this thread's pool. */
-  network: NetworkSettings;
-  /** The server's media store (plain data): the purge of unattached uploads deletes from it. */
-  media: MediaStoreConfig;
-  /** The server's model settings (plain data): article covers are generated with the same model. */
-  model: ModelSettings;
+  /** The server's ports as plain data: the publisher, purges and covers use the same network, store and model. */
+  ports: PortSettings;
 }
 
 if (!parentPort) throw new Error("jobs/run_due_jobs.ts runs as a bree worker thread; start it with startJobRunner()");
@@ -44,17 +39,16 @@ const controller = new AbortController();
 port.on("message", (message) => {
   if (message === "cancel") controller.abort();
 });
+const events = (event: JobEvent) => port.postMessage(event);
 
 const database = await openDatabase({ databaseUrl: settings.databaseUrl, poolSize: settings.poolSize });
-const workerId = settings.workerId ?? `${hostname()}:${process.pid}:thread-${threadId}`;
+const { workerId } = settings;
 try {
-  const network = openNetwork({ sql: database.sql, clock: systemClock, ...settings.network });
-  const { store: media } = await openMediaStore(settings.media, database.sql);
-  const model = openModel(settings.model ?? {}, settings.model?.faulty);
+  const ports = await openPorts(database.sql, systemClock, settings.ports);
   await runJobLanes({
     lanes: jobLanes,
     sql: database.sql,
-    handlers: jobHandlers({ sql: database.sql, clock: systemClock, network, media, model }),
+    handlers: jobHandlers(jobDepsOf(database.sql, systemClock, ports, events)),
     workerId,
     clock: systemClock,
     signal: controller.signal,
@@ -64,8 +58,7 @@ try {
     concurrency: settings.concurrency,
     pollIntervalMs: settings.pollIntervalMs,
     sweepIntervalMs: settings.sweepIntervalMs,
-    onError: (error) => console.error(`Job worker "${workerId}": ${(error as Error).message}`),
-    onFailure: (job, error) => console.warn(`Job ${job.id} ("${job.kind}") attempt ${job.attempts} failed: ${(error as Error)?.message ?? error}`),
+    events,
   });
 } finally {
   await database.close();

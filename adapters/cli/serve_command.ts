@@ -1,17 +1,21 @@
 /**
- * `threadline serve` (what `npm start` runs): opens storage, migrates, listens. On the
- * first start of an empty embedded database it creates the demo world and prints a
- * write key so `curl` works at once; `--demo-file PATH` writes the demo world as JSON
- * once listening (ARCHITECTURE: Operating contract).
+ * `threadline serve` (what `npm start` runs): a Threadline instance (mod.ts, the same
+ * composition root embedders use) with its job runner, on a Node listener. On the first
+ * start of an empty embedded database it creates the demo world and prints a write key so
+ * `curl` works at once; `--demo-file PATH` writes the demo world as JSON once listening
+ * (ARCHITECTURE: Operating contract).
+ *
+ * SIGTERM or SIGINT shuts down gracefully (issue 10): stop accepting connections; let the
+ * requests in flight and the running jobs finish within `SHUTDOWN_TIMEOUT_MS`; release the
+ * jobs still held past it so another process retries them at once; close the pools; exit 0.
  */
 import { writeFile } from "node:fs/promises";
-import type { AnyRouter } from "@trpc/server";
-import { appRouter } from "../../routers/index.ts";
+import { createThreadline } from "../../mod.ts";
 import { ensureDemoWorld, isEmptyDatabase, type DemoWorld } from "../../core/demo/demo_world.ts";
-import { openRuntime } from "../runtime/open_runtime.ts";
-import { configFromEnv, modelSettingsOf, networkSettingsOf } from "../runtime/config.ts";
+import { configFromEnv } from "../runtime/config.ts";
+import { DEFAULT_SHUTDOWN_TIMEOUT_MS } from "../runtime/open_runtime.ts";
+import { openLogger } from "../observability/open_logger.ts";
 import { listen } from "../http/listen.ts";
-import { startJobRunner } from "../../jobs/index.ts";
 import { type Args, integerFlag, stringFlag } from "./args.ts";
 
 /** Runs the server until SIGINT or SIGTERM. */
@@ -20,23 +24,24 @@ export async function serveCommand(args: Args): Promise<void> {
   if (args.flags["data-dir"]) config.dataDir = stringFlag(args, "data-dir");
   const port = integerFlag(args, "port") ?? Number(process.env.PORT ?? 8787);
   const host = stringFlag(args, "host") ?? process.env.HOST ?? "127.0.0.1";
-  const runtime = await openRuntime(appRouter as AnyRouter, config);
-  const { sql, keyCache, settings } = runtime.services;
-  const embedded = runtime.database.mode === "embedded";
+  const logger = openLogger({ logger: config.logger, level: config.logLevel });
+  // `serve` always runs the job runner: worker threads on PostgreSQL, the main thread on embedded PGlite.
+  const threadline = createThreadline({ ...config, logger, runJobs: true });
+  const services = await threadline.start();
+  const embedded = !config.databaseUrl;
   let world: DemoWorld | undefined;
   let firstStart = false;
-  if (embedded && (await isEmptyDatabase(sql))) {
-    world = await ensureDemoWorld(runtime.services);
+  if (embedded && (await isEmptyDatabase(services.sql))) {
+    world = await ensureDemoWorld(services);
     firstStart = true;
   }
-  const listening = await listen(runtime.app, { port, host });
-  // Background work: worker threads on PostgreSQL, the main thread on embedded PGlite.
-  const jobs = await startJobRunner({ databaseUrl: config.databaseUrl, sql, network: runtime.services.network, networkSettings: networkSettingsOf(config), media: runtime.services.media, mediaConfig: runtime.mediaConfig, model: runtime.services.model, modelSettings: modelSettingsOf(config) });
+  const listening = await listen(threadline.fetch, { port, host });
   const demoFile = stringFlag(args, "demo-file");
   if (demoFile) {
-    world ??= await ensureDemoWorld(runtime.services);
+    world ??= await ensureDemoWorld(services);
     await writeFile(demoFile, JSON.stringify({ base_url: `${listening.url}/v1`, trpc_url: `${listening.url}/trpc`, ...world }, null, 2));
   }
+  // The banner stays plain text on stdout (people and the tests read it); everything else is JSON lines.
   const storage = embedded ? `embedded PGlite in ${config.dataDir ?? ".threadline"}` : "PostgreSQL";
   console.log(`Threadline listening on ${listening.url} (${storage}; counters ${config.redisUrl ? "in Redis" : "in memory"})`);
   console.log(`  REST ${listening.url}/v1   tRPC ${listening.url}/trpc   docs ${listening.url}/v1/docs`);
@@ -46,12 +51,30 @@ export async function serveCommand(args: Args): Promise<void> {
   } else if (!demoFile) {
     console.log('  Create a key with: npm run cli -- keys create --user <id> --name laptop   (users: npm run cli -- accounts list)');
   }
-  const stop = async () => {
-    await listening.close();
-    await jobs.stop();
-    await runtime.close();
+  let stopping = false;
+  const stop = async (signal: NodeJS.Signals) => {
+    // A second signal while draining ends the process at once (an impatient operator).
+    if (stopping) process.exit(1);
+    stopping = true;
+    logger.info({ signal }, "Shutting down: draining requests and jobs");
+    const boundMs = config.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS;
+    const httpClosed = listening.close();
+    // Keep-alive connections with a request still unanswered past the bound are cut.
+    const cut = setTimeout(() => listening.server.closeAllConnections(), boundMs);
+    try {
+      await threadline.close();
+      listening.server.closeAllConnections();
+      await httpClosed;
+    } catch (error) {
+      logger.error({ err: error }, "Shutdown failed");
+      process.exit(1);
+    } finally {
+      clearTimeout(cut);
+    }
+    logger.info("Stopped");
+    // pino writes stdout asynchronously only with a transport; the default destination is synchronous.
     process.exit(0);
   };
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
 }

@@ -151,6 +151,11 @@ export function createRedisCounters(options: { url: string; prefix?: string }): 
       await scripts.threadlineRelease(keys.length, ...keys, ...checks.map((check) => check.cost));
     },
 
+    async ping() {
+      await ready();
+      await redis.ping();
+    },
+
     async close() {
       closed = true;
       if (redis.status === "ready") {

@@ -1,4 +1,4 @@
-/** The h3 app: `/v1` REST, `GET /v1/docs`, and tRPC at `/trpc`. */
+/** The h3 app: `/v1` REST, `GET /v1/docs`, tRPC at `/trpc`, and the operations routes. */
 import type { AnyRouter } from "@trpc/server";
 import { H3 } from "h3";
 import type { Services } from "../../core/context.ts";
@@ -6,11 +6,20 @@ import { docsResponse } from "./docs_route.ts";
 import { mountRestRoutes } from "./rest_routes.ts";
 import { trpcResponse } from "./trpc_route.ts";
 import { mountMediaRoutes } from "./media_upload_route.ts";
+import { mountOpsRoutes, type MetricsAccess } from "./ops_routes.ts";
 
 /** Builds the app for `router` over `services`. */
-export function createHttpApp(router: AnyRouter, services: Services, options: { trustProxy?: boolean } = {}): H3 {
+export function createHttpApp(router: AnyRouter, services: Services, options: { trustProxy?: boolean; metrics?: MetricsAccess } = {}): H3 {
   const trustProxy = options.trustProxy ?? false;
-  const app = new H3();
+  const app = new H3({
+    // A handler's throw h3 answers as a 500 is logged with the request id by
+    // observed_fetch.ts, not printed by h3.
+    silent: true,
+    onError(error, event) {
+      if (error.status >= 500) event.context.unexpected = error.cause ?? error;
+    },
+  });
+  mountOpsRoutes(app, services, options.metrics ?? {});
   app.get("/v1/docs", (event) => docsResponse(event, services.docs()));
   app.all("/trpc/**", (event) => trpcResponse(event, router, services, trustProxy));
   // The local media store's signed PUT and its object URLs (before the /v1 fallbacks).

@@ -13,9 +13,22 @@ export function jsonResponse(status: number, body: unknown, headers: Headers): R
   return new FastResponse(JSON.stringify(body), { status, headers }) as Response;
 }
 
-/** The error answer: envelope, status, and the failure's own headers (e.g. `Retry-After`). */
+/**
+ * The error answer: envelope, status, and the failure's own headers (e.g. `Retry-After`).
+ * An `unexpected` failure's error rides with the response (`unexpectedErrorOf`), so the
+ * request log (observed_fetch.ts) writes it with the request id whoever built the answer.
+ */
 export function failureResponse(failure: ApiFailure, headers: Headers): Response {
-  if (failure.unexpected) console.error("Unexpected error:", failure.unexpected);
   for (const [name, value] of Object.entries(failure.headers)) headers.set(name, value);
-  return jsonResponse(failure.status, failure.body, headers);
+  const response = jsonResponse(failure.status, failure.body, headers);
+  if (failure.unexpected !== undefined) unexpectedErrors.set(response, failure.unexpected);
+  return response;
+}
+
+/** Errors of `unexpected` failures by the response that answered them (weak: gone with the response). */
+const unexpectedErrors = new WeakMap<Response, unknown>();
+
+/** The error behind a 500 built by `failureResponse`, if any. */
+export function unexpectedErrorOf(response: Response): unknown {
+  return unexpectedErrors.get(response);
 }

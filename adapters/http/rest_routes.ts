@@ -38,6 +38,8 @@ async function callOperation(event: H3Event, binding: RouteBinding): Promise<Res
   const { operation, procedure, plan, services } = binding;
   const ip = getRequestIP(event, { xForwardedFor: binding.trustProxy }) ?? "unknown";
   const ctx = createContextInner({ services, headers: event.req.headers, ip });
+  // For the request log (observed_fetch.ts): the principal, once authenticated.
+  event.context.apiContext = ctx;
   try {
     const input = await readInput(event, operation, plan);
     const output = await procedure({

@@ -9,6 +9,8 @@ import { toApiFailure } from "../../core/api_failure.ts";
 export function trpcResponse(event: H3Event, router: AnyRouter, services: Services, trustProxy: boolean): Promise<Response> {
   const ip = getRequestIP(event, { xForwardedFor: trustProxy }) ?? "unknown";
   const ctx: Context = createContextInner({ services, headers: event.req.headers, ip });
+  // For the request log (observed_fetch.ts): the principal, once authenticated.
+  event.context.apiContext = ctx;
   return fetchRequestHandler({
     endpoint: "/trpc",
     req: event.req,
@@ -24,7 +26,8 @@ export function trpcResponse(event: H3Event, router: AnyRouter, services: Servic
     },
     onError({ error }) {
       const failure = toApiFailure(error);
-      if (failure.unexpected) console.error("Unexpected error:", failure.unexpected);
+      // Logged with the request id by observed_fetch.ts.
+      if (failure.unexpected) event.context.unexpected = failure.unexpected;
     },
   });
 }

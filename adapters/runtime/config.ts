@@ -4,6 +4,7 @@ import type { FaultName } from "../../core/faults.ts";
 import { parseFaults } from "../../core/faults.ts";
 import type { NetworkSettings } from "../x/open_network.ts";
 import type { ModelConfig } from "../ai/open_model.ts";
+import type { Logger } from "../observability/open_logger.ts";
 
 /** The model's configuration as plain (structured-clone safe) data, with `THREADLINE_FAULTS=ai` as `faulty`. */
 export type ModelSettings = ModelConfig & { faulty?: boolean };
@@ -36,6 +37,16 @@ export interface ThreadlineConfig {
   pageReaderAllowPrivate?: boolean;
   /** Replaces the system clock (tests). */
   clock?: Clock;
+  /** The pino logger to write to (embedders, tests). Absent: one at `logLevel` on stdout. */
+  logger?: Logger;
+  /** Level of the instance's own logger (`LOG_LEVEL`: fatal, error, warn, info, debug, trace, silent; default info). */
+  logLevel?: string;
+  /** Serve Prometheus metrics at `GET /metrics` (`METRICS_ENABLED=true`; default off: 404). */
+  metricsEnabled?: boolean;
+  /** Bearer token `GET /metrics` requires (`METRICS_TOKEN`); setting it also turns metrics on. */
+  metricsToken?: string;
+  /** How long `close()` (and `serve` on SIGTERM) lets requests and running jobs finish before releasing their jobs (`SHUTDOWN_TIMEOUT_MS`, default 25 000). */
+  shutdownTimeoutMs?: number;
   /** OpenAI-compatible API root (`AI_BASE_URL`, e.g. `https://api.openai.com/v1`). Absent: the local deterministic engine. */
   aiBaseUrl?: string;
   /** Bearer key for `aiBaseUrl` (`AI_API_KEY`). */
@@ -122,6 +133,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ThreadlineC
     s3SecretAccessKey: env.S3_SECRET_ACCESS_KEY || undefined,
     s3PublicUrl: env.S3_PUBLIC_URL || undefined,
     s3PathStyle: env.S3_FORCE_PATH_STYLE ? !/^(0|false|no)$/i.test(env.S3_FORCE_PATH_STYLE) : undefined,
+    logLevel: env.LOG_LEVEL || undefined,
+    metricsEnabled: env.METRICS_ENABLED ? /^(1|true|yes)$/i.test(env.METRICS_ENABLED) : undefined,
+    metricsToken: env.METRICS_TOKEN || undefined,
+    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS ? Number(env.SHUTDOWN_TIMEOUT_MS) : undefined,
   };
 }
 

@@ -1,6 +1,9 @@
 /**
- * Wires the adapters into the core's Services: database (migrated), counters, key
- * cache, docs, and the HTTP app. The one place that knows which adapter is in use.
+ * The composition root: wires the adapters into the core's Services (database, migrated;
+ * counters, key cache, docs, network, media, model), the logger and the metrics, the HTTP
+ * app, and the job runner. The one place that knows which adapter is in use: `createThreadline`
+ * (mod.ts), and through it `serve`, call it; the job worker thread opens its ports with the
+ * same wiring (open_ports.ts) from the plain-data settings this hands it.
  */
 import type { AnyRouter } from "@trpc/server";
 import type { H3 } from "h3";
@@ -18,50 +21,61 @@ import { createRedisCounters } from "../counters/redis_counters.ts";
 import { createFailOpenCounters } from "../counters/fail_open_counters.ts";
 import { createFaultyCounters } from "../counters/faulty_counters.ts";
 import { createHttpApp } from "../http/create_http_app.ts";
-import { faultsOf, networkSettingsOf, type ThreadlineConfig } from "./config.ts";
-import { openModel } from "../ai/open_model.ts";
+import { observedFetch } from "../http/observed_fetch.ts";
+import { faultsOf, type ThreadlineConfig } from "./config.ts";
 import { createLookupCache } from "../../core/lookups/lookup_cache.ts";
 import { createHttpPageReader } from "../pages/http_page_reader.ts";
 import { withExampleDomains } from "../pages/example_domain_pages.ts";
-import { openNetwork } from "../x/open_network.ts";
-import { mediaStoreConfig, openMediaStore, type MediaStoreConfig } from "../media/open_media_store.ts";
+import type { MediaStoreConfig } from "../media/open_media_store.ts";
+import { openPorts, portSettingsOf, type Ports } from "./open_ports.ts";
+import { openLogger, type Logger } from "../observability/open_logger.ts";
+import { createThreadlineMetrics, type ThreadlineMetrics } from "../observability/threadline_metrics.ts";
+import { jobEventSink } from "../observability/job_event_sink.ts";
+import { startJobRunner, type JobRunner, type JobRunnerOptions } from "../../jobs/index.ts";
+
+/** The default of `SHUTDOWN_TIMEOUT_MS`: inside Kubernetes' default 30 s grace period, with room to release and close. */
+export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 25_000;
 
 /** A running Threadline: services, the HTTP app and how to stop them. */
 export interface Runtime {
   services: Services;
   database: Database;
   app: H3;
+  /** The app with request ids, request logs and metrics around it: what serves requests. */
+  fetch(request: Request): Promise<Response>;
+  logger: Logger;
+  /** Present when metrics are on (`METRICS_ENABLED`, `METRICS_TOKEN`). */
+  metrics?: ThreadlineMetrics;
   /** The media store as plain data (defaults filled in), for job worker threads. */
   mediaConfig: MediaStoreConfig;
+  /** Starts the job runner with this runtime's ports, logger and metrics (`overrides`: tests, the bench). */
+  startJobs(overrides?: Partial<JobRunnerOptions>): Promise<JobRunner>;
   close(): Promise<void>;
 }
 
 /** Opens everything `config` names and migrates the database. */
 export async function openRuntime(router: AnyRouter, config: ThreadlineConfig): Promise<Runtime> {
   const faults = faultsOf(config);
+  const logger = openLogger({ logger: config.logger, level: config.logLevel });
   // AI_BASE_URL picks the OpenAI-compatible client, else the local engine; THREADLINE_FAULTS=ai makes it fail.
-  // Opened first: a configuration error must not leave a database open.
-  const model = openModel(config, faults.has("ai"));
-  // MEDIA_STORE: local (default), s3 or none; validated before the database opens.
-  const mediaSettings = mediaStoreConfig(config);
+  // MEDIA_STORE: local (default), s3 or none. Validated first: a configuration error must not leave a database open.
+  const portSettings = portSettingsOf(config);
   // Embedded PGlite is one backend session, and pglite-socket interleaves the extended-
   // protocol messages of concurrent connections outside transactions (seen here as
   // `portal "" does not exist`), so the embedded pool is one pipelined connection.
   const poolSize = config.databaseUrl ? config.poolSize : 1;
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize });
   const clock = config.clock ?? systemClock;
-  let network: Services["network"];
-  let media: Awaited<ReturnType<typeof openMediaStore>>;
+  let ports: Ports;
   try {
     await migrate(database.sql);
-    // The simulated world unless X_API_BASE_URL and X_BEARER_TOKEN are set; THREADLINE_FAULTS=x makes it fail.
-    network = openNetwork({ sql: database.sql, clock, ...networkSettingsOf(config) });
-    media = await openMediaStore(mediaSettings, database.sql);
+    ports = await openPorts(database.sql, clock, portSettings);
   } catch (error) {
     await database.close();
     throw error;
   }
-  const requestCounters = openRequestCounters(config, faults.has("counters"));
+  const metrics = config.metricsEnabled || config.metricsToken ? createThreadlineMetrics(database.sql) : undefined;
+  const requestCounters = openRequestCounters(config, faults.has("counters"), logger);
   const allowanceCounters = openAllowanceCounters(config, faults.has("counters"));
   const docs = lazyDocs(router, config.publicUrl);
   const services: Services = {
@@ -73,20 +87,38 @@ export async function openRuntime(router: AnyRouter, config: ThreadlineConfig): 
     keyCache: createKeyCache(config.keyCacheTtlMs),
     settings: { keyPrefix: config.keyPrefix ?? "sxk_", baseUrl: config.publicUrl ? `${config.publicUrl.replace(/\/+$/, "")}/v1` : undefined },
     docs,
-    model,
-    network,
-    media: media.store,
+    model: ports.model,
+    network: ports.network,
+    media: ports.media,
+    telemetry: metrics?.telemetry,
     lookupCache: createLookupCache(),
     pageReader: withExampleDomains(createHttpPageReader({ allowPrivate: config.pageReaderAllowPrivate })),
   };
-  const app = createHttpApp(router, services, { trustProxy: config.trustProxy });
+  const app = createHttpApp(router, services, { trustProxy: config.trustProxy, metrics: { metrics, token: config.metricsToken } });
+  const events = jobEventSink(logger, metrics);
   return {
     services,
     database,
     app,
-    mediaConfig: media.config,
+    fetch: observedFetch(app, { logger, metrics }),
+    logger,
+    metrics,
+    mediaConfig: ports.settings.media,
+    startJobs: (overrides = {}) =>
+      startJobRunner({
+        // Worker threads on PostgreSQL, this thread on embedded PGlite (jobs/index.ts).
+        databaseUrl: config.databaseUrl,
+        sql: database.sql,
+        clock: config.clock,
+        ports: ports.settings,
+        deps: ports,
+        events,
+        stopTimeoutMs: config.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS,
+        logger: { warn: (...args: unknown[]) => logger.warn(args.map(String).join(" ")), error: (...args: unknown[]) => logger.error(args.map(String).join(" ")) },
+        ...overrides,
+      }),
     async close() {
-      await media.store?.close();
+      await ports.media?.close();
       await requestCounters.close();
       await allowanceCounters.close();
       await database.close();
@@ -98,13 +130,13 @@ export async function openRuntime(router: AnyRouter, config: ThreadlineConfig): 
  * Request buckets fail open to a per-process limiter when Redis is unreachable
  * (ARCHITECTURE: Counters); `THREADLINE_FAULTS=counters` stands in for that outage.
  */
-function openRequestCounters(config: ThreadlineConfig, faulty: boolean): Counters {
+function openRequestCounters(config: ThreadlineConfig, faulty: boolean, logger: Logger): Counters {
   const local = createMemoryCounters();
   if (faulty) return createFailOpenCounters(createFaultyCounters(), local);
   if (!config.redisUrl) return local;
   let warned = false;
   return createFailOpenCounters(createRedisCounters({ url: config.redisUrl, prefix: config.redisPrefix }), local, (error) => {
-    if (!warned) console.warn("Redis unreachable; request buckets fall back to this process:", (error as Error).message);
+    if (!warned) logger.warn({ err: error }, "Redis unreachable; request buckets fall back to this process");
     warned = true;
   });
 }

@@ -55,6 +55,7 @@ export async function withCredits<T extends { ok: boolean }>(
     credits.kept = 0;
   }
   setCreditHeaders(ctx, credits.state, options.background ? undefined : credits.kept);
+  if (credits.kept > 0) ctx.services.telemetry?.creditsCharged(credits.kept, options.procedure);
   return result;
 }
 

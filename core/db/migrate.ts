@@ -93,3 +93,17 @@ async function readMigrationFiles(directory: string): Promise<MigrationFile[]> {
   }
   return files;
 }
+
+/** The newest migration the code knows, read once per process (`GET /readyz`). */
+let newestKnown: Promise<number> | undefined;
+
+/**
+ * Whether the database has the newest migration this code knows (`GET /readyz`): a server
+ * on a database another version migrated, or one not migrated yet, is not ready.
+ */
+export async function migrationsApplied(sql: Sql): Promise<{ ok: boolean; expected: number; recorded: number | null }> {
+  newestKnown ??= readMigrationFiles(DEFAULT_DIRECTORY).then((files) => files.at(-1)?.version ?? 0);
+  const expected = await newestKnown;
+  const [row] = await sql<{ version: number | null }[]>`select max(version) as version from schema_migrations`;
+  return { ok: row.version === expected, expected, recorded: row.version };
+}

@@ -15,6 +15,7 @@ import { purgeUnattachedMedia } from "./kinds/purge_unattached_media.ts";
 import type { MediaStore } from "../media/media_store.ts";
 import type { SocialNetwork } from "../network/social_network.ts";
 import { publishFromJob } from "../scheduling/publish_post.ts";
+import { claimHolderPrefix } from "../scheduling/publish_queries.ts";
 import type { PublishJobPayload } from "../scheduling/schedule_publication.ts";
 import { type FollowUpPayload, runFollowUp } from "../scheduling/post_follow_ups.ts";
 import type { Model } from "../model/model.ts";
@@ -24,6 +25,7 @@ import { DISPATCH_WORKERS_EVERY_SECONDS, dispatchWorkersJob, runWorkerJob } from
 import type { RunWorkerPayload } from "../workers/run_worker.ts";
 import { publishArticleFromJob } from "../articles/publish_article.ts";
 import type { ArticleJobPayload } from "../articles/article_publication.ts";
+import type { JobEventListener } from "./job_events.ts";
 
 /** The payload of each job kind. */
 export interface JobPayloads {
@@ -52,6 +54,8 @@ export interface JobDeps {
   media?: MediaStore;
   /** The model article covers are generated with (a worker thread opens its own from the same settings). */
   model?: Model;
+  /** Hears what handlers report (publisher lateness); absent: nothing reported. */
+  events?: JobEventListener;
 }
 
 /** A handler per kind, typed by the kind's payload. */
@@ -74,7 +78,11 @@ export function jobHandlers(deps: JobDeps): KnownJobHandlers {
       await purgeUnattachedMedia(deps.sql, deps.media, now());
     },
     publish_scheduled_post: async (payload, job) => {
-      await publishFromJob(deps, payload, job);
+      const result = await publishFromJob(deps, payload, job, { holderPrefix: job.locked_by ? claimHolderPrefix(job.locked_by) : undefined });
+      if (result.outcome === "sent" && result.scheduledFor) {
+        const latenessSeconds = Math.max(0, (deps.clock.now() - result.scheduledFor.getTime()) / 1000);
+        deps.events?.({ event: "post_sent", jobId: job.id, latenessSeconds });
+      }
     },
     post_follow_up: async (payload) => {
       await runFollowUp(deps, payload);

@@ -8,6 +8,7 @@ import type { Queryable } from "../db/sql.ts";
 import { sweepStaleJobs, type JobRow } from "./jobs_queries.ts";
 import { runJobsOnce, type JobHandlers } from "./job_runner.ts";
 import { enqueuePeriodicJobs, periodicSlot, type PeriodicJob } from "./enqueue_periodic_jobs.ts";
+import { errorFacts, type JobEventListener } from "./job_events.ts";
 
 /** How the loop works. */
 export interface JobLoopOptions {
@@ -30,6 +31,8 @@ export interface JobLoopOptions {
   onError?: (error: unknown) => void;
   /** Told about each failed job attempt. */
   onFailure?: (job: JobRow, error: unknown) => void;
+  /** Told about claims, failed attempts and loop errors, as data (logs and metrics). */
+  events?: JobEventListener;
 }
 
 /** Runs until `signal` aborts; resolves after the last batch is recorded. */
@@ -64,11 +67,13 @@ export async function runJobLoop(options: JobLoopOptions): Promise<void> {
         leaseSeconds: options.leaseSeconds,
         concurrency: options.concurrency,
         onFailure: options.onFailure,
+        events: options.events,
       });
       // A full batch suggests more are due: claim again at once instead of waiting.
       busy = result.claimed === batchSize;
     } catch (error) {
       options.onError?.(error);
+      options.events?.({ event: "loop_error", workerId: options.workerId, error: errorFacts(error) });
     }
     if (!busy) await pause(pollIntervalMs, signal);
   }

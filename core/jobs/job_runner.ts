@@ -5,6 +5,7 @@
  */
 import type { Queryable } from "../db/sql.ts";
 import { claimJobs, completeJobs, extendJobLeases, failJob, type JobRow } from "./jobs_queries.ts";
+import { claimLagSeconds, errorFacts, type JobEventListener } from "./job_events.ts";
 
 /**
  * Does the work of one job. Jobs run at least once, not exactly once: a worker that dies
@@ -12,7 +13,7 @@ import { claimJobs, completeJobs, extendJobLeases, failJob, type JobRow } from "
  * handler must be idempotent (upserts, `on conflict do nothing`, "already done" checks).
  * Throwing records a failed attempt and schedules a retry with backoff.
  */
-export type JobHandler<Payload = any> = (payload: Payload, job: JobRow) => Promise<void>;
+export type JobHandler<Payload = any> = (payload: Payload, job: JobRow) => Promise<unknown>;
 
 /** Handlers by job kind. */
 export type JobHandlers = Record<string, JobHandler>;
@@ -33,6 +34,8 @@ export interface RunJobsOptions {
   kinds?: readonly string[];
   /** Told about each failed attempt (logging). */
   onFailure?: (job: JobRow, error: unknown) => void;
+  /** Told about each claim and failed attempt, as data (logs and metrics). */
+  events?: JobEventListener;
 }
 
 /** What one pass did. */
@@ -56,6 +59,8 @@ export async function runJobsOnce(options: RunJobsOptions): Promise<RunJobsResul
   const jobs = await claimJobs(sql, { workerId, kinds: options.kinds ?? Object.keys(handlers), limit: batchSize, leaseSeconds });
   const result: RunJobsResult = { claimed: jobs.length, completed: 0, retried: 0, failed: 0 };
   if (jobs.length === 0) return result;
+  const { events } = options;
+  if (events) for (const job of jobs) events({ event: "claimed", jobId: job.id, kind: job.kind, lagSeconds: claimLagSeconds(job, leaseSeconds) });
 
   const running = new Set(jobs.map((job) => job.id));
   // Heartbeat: a handler may outlive the lease; renewing it while we are alive keeps the
@@ -89,6 +94,7 @@ export async function runJobsOnce(options: RunJobsOptions): Promise<RunJobsResul
   for (const { job, error } of failures) {
     options.onFailure?.(job, error);
     const row = await failJob(sql, job.id, error, { workerId });
+    events?.({ event: "failed", jobId: job.id, kind: job.kind, attempts: job.attempts, final: row?.status === "failed", error: errorFacts(error) });
     if (row?.status === "failed") result.failed++;
     else if (row) result.retried++;
   }

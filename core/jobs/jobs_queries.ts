@@ -229,6 +229,30 @@ export async function sweepStaleJobs(sql: Queryable): Promise<{ requeued: number
   return { requeued: rows.length - failed, failed };
 }
 
+/**
+ * Gives back the running jobs `workerId` holds (graceful shutdown past its bound): queued,
+ * due at once, the interrupted attempt uncounted (a deploy is not the job's failure), so
+ * another process retries them without waiting for the lease. Call it only once the
+ * worker's handlers are stopped or cannot write any more (their completions check the holder).
+ */
+export async function releaseJobsHeldBy(sql: Queryable, workerId: string): Promise<JobRow[]> {
+  return sql<JobRow[]>`
+    update jobs
+       set status = 'queued', run_at = now(), attempts = greatest(attempts - 1, 0),
+           last_error = 'Released by worker "' || locked_by || '" shutting down',
+           locked_by = null, locked_until = null, updated_at = now()
+     where status = 'running' and locked_by = ${workerId}
+    returning *`;
+}
+
+/** Unfinished and failed jobs counted by kind and status (the metrics' job gauges, read at scrape time). */
+export async function countJobsByKindAndStatus(sql: Queryable): Promise<{ kind: string; status: JobStatus; count: number }[]> {
+  return sql<{ kind: string; status: JobStatus; count: number }[]>`
+    select kind, status, count(*)::int as count from jobs
+     where status in ('queued', 'running', 'failed')
+     group by kind, status`;
+}
+
 /** An error as `last_error` keeps it: the stack when there is one, truncated. */
 function describeError(error: unknown): string {
   const text = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);

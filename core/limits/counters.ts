@@ -47,6 +47,8 @@ export interface Counters {
   release(checks: CounterCheck[], nowMs: number): Promise<void>;
   /** Closes connections. */
   close(): Promise<void>;
+  /** Rejects when a shared store is unreachable (`GET /readyz`); absent on in-process counters. */
+  ping?(): Promise<void>;
 }
 
 /** Start of the window containing `nowMs`, in epoch seconds. */

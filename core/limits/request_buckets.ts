@@ -57,6 +57,7 @@ export async function chargeRequestBuckets(ctx: Context, principal: Principal, o
   const full = windows.filter((window, i) => window.used + checks[i].cost > window.limit);
   const blocking = full.reduce((a, b) => (b.resetAt > a.resetAt ? b : a));
   const retryAfter = blocking.resetAt - Math.floor(now / 1000);
+  ctx.services.telemetry?.rateLimited(blocking.bucket);
   const message = `Rate limit exceeded: the ${principal.plan.label} plan allows ${blocking.limit} ${blocking.bucket} per ${blocking.span}; retry in ${Math.max(1, retryAfter)} s`;
   throw retryableError("rate_limited", message, retryAfter, { bucket: blocking.bucket });
 }

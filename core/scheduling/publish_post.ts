@@ -50,12 +50,18 @@ export interface PublishOptions {
   finalAttempt?: boolean;
   /** The claim's lease, renewed at every part (default 120 s). */
   leaseSeconds?: number;
+  /**
+   * Prefix of the claim's holder (default none: a random holder). The job passes its
+   * worker's id, so a server shutting down can release the claims of the jobs it
+   * interrupted (`releasePostClaimsOf`) and another process retries them at once.
+   */
+  holderPrefix?: string;
 }
 
 /** What a publish call found or did. */
 export type PublishResult =
-  /** The post is `sent` (`byThisCall` false: an earlier call had sent it). */
-  | { outcome: "sent"; xPostIds: string[]; byThisCall: boolean }
+  /** The post is `sent` (`byThisCall` false: an earlier call had sent it; `scheduledFor` only when this call sent it). */
+  | { outcome: "sent"; xPostIds: string[]; byThisCall: boolean; scheduledFor?: Date }
   /** The post is `error`, now or before, with its reason. */
   | { outcome: "failed"; error: string }
   /** Another call holds the post (its lease runs); it will finish or its lease will pass. */
@@ -89,7 +95,7 @@ export async function publishScheduledPost(deps: PublishDeps, payload: PublishJo
   const claim: Holder = {
     postId: payload.postId,
     version: payload.version,
-    holder: crypto.randomUUID(),
+    holder: `${options.holderPrefix ?? ""}${crypto.randomUUID()}`,
     leaseSeconds: options.leaseSeconds ?? PUBLISH_LEASE_SECONDS,
   };
   const post = await claimPost(sql, { ...claim, now: new Date(clock.now()), firstToken: partToken(claim.postId, claim.version, 0) });
@@ -115,7 +121,7 @@ export async function publishScheduledPost(deps: PublishDeps, payload: PublishJo
   // Sent with the last part's record, unless that part was already published by an earlier attempt.
   if (!sent && !(await markPostSent(sql, claim, { xPostIds: ids, at: new Date(clock.now()) }))) return unclaimedResult(deps, payload);
   await armFollowUps(sql, claim.postId);
-  return { outcome: "sent", xPostIds: ids, byThisCall: true };
+  return { outcome: "sent", xPostIds: ids, byThisCall: true, scheduledFor: post.scheduled_for };
 }
 
 /**
@@ -201,19 +207,20 @@ async function unclaimedResult(deps: PublishDeps, payload: PublishJobPayload): P
 /**
  * The `publish_scheduled_post` job: publishes the post; its final attempt (`max_attempts`)
  * gives up with `error` instead of throwing. A post another holder is publishing, or not
- * due by this process's clock, is retried with the job's backoff.
+ * due by this process's clock, is retried with the job's backoff. Answers what publishing did.
  */
 export async function publishFromJob(
   deps: PublishDeps,
   payload: PublishJobPayload,
   job: Pick<JobRow, "attempts" | "max_attempts">,
-  options: { leaseSeconds?: number } = {},
-): Promise<void> {
+  options: { leaseSeconds?: number; holderPrefix?: string } = {},
+): Promise<PublishResult> {
   const finalAttempt = job.attempts >= job.max_attempts;
   const result = await publishScheduledPost(deps, payload, { ...options, finalAttempt });
-  if (finalAttempt) return;
+  if (finalAttempt) return result;
   if (result.outcome === "busy") throw new Error(`Scheduled post "${payload.postId}" is being published by another worker; retrying`);
   if (result.outcome === "not_due") throw new Error(`Scheduled post "${payload.postId}" is not due before ${result.scheduledFor.toISOString()}; retrying`);
+  return result;
 }
 
 /** What publishing now answers: a publish result, or `retry` when the network failed in a way worth retrying. */

@@ -21,6 +21,8 @@ export interface ClaimedPostRow {
   account_id: string;
   parts: StoredPart[];
   quota_period_start: Date | null;
+  /** When the post was due (publisher lateness is measured from it). */
+  scheduled_for: Date;
   /** Publication attempts so far, this one included. */
   publish_attempts: number;
   /** What earlier attempts recorded, part by part. */
@@ -74,7 +76,7 @@ export async function claimPost(sql: Queryable, claim: Holder & { now: Date; fir
        where p.id = ${claim.postId} and p.publish_version = ${claim.version} and p.status = 'scheduled'
          and p.scheduled_for <= ${claim.now}
          and (p.publish_claimed_until is null or p.publish_claimed_until < now())
-      returning p.id, p.account_id, p.parts, p.quota_period_start, p.publish_attempts
+      returning p.id, p.account_id, p.parts, p.quota_period_start, p.publish_attempts, p.scheduled_for
     ), first as (
       insert into publish_parts (post_id, publish_version, part_index, state, token, started_at)
       select id, ${claim.version}, 0, 'publishing', ${claim.firstToken}, ${claim.now} from claimed
@@ -197,4 +199,23 @@ export async function releaseClaim(sql: Queryable, claim: Holder): Promise<void>
   await sql`
     update scheduled_posts set publish_claimed_by = null, publish_claimed_until = null
      where id = ${claim.postId} and publish_claimed_by = ${claim.holder}`;
+}
+
+/** The prefix of the post claims a job worker takes (`publishFromJob`'s holder). */
+export function claimHolderPrefix(workerId: string): string {
+  return `${workerId}|`;
+}
+
+/**
+ * Releases the post claims of job worker `workerId` (graceful shutdown, after its handlers
+ * were stopped): another process may claim the posts at once instead of waiting out the
+ * lease. Safe with a handler still running: each of its writes re-checks the claim and
+ * fails, and a part it may have published is found by its token before any retry.
+ */
+export async function releasePostClaimsOf(sql: Queryable, workerId: string): Promise<number> {
+  const rows = await sql`
+    update scheduled_posts set publish_claimed_by = null, publish_claimed_until = null
+     where publish_claimed_until is not null and starts_with(publish_claimed_by, ${claimHolderPrefix(workerId)})
+    returning id`;
+  return rows.length;
 }

@@ -35,6 +35,8 @@ export async function startHarness(options: { config?: Partial<ThreadlineConfig>
     // Each case sends its own X-Forwarded-For so the failed-attempt limiter of one case
     // never spills into another.
     trustProxy: true,
+    // Quiet test output: request lines only when asked for (LOG_LEVEL=info npm test).
+    logLevel: process.env.LOG_LEVEL ?? "silent",
     ...options.config,
   };
   if (!database.url && options.share) throw new Error("Sharing needs PostgreSQL: embedded in-memory databases are per process");

@@ -1,0 +1,54 @@
+/**
+ * The outside world a configuration names (social network, media store, model), opened
+ * the same way by the server (open_runtime.ts) and by the job worker thread
+ * (jobs/run_due_jobs.ts), which has its own pool and receives the settings as plain data.
+ * Adding a port that jobs use means adding it here, once.
+ */
+import type { Clock } from "../../core/clock.ts";
+import type { Sql } from "../../core/db/sql.ts";
+import type { JobDeps } from "../../core/jobs/job_kinds.ts";
+import type { JobEventListener } from "../../core/jobs/job_events.ts";
+import type { MediaStore } from "../../core/media/media_store.ts";
+import type { Model } from "../../core/model/model.ts";
+import type { SocialNetwork } from "../../core/network/social_network.ts";
+import { openModel } from "../ai/open_model.ts";
+import { mediaStoreConfig, openMediaStore, type MediaStoreConfig } from "../media/open_media_store.ts";
+import { openNetwork, type NetworkSettings } from "../x/open_network.ts";
+import { modelSettingsOf, networkSettingsOf, type ModelSettings, type ThreadlineConfig } from "./config.ts";
+
+/** The ports' settings as plain (structured-clone safe) data. */
+export interface PortSettings {
+  network: NetworkSettings;
+  media: MediaStoreConfig;
+  model: ModelSettings;
+}
+
+/** Opened ports. */
+export interface Ports {
+  network: SocialNetwork;
+  media?: MediaStore;
+  model: Model;
+  /** The settings with every default filled in (the media directory and signing secret), for a worker thread. */
+  settings: PortSettings;
+}
+
+/** Reads (and validates: a bad MEDIA_STORE or AI setting throws here, before anything opens) the ports' settings. */
+export function portSettingsOf(config: ThreadlineConfig): PortSettings {
+  const settings = { network: networkSettingsOf(config), media: mediaStoreConfig(config), model: modelSettingsOf(config) };
+  openModel(settings.model, settings.model.faulty);
+  return settings;
+}
+
+/** Opens the ports on `sql` (the simulated network and the local media store keep their state there). */
+export async function openPorts(sql: Sql, clock: Clock, settings: PortSettings): Promise<Ports> {
+  const model = openModel(settings.model, settings.model.faulty);
+  // The simulated world unless X_API_BASE_URL and X_BEARER_TOKEN are set; THREADLINE_FAULTS=x makes it fail.
+  const network = openNetwork({ sql, clock, ...settings.network });
+  const media = await openMediaStore(settings.media, sql);
+  return { network, media: media.store, model, settings: { ...settings, media: media.config } };
+}
+
+/** What job handlers use, from the ports. */
+export function jobDepsOf(sql: Sql, clock: Clock, ports: Ports, events?: JobEventListener): JobDeps {
+  return { sql, clock, network: ports.network, media: ports.media, model: ports.model, events };
+}
