@@ -79,6 +79,17 @@ export interface Context {
   idempotency?: IdempotentRun;
   /** Set while a priced procedure runs: metered handlers charge against it. */
   credits?: CreditCall;
+  /**
+   * What the request path learned, for the request log (adapters/http/observed_fetch.ts).
+   * One object shared by every narrowed copy of the context: middleware never mutates the
+   * context itself, so this is where authentication leaves the principal for the log.
+   */
+  report: RequestReport;
+}
+
+/** What the request log may name about a request. */
+export interface RequestReport {
+  principal?: Principal;
 }
 
 /** Builds a context without HTTP; adapters and tests call this. */
@@ -88,6 +99,7 @@ export function createContextInner(options: { services: Services; headers?: Head
     // The request's own Headers are used as they are (read-only here): copying them per request cost measurable time.
     transport: { headers: options.headers instanceof Headers ? options.headers : new Headers(options.headers), ip: options.ip ?? "unknown" },
     responseHeaders: new Headers(),
+    report: {},
   };
 }
 

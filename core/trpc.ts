@@ -85,6 +85,7 @@ export const publicProcedure = t.procedure;
  */
 const keyRequest = t.middleware(async function keyRequest({ ctx, type, meta, path, getRawInput, next }) {
   const principal = await authenticate(ctx);
+  ctx.report.principal = principal;
   const write = type === "mutation";
   const gate = subscriptionGate(ctx, principal) ?? scopeGate(principal, write);
   await chargeRequestBuckets(ctx, principal, { write, units: meta?.units, charge: gate === undefined });

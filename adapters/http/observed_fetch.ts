@@ -53,7 +53,7 @@ export function observedFetch(app: H3, options: { logger: Logger; metrics?: Thre
     if (unexpected !== undefined) logger.error({ req_id: requestId, method, route, status: response.status, err: unexpected }, "unexpected error");
     const level = QUIET_ROUTES.has(route) ? "debug" : "info";
     if (logger.isLevelEnabled(level)) {
-      const principal = context.apiContext?.principal;
+      const principal = context.apiContext?.report.principal;
       logger[level]({
         req_id: requestId,
         method,
