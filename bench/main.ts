@@ -12,8 +12,10 @@
  * within 15 s; BENCH_SCHEDULED_POSTS) and `GET /v1/scheduled-posts` on an account with
  * 100,000 posts, page 1 and a deep page, vs the same SQL run directly
  * (scheduled_list_section.ts: within 2x of a bare route running the same SQL; BENCH_LIST_POSTS, BENCH_LIST_CALLS), and 100 AI cover jobs queued at once
- * (cover_jobs_section.ts: bounded concurrency and memory, figures only). Last, one `BENCH_RESULT <json>` line with all of
- * them (`jobs`, `idempotency`, `lookups`, `ai_overhead`, `scheduling`, `scheduled_list`, `cover_jobs`).
+ * (cover_jobs_section.ts: bounded concurrency and memory, figures only), and the full path with request logs and
+ * metrics on vs off (operations_section.ts: cost < 5% of throughput; alone with BENCH_SECTION=operations). Last, one
+ * `BENCH_RESULT <json>` line with all of them (`jobs`, `idempotency`, `lookups`, `ai_overhead`, `scheduling`,
+ * `scheduled_list`, `cover_jobs`, `operations`).
  *
  * Env: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 50), BENCH_WARMUP
  * (s, default 3); BENCH_JOBS (default 20000), BENCH_JOB_BATCH (200), BENCH_JOB_RUNNERS (4),
@@ -44,6 +46,7 @@ import { measureAiOverhead } from "./ai_overhead_section.ts";
 import { measureScheduling } from "./scheduling_section.ts";
 import { measureScheduledList } from "./scheduled_list_section.ts";
 import { measureCoverJobs } from "./cover_jobs_section.ts";
+import { measureOperations } from "./operations_section.ts";
 
 /** The full path must keep at least this share of the bare route's throughput. */
 const TARGET_RATIO = 0.6;
@@ -57,6 +60,12 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
   const { storage, full, bare } = routes;
   const notReal = notTheTarget(storage);
   printHeader(routes, settings, notReal);
+  // BENCH_SECTION=operations: only the request-log and metrics figures (operations_section.ts).
+  if (process.env.BENCH_SECTION === "operations") {
+    const operations = await measureOperations(routes, settings, cleanup, signal);
+    console.log(`BENCH_RESULT ${JSON.stringify({ operations })}`);
+    return operations.valid ? 0 : 1;
+  }
 
   const results: { target: Target; result: LoadResult }[] = [];
   let redisKeysAfterFull: number | undefined;
@@ -108,6 +117,7 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
   const listSettings = { posts: Number(process.env.BENCH_LIST_POSTS ?? 100_000), limit: 20, calls: Number(process.env.BENCH_LIST_CALLS ?? 200) };
   const scheduledList = await measureScheduledList(sectionTarget, listSettings, notReal);
   const coverJobs = await measureCoverJobs({ sql: routes.sql, databaseUrl: storage.databaseUrl, origin: routes.fullOrigin, keyPrefix: KEY_PREFIX }, notPostgres, signal);
+  const operations = await measureOperations(routes, settings, cleanup, signal);
 
   const summary = {
     target_ratio: TARGET_RATIO,
@@ -141,10 +151,11 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
     scheduling,
     scheduled_list: scheduledList.summary,
     cover_jobs: coverJobs,
+    operations,
   };
   console.log("");
   console.log(`BENCH_RESULT ${JSON.stringify(summary)}`);
-  return invalid.length === 0 && idempotency.valid && lookups.valid && aiOverhead.valid && scheduledList.valid ? 0 : 1;
+  return invalid.length === 0 && idempotency.valid && lookups.valid && aiOverhead.valid && scheduledList.valid && operations.valid ? 0 : 1;
 }
 
 function loadOptions(target: Target, settings: BenchSettings, signal: AbortSignal) {

@@ -58,6 +58,8 @@ export async function setUpRoutes(cleanup: CleanupStack, signal: AbortSignal): P
     redisPrefix: storage.redisPrefix,
     poolSize: POOL_SIZE,
     keyPrefix: KEY_PREFIX,
+    // The measured path without request lines on the terminal; operations_section.ts measures them.
+    logLevel: "silent",
   });
   cleanup.push("close Threadline", () => threadline.close());
   const services = await threadline.start();
