@@ -114,7 +114,11 @@ export async function openRuntime(router: AnyRouter, config: ThreadlineConfig): 
         deps: ports,
         events,
         stopTimeoutMs: config.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS,
-        logger: { warn: (...args: unknown[]) => logger.warn(args.map(String).join(" ")), error: (...args: unknown[]) => logger.error(args.map(String).join(" ")) },
+        // bree's own messages (a worker thread that died): text, with the error's stack when there is one.
+        logger: {
+          warn: (...args: unknown[]) => logger.warn({ err: args.find((arg) => arg instanceof Error) }, args.filter((arg) => typeof arg === "string").join(" ")),
+          error: (...args: unknown[]) => logger.error({ err: args.find((arg) => arg instanceof Error) }, args.filter((arg) => typeof arg === "string").join(" ")),
+        },
         ...overrides,
       }),
     async close() {
