@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import v8 from "node:v8";
 import { runInNewContext } from "node:vm";
 import type { Sql } from "../core/db/sql.ts";
-import { migrate } from "../core/db/migrate.ts";
+import { migrate } from "../adapters/postgres/migrate.ts";
 import { ApiError } from "../core/errors.ts";
 import { outlierScore } from "../core/network/engagement_rate.ts";
 import { networkApiError } from "../core/network/network_api_error.ts";

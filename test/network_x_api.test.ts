@@ -8,7 +8,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { Sql } from "../core/db/sql.ts";
-import { migrate } from "../core/db/migrate.ts";
+import { migrate } from "../adapters/postgres/migrate.ts";
 import { ApiError } from "../core/errors.ts";
 import { networkApiError } from "../core/network/network_api_error.ts";
 import {

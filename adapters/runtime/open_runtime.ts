@@ -6,7 +6,7 @@ import type { AnyRouter } from "@trpc/server";
 import type { H3 } from "h3";
 import type { Services } from "../../core/context.ts";
 import { systemClock } from "../../core/clock.ts";
-import { migrate } from "../../core/db/migrate.ts";
+import { migrate } from "../postgres/migrate.ts";
 import { createKeyCache } from "../../core/auth/key_cache.ts";
 import type { Counters } from "../../core/limits/counters.ts";
 import { buildOpenApiDocument } from "../../core/docs/openapi.ts";

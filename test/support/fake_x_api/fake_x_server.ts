@@ -11,7 +11,7 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { systemClock, type Clock } from "../../../core/clock.ts";
-import { migrate } from "../../../core/db/migrate.ts";
+import { migrate } from "../../../adapters/postgres/migrate.ts";
 import { createSimulatedNetwork, type SimulatedNetwork } from "../../../adapters/x/simulated/simulated_network.ts";
 import { createTestDatabase, type TestDatabase } from "../test_database.ts";
 import { answerOfError, type XAnswer } from "./x_problems.ts";
