@@ -23,7 +23,7 @@ import { openModel } from "../ai/open_model.ts";
 import { createLookupCache } from "../../core/lookups/lookup_cache.ts";
 import { createHttpPageReader } from "../pages/http_page_reader.ts";
 import { withExampleDomains } from "../pages/example_domain_pages.ts";
-import { openNetwork } from "../x/open_network.ts";
+import { migrateNetwork, openNetwork } from "../x/open_network.ts";
 import { mediaStoreConfig, openMediaStore, type MediaStoreConfig } from "../media/open_media_store.ts";
 
 /** A running Threadline: services, the HTTP app and how to stop them. */
@@ -55,6 +55,8 @@ export async function openRuntime(router: AnyRouter, config: ThreadlineConfig): 
   try {
     await migrate(database.sql);
     // The simulated world unless X_API_BASE_URL and X_BEARER_TOKEN are set; THREADLINE_FAULTS=x makes it fail.
+    // Its tables come from its own migrations, applied right after core's.
+    await migrateNetwork(database.sql, networkSettingsOf(config));
     network = openNetwork({ sql: database.sql, clock, ...networkSettingsOf(config) });
     media = await openMediaStore(mediaSettings, database.sql);
   } catch (error) {
