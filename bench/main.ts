@@ -13,7 +13,7 @@
  * 100,000 posts, page 1 and a deep page, vs the same SQL run directly
  * (scheduled_list_section.ts: within 2x of a bare route running the same SQL; BENCH_LIST_POSTS, BENCH_LIST_CALLS), and 100 AI cover jobs queued at once
  * (cover_jobs_section.ts: bounded concurrency and memory, figures only), and the full path with request logs and
- * metrics on vs off (operations_section.ts: cost < 5% of throughput; alone with BENCH_SECTION=operations). Last, one
+ * metrics on vs off (operations_section.ts: cost < 5% of throughput; alone with BENCH_SECTIONS=operations). Last, one
  * `BENCH_RESULT <json>` line with all of them (`jobs`, `idempotency`, `lookups`, `ai_overhead`, `scheduling`,
  * `scheduled_list`, `cover_jobs`, `operations`).
  *
@@ -25,7 +25,10 @@
  * BENCH_LOOKUP_CONNECTIONS (10);
  * BENCH_AI_CALLS (1000), BENCH_AI_DURATION (s, 5), BENCH_AI_WARMUP (s, 2),
  * BENCH_AI_CONNECTIONS (10); DATABASE_URL and REDIS_URL to bench
- * against existing servers; BENCH_STORAGE=embedded to force embedded PGlite and in-memory counters.
+ * against existing servers; BENCH_STORAGE=embedded to force embedded PGlite and in-memory counters;
+ * BENCH_SECTIONS (comma list of `path`, `jobs`, `idempotency`, `lookups`, `ai_overhead`,
+ * `scheduling`, `scheduled_list`, `cover_jobs`, `operations`; default all) runs only those sections, the others
+ * answering null in the JSON.
  * Exits 0 whether or not the targets are met; non-zero when setup or measuring fails, or when
  * a measured run answered non-2xx (`valid` false in the JSON for full/bare, `idempotency.valid`,
  * `lookups.valid`, `ai_overhead.valid`).
@@ -51,25 +54,35 @@ import { measureOperations } from "./operations_section.ts";
 /** The full path must keep at least this share of the bare route's throughput. */
 const TARGET_RATIO = 0.6;
 
+const SECTIONS = ["path", "jobs", "idempotency", "lookups", "ai_overhead", "scheduling", "scheduled_list", "cover_jobs", "operations"] as const;
+type Section = (typeof SECTIONS)[number];
+
+/** The sections BENCH_SECTIONS names (default all); an unknown name fails before anything runs. */
+function selectedSections(): Set<Section> {
+  const names = (process.env.BENCH_SECTIONS ?? "").split(",").map((name) => name.trim()).filter(Boolean);
+  if (names.length === 0) return new Set(SECTIONS);
+  const unknown = names.filter((name) => !(SECTIONS as readonly string[]).includes(name));
+  if (unknown.length > 0) throw new Error(`Unknown BENCH_SECTIONS "${unknown.join(",")}"; known: ${SECTIONS.join(", ")}`);
+  return new Set(names as Section[]);
+}
+
 await runBenchProcess(bench);
 
 async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number> {
   const settings = settingsFromEnv();
+  const sections = selectedSections();
+  /** Runs `measure` when its section is selected, else answers undefined. */
+  const section = <T>(name: Section, measure: () => Promise<T>): Promise<T | undefined> =>
+    sections.has(name) ? measure() : Promise.resolve(undefined);
   console.log("Preparing storage and both routes ...");
   const routes = await setUpRoutes(cleanup, signal);
   const { storage, full, bare } = routes;
   const notReal = notTheTarget(storage);
   printHeader(routes, settings, notReal);
-  // BENCH_SECTION=operations: only the request-log and metrics figures (operations_section.ts).
-  if (process.env.BENCH_SECTION === "operations") {
-    const operations = await measureOperations(routes, settings, cleanup, signal);
-    console.log(`BENCH_RESULT ${JSON.stringify({ operations })}`);
-    return operations.valid ? 0 : 1;
-  }
 
   const results: { target: Target; result: LoadResult }[] = [];
   let redisKeysAfterFull: number | undefined;
-  for (const target of [full, bare]) {
+  for (const target of sections.has("path") ? [full, bare] : []) {
     if (settings.warmupSeconds > 0) {
       console.log(`${target.label}: warming up for ${settings.warmupSeconds} s ...`);
       const warm = await runLoad({ ...loadOptions(target, settings, signal), durationSeconds: settings.warmupSeconds });
@@ -80,51 +93,29 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
     if (target === full && storage.redisUrl) redisKeysAfterFull = await countKeys(storage.redisUrl, storage.redisPrefix);
   }
 
-  const [fullResult, bareResult] = results.map(({ result }) => result);
-  const ratio = fullResult.requestsPerSecond / bareResult.requestsPerSecond;
-  const pass = ratio >= TARGET_RATIO;
-  const invalid = results.filter(({ result }) => result.non2xx > 0 || result.errors > 0).map(({ target }) => target.label);
-
-  console.log("");
-  console.log("== Full path vs bare route ==");
-  console.log(formatTable(results.map(({ target, result }) => ({ label: target.label, result }))));
-  console.log(
-    "(RSS peak and server CPU are this server process's; CPU 100% = one core; CPU µs/req = its CPU time per request. load 1m is " +
-      `the machine's load average at the start->end of the run, on ${availableParallelism()} CPUs: other processes competing for them make req/s noisy)`,
-  );
-  console.log("");
-  if (redisKeysAfterFull !== undefined) console.log(`counters: ${redisKeysAfterFull} Redis keys under ${storage.redisPrefix} after the full-path run (buckets were counted)`);
-  console.log(`full/bare throughput: ${ratio.toFixed(3)} (${(ratio * 100).toFixed(1)}%)`);
-  // The server's CPU per request barely moves when other processes compete for the CPUs,
-  // so bare/full of it shows what the throughput ratio tends to when the server is the limit.
-  const cpuRatio = bareResult.serverCpuMicrosPerRequest / fullResult.serverCpuMicrosPerRequest;
-  console.log(
-    `server CPU per request: full ${fullResult.serverCpuMicrosPerRequest.toFixed(0)} µs, bare ${bareResult.serverCpuMicrosPerRequest.toFixed(0)} µs ` +
-      `(bare/full ${cpuRatio.toFixed(3)}: the throughput ratio when the server's own CPU is the only limit)`,
-  );
-  console.log(`target: full path keeps >= ${TARGET_RATIO * 100}% of the bare route's throughput: ${pass ? "PASS" : "FAIL"}`);
-  if (notReal) console.log(`\n${notReal}`);
-  if (invalid.length > 0) console.log(`\nINVALID: ${invalid.join(" and ")} answered non-2xx or failed requests; the figures do not measure the intended path`);
+  const path = results.length === 2 ? reportPath(results, redisKeysAfterFull, storage.redisPrefix, notReal) : undefined;
 
   const notPostgres = storage.database.source === "embedded-pglite" ? storage.database.description : undefined;
-  const jobs = await measureJobs(routes.sql, settings.jobs, notPostgres, signal);
+  const jobs = await section("jobs", () => measureJobs(routes.sql, settings.jobs, notPostgres, signal));
   const writeTarget = { sql: routes.sql, origin: routes.fullOrigin, writeKey: routes.user.writeKey, workspaceId: routes.user.workspaceId };
-  const idempotency = await measureIdempotency(writeTarget, settings.writes, notReal, signal);
+  const idempotency = await section("idempotency", () => measureIdempotency(writeTarget, settings.writes, notReal, signal));
   const sectionTarget = { services: routes.services, origin: routes.fullOrigin, keyPrefix: KEY_PREFIX };
-  const lookups = await measureLookups(sectionTarget, settings.lookups, notReal, signal);
-  const aiOverhead = await measureAiOverhead(sectionTarget, settings.ai, notReal, signal);
-  const scheduling = await measureScheduling({ sql: routes.sql, databaseUrl: storage.databaseUrl, keyPrefix: KEY_PREFIX }, notPostgres, signal);
+  const lookups = await section("lookups", () => measureLookups(sectionTarget, settings.lookups, notReal, signal));
+  const aiOverhead = await section("ai_overhead", () => measureAiOverhead(sectionTarget, settings.ai, notReal, signal));
+  const schedulingTarget = { sql: routes.sql, databaseUrl: storage.databaseUrl, keyPrefix: KEY_PREFIX };
+  const scheduling = await section("scheduling", () => measureScheduling(schedulingTarget, notPostgres, signal));
   const listSettings = { posts: Number(process.env.BENCH_LIST_POSTS ?? 100_000), limit: 20, calls: Number(process.env.BENCH_LIST_CALLS ?? 200) };
-  const scheduledList = await measureScheduledList(sectionTarget, listSettings, notReal);
-  const coverJobs = await measureCoverJobs({ sql: routes.sql, databaseUrl: storage.databaseUrl, origin: routes.fullOrigin, keyPrefix: KEY_PREFIX }, notPostgres, signal);
-  const operations = await measureOperations(routes, settings, cleanup, signal);
+  const scheduledList = await section("scheduled_list", () => measureScheduledList(sectionTarget, listSettings, notReal));
+  const coverTarget = { sql: routes.sql, databaseUrl: storage.databaseUrl, origin: routes.fullOrigin, keyPrefix: KEY_PREFIX };
+  const coverJobs = await section("cover_jobs", () => measureCoverJobs(coverTarget, notPostgres, signal));
+  const operations = await section("operations", () => measureOperations(routes, settings, cleanup, signal));
 
   const summary = {
     target_ratio: TARGET_RATIO,
-    ratio: round(ratio, 4),
-    cpu_per_request_ratio: round(cpuRatio, 4),
-    pass,
-    valid: invalid.length === 0,
+    ratio: path ? round(path.ratio, 4) : null,
+    cpu_per_request_ratio: path ? round(path.cpuRatio, 4) : null,
+    pass: path?.pass ?? null,
+    valid: path ? path.invalid.length === 0 : null,
     real_target: notReal === undefined,
     storage: {
       database: storage.database.source,
@@ -142,20 +133,57 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
       node: process.version,
       cpus: availableParallelism(),
     },
-    full: { request: `GET ${pathOf(full)}`, ...resultFigures(fullResult) },
-    bare: { request: `GET ${pathOf(bare)}`, ...resultFigures(bareResult) },
-    jobs,
-    idempotency: idempotency.summary,
-    lookups: lookups.summary,
-    ai_overhead: aiOverhead.summary,
-    scheduling,
-    scheduled_list: scheduledList.summary,
-    cover_jobs: coverJobs,
-    operations,
+    full: path ? { request: `GET ${pathOf(full)}`, ...resultFigures(path.full) } : null,
+    bare: path ? { request: `GET ${pathOf(bare)}`, ...resultFigures(path.bare) } : null,
+    jobs: jobs ?? null,
+    idempotency: idempotency?.summary ?? null,
+    lookups: lookups?.summary ?? null,
+    ai_overhead: aiOverhead?.summary ?? null,
+    scheduling: scheduling ?? null,
+    scheduled_list: scheduledList?.summary ?? null,
+    cover_jobs: coverJobs ?? null,
+    operations: operations ?? null,
   };
   console.log("");
   console.log(`BENCH_RESULT ${JSON.stringify(summary)}`);
-  return invalid.length === 0 && idempotency.valid && lookups.valid && aiOverhead.valid && scheduledList.valid && operations.valid ? 0 : 1;
+  const valid = [path ? path.invalid.length === 0 : true, idempotency?.valid, lookups?.valid, aiOverhead?.valid, scheduledList?.valid, operations?.valid];
+  return valid.every((ok) => ok !== false) ? 0 : 1;
+}
+
+/** Prints the full-vs-bare table and target line; answers the figures. */
+function reportPath(
+  results: { target: Target; result: LoadResult }[],
+  redisKeysAfterFull: number | undefined,
+  redisPrefix: string | undefined,
+  notReal: string | undefined,
+) {
+  const [fullResult, bareResult] = results.map(({ result }) => result);
+  const ratio = fullResult.requestsPerSecond / bareResult.requestsPerSecond;
+  const pass = ratio >= TARGET_RATIO;
+  const invalid = results.filter(({ result }) => result.non2xx > 0 || result.errors > 0).map(({ target }) => target.label);
+
+  console.log("");
+  console.log("== Full path vs bare route ==");
+  console.log(formatTable(results.map(({ target, result }) => ({ label: target.label, result }))));
+  console.log(
+    "(RSS peak and server CPU are this server process's; CPU 100% = one core; CPU µs/req = its CPU time per request. load 1m is " +
+      `the machine's load average at the start->end of the run, on ${availableParallelism()} CPUs: other processes competing for them make req/s noisy)`,
+  );
+  console.log("");
+  if (redisKeysAfterFull !== undefined) console.log(`counters: ${redisKeysAfterFull} Redis keys under ${redisPrefix} after the full-path run (buckets were counted)`);
+  console.log(`full/bare throughput: ${ratio.toFixed(3)} (${(ratio * 100).toFixed(1)}%)`);
+  // The server's CPU per request barely moves when other processes compete for the CPUs,
+  // so bare/full of it shows what the throughput ratio tends to when the server is the limit.
+  const cpuRatio = bareResult.serverCpuMicrosPerRequest / fullResult.serverCpuMicrosPerRequest;
+  console.log(
+    `server CPU per request: full ${fullResult.serverCpuMicrosPerRequest.toFixed(0)} µs, bare ${bareResult.serverCpuMicrosPerRequest.toFixed(0)} µs ` +
+      `(bare/full ${cpuRatio.toFixed(3)}: the throughput ratio when the server's own CPU is the only limit)`,
+  );
+  console.log(`target: full path keeps >= ${TARGET_RATIO * 100}% of the bare route's throughput: ${pass ? "PASS" : "FAIL"}`);
+  if (notReal) console.log(`\n${notReal}`);
+  if (invalid.length > 0) console.log(`\nINVALID: ${invalid.join(" and ")} answered non-2xx or failed requests; the figures do not measure the intended path`);
+
+  return { full: fullResult, bare: bareResult, ratio, cpuRatio, pass, invalid };
 }
 
 function loadOptions(target: Target, settings: BenchSettings, signal: AbortSignal) {

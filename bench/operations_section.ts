@@ -6,7 +6,7 @@
  *   - `ops off`: the instance's fetch with LOG_LEVEL=silent and metrics off (the default of tests);
  *   - `ops on`: one JSON line per request at info (pino, synchronous, to /dev/null so the
  *     terminal is not what is measured) and every Prometheus metric recorded.
- * Run it alone with `BENCH_SECTION=operations npm run bench`.
+ * Run it alone with `BENCH_SECTIONS=operations npm run bench`.
  */
 import type { AnyRouter } from "@trpc/server";
 import { pino } from "pino";

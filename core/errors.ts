@@ -60,6 +60,9 @@ export const ERROR_STATUS = {
   // Chosen here: a state conflict on the article, not a malformed request.
   article_not_editable: 409,
   article_not_scheduled: 409,
+  // Threadline's own (the spec names no status for it; ARCHITECTURE, request path step 1):
+  // a JSON body over 1 MiB, refused without buffering it.
+  payload_too_large: 413,
   scrape_failed: 422,
   rate_limited: 429,
   media_quota_exceeded: 429,

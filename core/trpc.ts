@@ -4,8 +4,6 @@
  * middleware or a meta flag, so a router reads as a table of endpoints.
  */
 import { initTRPC } from "@trpc/server";
-// The marker a middleware result carries; a replay answers without running the handler.
-import { middlewareMarker } from "@trpc/server/unstable-core-do-not-import";
 import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import type { Context } from "./context.ts";
@@ -18,6 +16,8 @@ import { resolveAccount } from "./accounts/resolve_account.ts";
 import type { Principal } from "./auth/principal.ts";
 import { beginIdempotent, finishIdempotent } from "./idempotency/idempotency.ts";
 import { type Pricing, withCredits } from "./credits/credit_call.ts";
+// The marker a middleware result carries; a replay answers without running the handler.
+import { middlewareResultMarker } from "./trpc_internals.ts";
 
 /** What a procedure declares about itself beyond input and output. */
 export type EndpointMeta = OpenApiMeta<{
@@ -59,7 +59,7 @@ const t = initTRPC
 function trpcKeyForStatus(status: number): keyof typeof TRPC_ERROR_CODES_BY_KEY {
   const keys: Record<number, keyof typeof TRPC_ERROR_CODES_BY_KEY> = {
     400: "BAD_REQUEST", 401: "UNAUTHORIZED", 403: "FORBIDDEN", 404: "NOT_FOUND", 405: "METHOD_NOT_SUPPORTED",
-    409: "CONFLICT", 422: "UNPROCESSABLE_CONTENT", 429: "TOO_MANY_REQUESTS", 502: "BAD_GATEWAY",
+    409: "CONFLICT", 413: "PAYLOAD_TOO_LARGE", 422: "UNPROCESSABLE_CONTENT", 429: "TOO_MANY_REQUESTS", 502: "BAD_GATEWAY",
     503: "SERVICE_UNAVAILABLE", 504: "GATEWAY_TIMEOUT",
   };
   return keys[status] ?? "INTERNAL_SERVER_ERROR";
@@ -97,7 +97,7 @@ const keyRequest = t.middleware(async function keyRequest({ ctx, type, meta, pat
   if (decision.kind === "replay") {
     for (const [name, value] of Object.entries(decision.headers)) ctx.responseHeaders.set(name, value);
     ctx.responseHeaders.set("Idempotency-Replayed", "true");
-    return { ok: true as const, data: decision.body, marker: middlewareMarker };
+    return { ok: true as const, data: decision.body, marker: middlewareResultMarker };
   }
   const result = await next({ ctx: { principal, idempotency: decision.run } });
   await finishIdempotent(ctx, decision.run, result.ok ? { status: meta.successStatus ?? 200, body: result.data } : undefined);

@@ -30,7 +30,7 @@ import { runJobLanes } from "../core/jobs/job_loop.ts";
 import { jobHandlers, jobLanes, periodicJobs, type JobDeps } from "../core/jobs/job_kinds.ts";
 import type { JobEvent, JobEventListener } from "../core/jobs/job_events.ts";
 import { releaseJobsHeldBy } from "../core/jobs/jobs_queries.ts";
-import { releasePostClaimsOf } from "../core/scheduling/publish_queries.ts";
+import { releaseLeasesOf } from "../core/publishing/lease_queries.ts";
 import type { SocialNetwork } from "../core/network/social_network.ts";
 import type { NetworkSettings } from "../adapters/x/open_network.ts";
 import type { RunDueJobsSettings } from "./run_due_jobs.ts";
@@ -266,10 +266,10 @@ function startInProcess(
   };
 }
 
-/** Releases the jobs and post claims `workerId` still holds; answers the jobs' ids. */
+/** Releases the jobs and publication leases (posts and articles) `workerId` still holds; answers the jobs' ids. */
 async function releaseHeld(sql: Sql, workerId: string): Promise<number[]> {
   const jobs = await releaseJobsHeldBy(sql, workerId);
-  await releasePostClaimsOf(sql, workerId);
+  await releaseLeasesOf(sql, workerId);
   return jobs.map((job) => job.id);
 }
 

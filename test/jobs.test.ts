@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Bree from "bree";
 import { systemClock } from "../core/clock.ts";
-import { migrate } from "../core/db/migrate.ts";
+import { migrate } from "../adapters/postgres/migrate.ts";
 import type { Sql } from "../core/db/sql.ts";
 import { claimJobs, completeJobs, enqueueJob, failJob, sweepStaleJobs, type JobRow } from "../core/jobs/jobs_queries.ts";
 import { runJobsOnce } from "../core/jobs/job_runner.ts";

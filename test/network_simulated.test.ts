@@ -8,7 +8,8 @@ import assert from "node:assert/strict";
 import v8 from "node:v8";
 import { runInNewContext } from "node:vm";
 import type { Sql } from "../core/db/sql.ts";
-import { migrate } from "../core/db/migrate.ts";
+import { migrate } from "../adapters/postgres/migrate.ts";
+import { migrateSimulatedNetwork } from "../adapters/x/simulated/simulated_migrations.ts";
 import { ApiError } from "../core/errors.ts";
 import { outlierScore } from "../core/network/engagement_rate.ts";
 import { networkApiError } from "../core/network/network_api_error.ts";
@@ -49,6 +50,7 @@ before(async () => {
   // One connection: embedded PGlite is a single session (open_runtime.ts does the same).
   ({ sql } = await database.open({ poolSize: database.mode === "embedded" ? 1 : 4 }));
   await migrate(sql);
+  await migrateSimulatedNetwork(sql);
   clock = manualClock(START);
   network = createSimulatedNetwork({ sql, clock, seed: 7 });
 });
@@ -507,6 +509,7 @@ for (const mode of ["embedded", ...(process.env.DATABASE_URL ? ["postgres"] : []
       store = await createTestDatabase(mode);
       first = await open();
       await migrate(first);
+      await migrateSimulatedNetwork(first);
     });
     after(() => store.drop());
 

@@ -8,7 +8,8 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import type { Sql } from "../core/db/sql.ts";
-import { migrate } from "../core/db/migrate.ts";
+import { migrate } from "../adapters/postgres/migrate.ts";
+import { migrateSimulatedNetwork } from "../adapters/x/simulated/simulated_migrations.ts";
 import { ApiError } from "../core/errors.ts";
 import { networkApiError } from "../core/network/network_api_error.ts";
 import {
@@ -57,6 +58,7 @@ before(async () => {
   database = await createTestDatabase();
   ({ sql } = await database.open({ poolSize: database.mode === "embedded" ? 1 : 4 }));
   await migrate(sql);
+  await migrateSimulatedNetwork(sql);
   clock = manualClock(START);
   // X's recent search reaches 7 days back: the world the fake serves does too.
   sim = createSimulatedNetwork({ sql, clock, seed: 7, searchWindowDays: 7 });

@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import { access, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { migrate } from "../core/db/migrate.ts";
+import { migrate } from "../adapters/postgres/migrate.ts";
 import { openDatabase } from "../adapters/postgres/open_database.ts";
 import type { Database } from "../adapters/postgres/open_database.ts";
 import { createTestDatabase } from "./support/test_database.ts";

@@ -9,6 +9,7 @@ import { ensureDemoWorld } from "../../core/demo/demo_world.ts";
 import { createKey, revokeKey, rotateKey } from "../../core/auth/keys.ts";
 import { keysOfUser } from "../../core/auth/keys_queries.ts";
 import { createUser, linkAccount, shareAccount } from "../../core/accounts/users.ts";
+import { usersWithMainAccount } from "../../core/accounts/users_queries.ts";
 import { openRuntime } from "../runtime/open_runtime.ts";
 import { configFromEnv } from "../runtime/config.ts";
 import { type Args, integerFlag, requiredFlag, stringFlag } from "./args.ts";
@@ -39,9 +40,7 @@ const commands: Record<string, Command> = {
     await shareAccount(sql, requiredFlag(args, "account"), requiredInteger(args, "with-user"), permission);
     return { shared: true };
   },
-  "accounts list": async ({ sql }) =>
-    sql`select u.id as user_id, u.name, u.plan, u.subscription_status, a.id as main_account_id, a.username
-          from users u join accounts a on a.user_id = u.id and a.main_account_id is null order by u.id`,
+  "accounts list": async ({ sql }) => usersWithMainAccount(sql),
   "keys create": async ({ sql, settings }, args) => {
     const scopes = (stringFlag(args, "scopes", "read,write") ?? "").split(",");
     const { key, record } = await createKey(sql, { userId: requiredInteger(args, "user"), name: stringFlag(args, "name", "cli")!, scopes, prefix: settings.keyPrefix });

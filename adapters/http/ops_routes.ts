@@ -7,7 +7,7 @@
 import { timingSafeEqual } from "node:crypto";
 import type { H3, H3Event } from "h3";
 import type { Services } from "../../core/context.ts";
-import { migrationsApplied } from "../../core/db/migrate.ts";
+import { migrationsApplied } from "../postgres/migrate.ts";
 import type { ThreadlineMetrics } from "../observability/threadline_metrics.ts";
 
 /** How long one readiness check may take before it counts as failed. */

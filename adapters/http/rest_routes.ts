@@ -1,14 +1,18 @@
 /**
  * The `/v1` REST surface: one h3 route per procedure with OpenAPI meta, calling the
- * procedure directly with the same context the tRPC surface builds. Paths come from
- * the procedure meta only (ARCHITECTURE: one source of truth for paths).
+ * procedure through tRPC's public `callTRPCProcedure` with the same context the tRPC
+ * surface builds. Paths come from the procedure meta only (ARCHITECTURE: one source of
+ * truth for paths). The input is built when the procedure's input parser asks for it,
+ * after the key middleware, so the body is read only after authentication, and within
+ * its bound (bounded_body.ts).
  */
-import type { AnyRouter } from "@trpc/server";
+import { type AnyRouter, callTRPCProcedure } from "@trpc/server";
 import { type H3, type H3Event, getRequestIP, getRouterParams } from "h3";
 import { createContextInner, type Services } from "../../core/context.ts";
 import { ApiError } from "../../core/errors.ts";
 import { toApiFailure } from "../../core/api_failure.ts";
 import { restOperations, type RestOperation } from "../../core/docs/openapi.ts";
+import { readJsonObject } from "./bounded_body.ts";
 import { coercionPlan, coerceStrings, type CoercionPlan } from "./input_coercion.ts";
 import { jsonResponse, failureResponse } from "./responses.ts";
 
@@ -18,33 +22,34 @@ const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 export function mountRestRoutes(app: H3, router: AnyRouter, services: Services, options: { trustProxy: boolean }): void {
   const operations = restOperations(router);
   for (const operation of operations) {
-    const procedure = (router._def.procedures as Record<string, any>)[operation.procedurePath];
-    const plan = coercionPlan(procedure._def.inputs);
+    const plan = coercionPlan(operation.inputs);
     const route = operation.path.replace(/\{([^}]+)\}/g, ":$1");
-    app.on(operation.method, route, (event) => callOperation(event, { operation, procedure, plan, services, trustProxy: options.trustProxy }));
+    app.on(operation.method, route, (event) => callOperation(event, { operation, router, plan, services, trustProxy: options.trustProxy }));
   }
   app.all("/v1/**", (event) => unknownRoute(event, operations));
 }
 
 interface RouteBinding {
   operation: RestOperation;
-  procedure: any;
+  router: AnyRouter;
   plan: CoercionPlan;
   services: Services;
   trustProxy: boolean;
 }
 
 async function callOperation(event: H3Event, binding: RouteBinding): Promise<Response> {
-  const { operation, procedure, plan, services } = binding;
+  const { operation, router, plan, services } = binding;
   const ip = getRequestIP(event, { xForwardedFor: binding.trustProxy }) ?? "unknown";
   const ctx = createContextInner({ services, headers: event.req.headers, ip });
   // For the request log (observed_fetch.ts): the principal, once authenticated.
   event.context.apiContext = ctx;
+  // Read once, when first asked (the idempotency step and the input parser both ask).
+  let input: Promise<Record<string, unknown>> | undefined;
   try {
-    const input = await readInput(event, operation, plan);
-    const output = await procedure({
+    const output = await callTRPCProcedure({
+      router,
       ctx,
-      getRawInput: async () => input,
+      getRawInput: () => (input ??= readInput(event, operation, plan)),
       path: operation.procedurePath,
       type: operation.type,
       // No signal: reading event.req.signal builds an AbortController per request, and
@@ -59,28 +64,13 @@ async function callOperation(event: H3Event, binding: RouteBinding): Promise<Res
   }
 }
 
-/** Query, then JSON body, then path parameters (path wins: the URL names the object). */
+/** Query, then JSON body (bounded), then path parameters (path wins: the URL names the object). */
 async function readInput(event: H3Event, operation: RestOperation, plan: CoercionPlan): Promise<Record<string, unknown>> {
   const query: Record<string, string> = {};
   for (const [key, value] of event.url.searchParams) query[key] = value;
   const body = BODY_METHODS.has(operation.method) ? await readJsonObject(event.req) : {};
   const params = getRouterParams(event, { decode: true }) as Record<string, string>;
   return { ...coerceStrings(query, plan), ...body, ...coerceStrings(params, plan) };
-}
-
-async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
-  const text = await request.text();
-  if (text.trim() === "") return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new ApiError("invalid_parameter", "The request body is not valid JSON");
-  }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    throw new ApiError("invalid_parameter", "The request body must be a JSON object");
-  }
-  return value as Record<string, unknown>;
 }
 
 function unknownRoute(event: H3Event, operations: RestOperation[]): Response {

@@ -4,6 +4,7 @@ import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { getRequestIP, type H3Event } from "h3";
 import { createContextInner, type Context, type Services } from "../../core/context.ts";
 import { toApiFailure } from "../../core/api_failure.ts";
+import { boundedTrpcRequest } from "./bounded_body.ts";
 
 /** Handles one tRPC HTTP request (single or batched). */
 export function trpcResponse(event: H3Event, router: AnyRouter, services: Services, trustProxy: boolean): Promise<Response> {
@@ -13,7 +14,8 @@ export function trpcResponse(event: H3Event, router: AnyRouter, services: Servic
   event.context.apiContext = ctx;
   return fetchRequestHandler({
     endpoint: "/trpc",
-    req: event.req,
+    // tRPC reads the body from the input parser, after the key middleware; bounded here.
+    req: boundedTrpcRequest(event.req),
     router,
     createContext: () => ctx,
     responseMeta({ errors }) {

@@ -8,6 +8,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import postgres from "postgres";
 import type { Sql } from "../../core/db/sql.ts";
+import { ping } from "./connection_queries.ts";
 
 /** An open database and how to let go of it. */
 export interface Database {
@@ -66,7 +67,7 @@ async function openPostgres(databaseUrl: string, poolSize: number, onnotice: (no
   });
   try {
     // The driver connects lazily; fail at startup, not on the first request.
-    await sql`select 1`;
+    await ping(sql);
   } catch (error) {
     await sql.end({ timeout: 0 });
     throw new Error(`Cannot connect to PostgreSQL at "${describeUrl(databaseUrl)}": ${(error as Error).message}`, { cause: error });

@@ -9,7 +9,7 @@ import type { AnyRouter } from "@trpc/server";
 import type { H3 } from "h3";
 import type { Services } from "../../core/context.ts";
 import { systemClock } from "../../core/clock.ts";
-import { migrate } from "../../core/db/migrate.ts";
+import { migrate } from "../postgres/migrate.ts";
 import { createKeyCache } from "../../core/auth/key_cache.ts";
 import type { Counters } from "../../core/limits/counters.ts";
 import { buildOpenApiDocument } from "../../core/docs/openapi.ts";
@@ -30,6 +30,7 @@ import type { MediaStoreConfig } from "../media/open_media_store.ts";
 import { openPorts, portSettingsOf, type Ports } from "./open_ports.ts";
 import { openLogger, type Logger } from "../observability/open_logger.ts";
 import { createThreadlineMetrics, type ThreadlineMetrics } from "../observability/threadline_metrics.ts";
+import { migrateNetwork } from "../x/open_network.ts";
 import { jobEventSink } from "../observability/job_event_sink.ts";
 import { startJobRunner, type JobRunner, type JobRunnerOptions } from "../../jobs/index.ts";
 
@@ -69,6 +70,8 @@ export async function openRuntime(router: AnyRouter, config: ThreadlineConfig): 
   let ports: Ports;
   try {
     await migrate(database.sql);
+    // The simulated network's tables come from its own migrations, applied right after core's.
+    await migrateNetwork(database.sql, portSettings.network);
     ports = await openPorts(database.sql, clock, portSettings);
   } catch (error) {
     await database.close();

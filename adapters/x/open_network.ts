@@ -8,6 +8,7 @@ import type { Sql } from "../../core/db/sql.ts";
 import type { SocialNetwork } from "../../core/network/social_network.ts";
 import { createFaultyNetwork } from "./faulty_network.ts";
 import { createSimulatedNetwork } from "./simulated/simulated_network.ts";
+import { migrateSimulatedNetwork } from "./simulated/simulated_migrations.ts";
 import { createXApiNetwork } from "./x_api/x_api_network.ts";
 
 /** The seed of the simulated world unless configured (any fixed number keeps demos repeatable). */
@@ -40,4 +41,12 @@ export function openNetwork(options: NetworkOptions): SocialNetwork {
     ? createXApiNetwork({ ...options.xApi, clock: options.clock })
     : createSimulatedNetwork({ sql: options.sql, clock: options.clock, seed: options.seed ?? DEFAULT_NETWORK_SEED });
   return options.faulty ? createFaultyNetwork(network) : network;
+}
+
+/**
+ * Applies the migrations of the network `settings` pick, once core's are applied: the
+ * simulated network's tables (its own chain); the X API client stores nothing.
+ */
+export async function migrateNetwork(sql: Sql, settings: NetworkSettings): Promise<void> {
+  if (!settings.xApi) await migrateSimulatedNetwork(sql);
 }

@@ -85,3 +85,24 @@ export async function deleteProductRow(sql: Queryable, accountId: string, id: nu
      where account_id = ${accountId} and id = ${id} and deleted_at is null returning id`;
   return rows.length === 1;
 }
+
+/** Fills a product from its scraped page: the title only when it has no name; description and highlights replace. */
+export async function saveScrapedProduct(sql: Queryable, id: number, page: { title: string | null; description: string | null; highlights: readonly string[] }): Promise<ProductRow> {
+  const [row] = await sql<ProductRow[]>`
+    update products
+       set name = coalesce(name, ${page.title}), description = coalesce(${page.description}, description),
+           features = coalesce(${page.highlights.length ? page.highlights.join("\n") : null}, features),
+           scraped_at = now(), updated_at = now()
+     where id = ${id}
+    returning *`;
+  return row;
+}
+
+/** Stores the generated style guide of `accountId`; answers when it was generated. */
+export async function saveStyleGuide(sql: Queryable, accountId: string, text: string): Promise<Date> {
+  const [row] = await sql<{ style_guide_generated_at: Date }[]>`
+    insert into account_context (account_id, style_guide, style_guide_generated_at) values (${accountId}, ${text}, now())
+    on conflict (account_id) do update set style_guide = excluded.style_guide, style_guide_generated_at = excluded.style_guide_generated_at, updated_at = now()
+    returning style_guide_generated_at`;
+  return row.style_guide_generated_at;
+}

@@ -8,7 +8,7 @@ import { ApiError, retryableError } from "../errors.ts";
 import { consumeAllowances } from "../limits/allowances.ts";
 import { PAGE_READS } from "../limits/allowance_catalog.ts";
 import { PageReadError, UrlNotAllowedError } from "../pages/page_reader.ts";
-import { productById, type ProductRow } from "./context_queries.ts";
+import { productById, saveScrapedProduct } from "./context_queries.ts";
 import { toProduct } from "./products.ts";
 
 /** Reads the product's page again and stores what it says. */
@@ -30,12 +30,6 @@ export async function scrapeProduct(ctx: AccountContext, id: number) {
     if (error instanceof PageReadError) throw new ApiError("scrape_failed", `Cannot read the product page: ${error.message}`);
     throw error;
   }
-  const [row] = await sql<ProductRow[]>`
-    update products
-       set name = coalesce(name, ${page.title}), description = coalesce(${page.description}, description),
-           features = coalesce(${page.highlights.length ? page.highlights.join("\n") : null}, features),
-           scraped_at = now(), updated_at = now()
-     where id = ${product.id}
-    returning *`;
+  const row = await saveScrapedProduct(sql, product.id, page);
   return { data: toProduct(row) };
 }

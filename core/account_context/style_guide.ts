@@ -14,6 +14,7 @@ import { actionCapError } from "../limits/allowance_errors.ts";
 import { callNetwork } from "../network/call_network.ts";
 import type { NetworkPost } from "../network/network_records.ts";
 import { modelApiError } from "../model/model_api_error.ts";
+import { saveStyleGuide } from "./context_queries.ts";
 
 /** Posts a guide needs (spec: "fewer than 5 recent posts" falls back to live). */
 export const MIN_POSTS = 5;
@@ -42,11 +43,8 @@ export async function regenerateStyleGuide(ctx: AccountContext) {
   } catch (error) {
     throw modelApiError(error) ?? error;
   }
-  const [row] = await ctx.services.sql<{ style_guide_generated_at: Date }[]>`
-    insert into account_context (account_id, style_guide, style_guide_generated_at) values (${ctx.account.id}, ${text}, now())
-    on conflict (account_id) do update set style_guide = excluded.style_guide, style_guide_generated_at = excluded.style_guide_generated_at, updated_at = now()
-    returning style_guide_generated_at`;
-  return { data: { generated: text, generated_at: row.style_guide_generated_at.toISOString(), posts_used: posts.length, source } };
+  const generatedAt = await saveStyleGuide(ctx.services.sql, ctx.account.id, text);
+  return { data: { generated: text, generated_at: generatedAt.toISOString(), posts_used: posts.length, source } };
 }
 
 async function originals(ctx: AccountContext, options: { since?: string; pages: number }): Promise<NetworkPost[]> {

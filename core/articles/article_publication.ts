@@ -6,6 +6,7 @@
  * nothing, so rescheduling, unscheduling or deleting needs no job bookkeeping.
  */
 import type { Queryable } from "../db/sql.ts";
+import { enqueueJob } from "../jobs/jobs_queries.ts";
 
 /** The job kind that publishes (or reconciles) one article (core/jobs/job_kinds.ts). */
 export const ARTICLE_PUBLISH_JOB_KIND = "publish_scheduled_article";
@@ -21,9 +22,6 @@ export const ARTICLE_PUBLISH_MAX_ATTEMPTS = 6;
 
 /** Enqueues the publish job of `articleId` at `version`, due at `runAt` (once per version). */
 export async function enqueueArticlePublication(sql: Queryable, payload: ArticleJobPayload, runAt: Date): Promise<void> {
-  await sql`
-    insert into jobs (kind, payload, run_at, max_attempts, unique_key)
-    values (${ARTICLE_PUBLISH_JOB_KIND}, ${sql.json(payload as never)}, ${runAt}, ${ARTICLE_PUBLISH_MAX_ATTEMPTS},
-            ${`article:${payload.articleId}:${payload.version}`})
-    on conflict (unique_key) where unique_key is not null and status in ('queued', 'running') do nothing`;
+  const uniqueKey = `article:${payload.articleId}:${payload.version}`;
+  await enqueueJob(sql, { kind: ARTICLE_PUBLISH_JOB_KIND, payload, runAt, maxAttempts: ARTICLE_PUBLISH_MAX_ATTEMPTS, uniqueKey });
 }

@@ -1,18 +1,21 @@
 /**
  * SQL of the article publisher (migrations 0013 and 0016): the claim on an article, its
- * publish token, and the outcome. A claim is a lease on the database's clock (the one every
- * process shares), so a request and the job, or two processes, never publish one article at
- * once, and a crashed holder's lease passes.
+ * publish token, and the outcome. The claim is the shared publication lease
+ * (core/publishing/lease_queries.ts), so a request and the job, or two processes, never
+ * publish one article at once, and a crashed holder's lease passes.
  */
 import type { Queryable } from "../db/sql.ts";
+import { dropLease, type HeldRow, type Lease, leaseFree, leaseRunning, releaseLease, takeLease } from "../publishing/lease_queries.ts";
 import type { ArticleRow } from "./articles_queries.ts";
 
 /** Who holds an article's publication, for how long. */
-export interface ArticleHolder {
+export interface ArticleHolder extends Lease {
   articleId: number;
-  /** Random per publish call. */
-  holder: string;
-  leaseSeconds: number;
+}
+
+/** The article as the shared lease sees it: held by `claim` while `publishing`. */
+export function heldArticle(sql: Queryable, claim: ArticleHolder): HeldRow {
+  return { table: "articles", id: claim.articleId, lease: claim, scope: sql`status = 'publishing'` };
 }
 
 /**
@@ -39,12 +42,10 @@ export async function startPublication(sql: Queryable, claim: ArticleHolder, opt
            last_error = case when status = 'publishing' then last_error else null end,
            status = 'publishing',
            quota_period_start = coalesce(${options.quotaPeriodStart ?? null}::timestamptz, quota_period_start),
-           publish_claimed_by = ${claim.holder},
-           publish_claimed_until = now() + ${claim.leaseSeconds} * interval '1 second',
-           publish_attempts = publish_attempts + 1,
+           ${takeLease(sql, claim)},
            updated_at = ${options.now}
      where id = ${claim.articleId}
-       and (status <> 'publishing' or publish_claimed_until is null or publish_claimed_until < now())
+       and (status <> 'publishing' or ${leaseFree(sql)})
     returning *`;
   return row;
 }
@@ -61,13 +62,11 @@ export async function claimForJob(sql: Queryable, claim: ArticleHolder & { versi
        set publish_token = case when status = 'publishing' then publish_token else ${tokenOf(sql)} end,
            last_error = case when status = 'publishing' then last_error else null end,
            status = 'publishing',
-           publish_claimed_by = ${claim.holder},
-           publish_claimed_until = now() + ${claim.leaseSeconds} * interval '1 second',
-           publish_attempts = publish_attempts + 1,
+           ${takeLease(sql, claim)},
            updated_at = case when status = 'publishing' then updated_at else ${claim.now} end
      where id = ${claim.articleId} and publish_version = ${claim.version}
        and ((status = 'scheduled' and scheduled_for <= ${claim.now}) or status = 'publishing')
-       and (publish_claimed_until is null or publish_claimed_until < now())
+       and ${leaseFree(sql)}
     returning *`;
   return row;
 }
@@ -75,7 +74,7 @@ export async function claimForJob(sql: Queryable, claim: ArticleHolder & { versi
 /** Where an article stands (after a refused claim), or undefined when it is gone. */
 export async function articlePublishState(sql: Queryable, articleId: number): Promise<(Pick<ArticleRow, "status" | "publish_version" | "scheduled_for"> & { claimed: boolean }) | undefined> {
   const [row] = await sql<(Pick<ArticleRow, "status" | "publish_version" | "scheduled_for"> & { claimed: boolean })[]>`
-    select status, publish_version, scheduled_for, coalesce(publish_claimed_until >= now(), false) as claimed
+    select status, publish_version, scheduled_for, ${leaseRunning(sql)} as claimed
       from articles where id = ${articleId}`;
   return row;
 }
@@ -98,18 +97,9 @@ export async function markArticlePublished(sql: Queryable, articleId: number, to
     update articles
        set status = 'published', x_post_id = ${facts.xPostId}, x_article_id = ${facts.xArticleId}, url = ${facts.url},
            published_at = ${facts.publishedAt}, last_error = null, publish_outcome_unknown = false,
-           publish_claimed_by = null, publish_claimed_until = null, updated_at = ${now}
+           ${dropLease(sql)}, updated_at = ${now}
      where id = ${articleId} and publish_token = ${token} and status = 'publishing'
     returning *`;
-  return row;
-}
-
-/** Locks the article for a failure (in the caller's transaction) when `claim` still holds it. */
-export async function lockHeldArticle(sql: Queryable, claim: ArticleHolder): Promise<ArticleRow | undefined> {
-  const [row] = await sql<ArticleRow[]>`
-    select * from articles
-     where id = ${claim.articleId} and publish_claimed_by = ${claim.holder} and status = 'publishing'
-       for update`;
   return row;
 }
 
@@ -118,7 +108,7 @@ export async function returnToDraft(sql: Queryable, articleId: number, failure: 
   await sql`
     update articles
        set status = 'draft', last_error = ${failure.reason}, scheduled_for = null, quota_period_start = null,
-           publish_outcome_unknown = false, publish_claimed_by = null, publish_claimed_until = null,
+           publish_outcome_unknown = false, ${dropLease(sql)},
            updated_at = ${failure.now}
      where id = ${articleId}`;
 }
@@ -129,11 +119,6 @@ export async function returnToDraft(sql: Queryable, articleId: number, failure: 
  * token). False when the holder no longer held it.
  */
 export async function releaseArticle(sql: Queryable, claim: ArticleHolder, outcome: { reason: string; unknown: boolean }): Promise<boolean> {
-  const rows = await sql`
-    update articles
-       set last_error = ${outcome.reason}, publish_outcome_unknown = publish_outcome_unknown or ${outcome.unknown},
-           publish_claimed_by = null, publish_claimed_until = null
-     where id = ${claim.articleId} and publish_claimed_by = ${claim.holder} and status = 'publishing'
-    returning id`;
-  return rows.length === 1;
+  const also = sql`last_error = ${outcome.reason}, publish_outcome_unknown = publish_outcome_unknown or ${outcome.unknown}`;
+  return releaseLease(sql, heldArticle(sql, claim), also);
 }

@@ -28,13 +28,13 @@ import {
   NetworkTimeoutError,
 } from "../network/network_errors.ts";
 import type { SocialNetwork } from "../network/social_network.ts";
-import { refundPostQuota } from "../scheduling/post_quota.ts";
+import { failHeldPublication, isFinalAttempt, newLease } from "../publishing/publication_lease.ts";
 import type { ArticleJobPayload } from "./article_publication.ts";
 import {
   type ArticleHolder,
   articlePublishState,
   claimForJob,
-  lockHeldArticle,
+  heldArticle,
   markArticlePublished,
   releaseArticle,
   returnToDraft,
@@ -113,15 +113,11 @@ async function settleFailure(deps: ArticlePublishDeps, claim: ArticleHolder, row
     return { outcome: row.publish_outcome_unknown ? "unknown" : "retry", error, reason };
   }
   const now = new Date(clock.now());
-  const settled = await sql.begin(async (tx) => {
-    const held = await lockHeldArticle(tx, claim);
-    if (!held) return false;
-    await returnToDraft(tx, claim.articleId, { reason, now });
-    // Spec (States, Article): "publish fails: draft"; the unit deducted for it is refunded exactly.
-    if (held.quota_period_start) {
-      await refundPostQuota(tx, held.account_id, { periodStart: held.quota_period_start }, [`article:${claim.articleId}`], "article publish failed");
-    }
-    return true;
+  // Spec (States, Article): "publish fails: draft"; the unit deducted for it is refunded exactly.
+  const settled = await failHeldPublication(sql, heldArticle(sql, claim), {
+    markFailed: (tx) => returnToDraft(tx, claim.articleId, { reason, now }),
+    quotaSubject: `article:${claim.articleId}`,
+    refundReason: "article publish failed",
   });
   if (!settled) throw new Error(`Article "${claim.articleId}" was taken over while its publication failed; retrying`);
   return { outcome: "failed", error, reason };
@@ -134,9 +130,14 @@ async function settleFailure(deps: ArticlePublishDeps, claim: ArticleHolder, row
  * the article returns to draft (refunded), unless its outcome is unknown: then it stays
  * `publishing` and the next publish call reconciles it.
  */
-export async function publishArticleFromJob(deps: ArticlePublishDeps, payload: ArticleJobPayload, job: Pick<JobRow, "attempts" | "max_attempts">): Promise<void> {
-  const finalAttempt = job.attempts >= job.max_attempts;
-  const claim: ArticleHolder = { articleId: payload.articleId, holder: crypto.randomUUID(), leaseSeconds: ARTICLE_LEASE_SECONDS };
+export async function publishArticleFromJob(
+  deps: ArticlePublishDeps,
+  payload: ArticleJobPayload,
+  job: Pick<JobRow, "attempts" | "max_attempts">,
+  options: { holderPrefix?: string } = {},
+): Promise<void> {
+  const finalAttempt = isFinalAttempt(job);
+  const claim: ArticleHolder = { articleId: payload.articleId, ...newLease(ARTICLE_LEASE_SECONDS, options.holderPrefix) };
   const row = await claimForJob(deps.sql, { ...claim, version: payload.version, now: new Date(deps.clock.now()) });
   if (!row) {
     const state = await articlePublishState(deps.sql, payload.articleId);

@@ -13,6 +13,7 @@ import type { KeyContext } from "../context.ts";
 import { ApiError, retryableError } from "../errors.ts";
 import { NetworkRejectedError } from "../network/network_errors.ts";
 import { deductPostQuota } from "../scheduling/post_quota.ts";
+import { newLease, retryWhileBusy } from "../publishing/publication_lease.ts";
 import { reachableArticle } from "./article_access.ts";
 import { enqueueArticlePublication } from "./article_publication.ts";
 import { type ArticleHolder, startPublication } from "./article_publish_queries.ts";
@@ -55,15 +56,10 @@ export async function publishArticleNow(ctx: KeyContext, input: { id: string; ac
  * idempotency_in_flight`), and answers the attempt.
  */
 export async function publishArticleWith(deps: ArticlePublishDeps, id: number): Promise<ArticleAttempt> {
-  const claim: ArticleHolder = { articleId: id, holder: crypto.randomUUID(), leaseSeconds: ARTICLE_LEASE_SECONDS };
-  const deadline = performance.now() + BUSY_WAIT_MS;
-  let row = await start(deps, claim);
-  while (!row) {
-    if (performance.now() >= deadline) {
-      throw retryableError("idempotency_in_flight", `Article "${id}" is being published by another call; read it or retry shortly`, BUSY_RETRY_SECONDS);
-    }
-    await new Promise((resolve) => setTimeout(resolve, BUSY_POLL_MS));
-    row = await start(deps, claim);
+  const claim: ArticleHolder = { articleId: id, ...newLease(ARTICLE_LEASE_SECONDS) };
+  const row = await retryWhileBusy(() => start(deps, claim), (started) => started === undefined, { waitMs: BUSY_WAIT_MS, pollMs: BUSY_POLL_MS });
+  if (!row) {
+    throw retryableError("idempotency_in_flight", `Article "${id}" is being published by another call; read it or retry shortly`, BUSY_RETRY_SECONDS);
   }
   return publishClaimedArticle(deps, claim, row, { retryTransient: false });
 }

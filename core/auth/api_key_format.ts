@@ -3,7 +3,9 @@
  * randomness (about 143 bits) + a 6-character base62 checksum, so a mistyped key is
  * refused without a database lookup. Keys are stored only as their SHA-256 hash.
  */
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { constantTimeEqual } from "../crypto/constant_time.ts";
+import { randomBytes } from "../crypto/random.ts";
+import { sha256, sha256Hex } from "../crypto/sha256.ts";
 
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const BODY_LENGTH = 24;
@@ -21,8 +23,8 @@ function randomBase62(length: number): string {
 }
 
 function checksum(prefix: string, body: string): string {
-  const digest = createHash("sha256").update(`${prefix}${body}`).digest();
-  let value = digest.readUInt32BE(0);
+  const digest = sha256(`${prefix}${body}`);
+  let value = new DataView(digest.buffer).getUint32(0);
   let out = "";
   for (let i = 0; i < CHECKSUM_LENGTH; i++) {
     out = ALPHABET[value % 62] + out;
@@ -42,14 +44,12 @@ export function isWellFormedApiKey(key: string, prefix: string): boolean {
   if (!key.startsWith(prefix) || key.length !== prefix.length + BODY_LENGTH + CHECKSUM_LENGTH) return false;
   const body = key.slice(prefix.length, prefix.length + BODY_LENGTH);
   if (![...body].every((ch) => ALPHABET.includes(ch))) return false;
-  const expected = Buffer.from(checksum(prefix, body));
-  const given = Buffer.from(key.slice(prefix.length + BODY_LENGTH));
-  return expected.length === given.length && timingSafeEqual(expected, given);
+  return constantTimeEqual(checksum(prefix, body), key.slice(prefix.length + BODY_LENGTH));
 }
 
 /** The SHA-256 of a key, as stored (hex). */
 export function hashApiKey(key: string): string {
-  return createHash("sha256").update(key).digest("hex");
+  return sha256Hex(key);
 }
 
 /** The short form shown in key listings, e.g. `sxk_7Gq2…x9Ab`. */

@@ -9,6 +9,7 @@ import type { AccountContext } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { chargeCall } from "../credits/credit_call.ts";
 import { activeProducts } from "../account_context/context_queries.ts";
+import { accountById } from "../accounts/accounts_queries.ts";
 import type { ProductContext } from "../model/task_inputs.ts";
 import { voiceProfile, type VoiceProfile } from "../model/voice_profile.ts";
 import { modelApiError } from "../model/model_api_error.ts";
@@ -81,7 +82,7 @@ async function creatorPostTexts(ctx: AccountContext, handle: string): Promise<st
 }
 
 async function isOwnHandle(ctx: AccountContext, handle: string): Promise<boolean> {
-  const [row] = await ctx.services.sql<{ username: string }[]>`select username from accounts where id = ${ctx.account.id}`;
+  const row = await accountById(ctx.services.sql, ctx.account.id);
   return row?.username.toLowerCase() === handle.replace(/^@/, "").toLowerCase();
 }
 

@@ -5,7 +5,6 @@
  * calls and on `202` answers that settle in the background; `X-Credits-Remaining` and
  * `X-Credits-Reset` (Unix seconds) are always sent.
  */
-import { randomUUID } from "node:crypto";
 import type { Context } from "../context.ts";
 import type { Principal } from "../auth/principal.ts";
 import { assertCredits, chargeCredits, creditOwner, creditState, refundCredits, type CreditOwner, type CreditState } from "./credits.ts";
@@ -36,7 +35,7 @@ export async function withCredits<T extends { ok: boolean }>(
   call: (credits: CreditCall) => Promise<T>,
 ): Promise<T> {
   const owner = creditOwner(principal);
-  const credits: CreditCall = { owner, reference: `${options.procedure}:${randomUUID()}`, kept: 0 };
+  const credits: CreditCall = { owner, reference: `${options.procedure}:${crypto.randomUUID()}`, kept: 0 };
   const { pricing } = options;
   if (pricing === "free") {
     const result = await call(credits);

@@ -1,25 +1,35 @@
 /**
- * Forward-only schema migrations: numbered SQL files (`0001_platform.sql`) applied in
- * order, all pending files in one transaction, each recorded in `schema_migrations`.
+ * Forward-only schema migrations: numbered SQL texts (`0001_platform.sql`) applied in
+ * order, all pending ones in one transaction, each recorded in a table of its chain.
+ * Core's chain (`core/db/migrations/`, recorded in `schema_migrations`) and each adapter's
+ * own chain (the simulated network's, in `simulated_network_migrations`) use this runner;
+ * reading the files is the adapter's part (adapters/postgres/migrate.ts), so core imports
+ * no `node:*` module.
  */
-import { readdir, readFile } from "node:fs/promises";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { Sql } from "./sql.ts";
 
-/** The folder the server's own migrations live in. */
-const DEFAULT_DIRECTORY = fileURLToPath(new URL("./migrations/", import.meta.url));
+/** Core's own migrations: the SQL files beside this module. */
+export const CORE_MIGRATIONS = new URL("./migrations/", import.meta.url);
 
-/**
- * Key of the transaction-level advisory lock that serialises migrators. Several server
- * processes may start at once against one database; the second waits for the first to
- * commit, then finds nothing left to apply. (Arbitrary constant: "tl" + "migrate".)
- */
-const MIGRATION_LOCK_KEY = 7_415_093_021;
+/** A chain of migrations: where its files are, the table recording it, and its lock. */
+export interface MigrationChain {
+  /** The folder of its `NNNN_name.sql` files. */
+  directory: URL | string;
+  /** The table recording what was applied (created when missing). */
+  table: string;
+  /**
+   * Key of the transaction-level advisory lock that serialises migrators of this chain.
+   * Several server processes may start at once against one database; the second waits
+   * for the first to commit, then finds nothing left to apply.
+   */
+  lockKey: number;
+}
 
-const FILE_NAME = /^(\d{4})_([a-z0-9_]+)\.sql$/;
+/** Core's chain. (Lock key: an arbitrary constant, "tl" + "migrate".) */
+export const CORE_CHAIN: MigrationChain = { directory: CORE_MIGRATIONS, table: "schema_migrations", lockKey: 7_415_093_021 };
 
-interface MigrationFile {
+/** One migration file as read. */
+export interface MigrationFile {
   version: number;
   /** The file name, e.g. `0001_platform.sql`. */
   file: string;
@@ -28,27 +38,49 @@ interface MigrationFile {
   text: string;
 }
 
+const FILE_NAME = /^(\d{4})_([a-z0-9_]+)\.sql$/;
+
 /**
- * Applies the pending migrations of `directory` (default `core/db/migrations/`) in one
- * transaction and returns the file names applied, in order.
+ * Validates the `.sql` files of a folder (`where` names it in errors) and sorts them by
+ * number: a misnamed file would otherwise be skipped silently and its schema never created.
+ */
+export function migrationFiles(entries: readonly { file: string; text: string }[], where: string): MigrationFile[] {
+  const files: MigrationFile[] = [];
+  for (const { file, text } of entries) {
+    const match = FILE_NAME.exec(file);
+    if (!match) throw new Error(`Migration file "${file}" in "${where}" is not named NNNN_name.sql`);
+    files.push({ version: Number(match[1]), file, name: match[2], text });
+  }
+  files.sort((a, b) => a.version - b.version);
+  for (let i = 1; i < files.length; i++) {
+    if (files[i].version === files[i - 1].version) {
+      throw new Error(`Migration files "${files[i - 1].file}" and "${files[i].file}" share the number ${files[i].version}`);
+    }
+  }
+  return files;
+}
+
+/**
+ * Applies the pending `files` of `chain` in one transaction and returns the file names
+ * applied, in order.
  *
  * Files must not contain their own `BEGIN`/`COMMIT` or statements that cannot run in a
  * transaction (`CREATE INDEX CONCURRENTLY`): the one transaction is what makes a failed
  * upgrade leave the database as it was.
  */
-export async function migrate(sql: Sql, directory: string = DEFAULT_DIRECTORY): Promise<{ applied: string[] }> {
-  const files = await readMigrationFiles(directory);
-  const applied = await sql.begin(async (tx) => {
-    await tx`select pg_advisory_xact_lock(${MIGRATION_LOCK_KEY}::bigint)`;
+export async function applyMigrations(sql: Sql, chain: Pick<MigrationChain, "table" | "lockKey">, files: readonly MigrationFile[]): Promise<string[]> {
+  return sql.begin(async (tx) => {
+    const table = tx(chain.table);
+    await tx`select pg_advisory_xact_lock(${chain.lockKey}::bigint)`;
     await tx`
-      create table if not exists schema_migrations (
+      create table if not exists ${table} (
         version integer primary key,
         name text not null,
         applied_at timestamptz not null default now()
       )`;
     // Read only after the lock: another process may have applied files while we waited.
     const recorded = await tx<{ version: number; name: string }[]>`
-      select version, name from schema_migrations order by version`;
+      select version, name from ${table} order by version`;
     const known = new Set(files.map((f) => f.version));
     const unknown = recorded.filter((row) => !known.has(row.version));
     if (unknown.length > 0) {
@@ -67,43 +99,15 @@ export async function migrate(sql: Sql, directory: string = DEFAULT_DIRECTORY): 
       } catch (error) {
         throw new Error(`Migration "${migration.file}" failed: ${(error as Error).message}`, { cause: error });
       }
-      await tx`insert into schema_migrations (version, name) values (${migration.version}, ${migration.name})`;
+      await tx`insert into ${table} (version, name) values (${migration.version}, ${migration.name})`;
       names.push(migration.file);
     }
     return names;
   });
-  return { applied };
 }
 
-/** Reads and validates the migration files of `directory`, sorted by number. */
-async function readMigrationFiles(directory: string): Promise<MigrationFile[]> {
-  const entries = (await readdir(directory)).filter((entry) => entry.endsWith(".sql"));
-  const files: MigrationFile[] = [];
-  for (const file of entries) {
-    const match = FILE_NAME.exec(file);
-    // A misnamed file would otherwise be skipped silently and its schema never created.
-    if (!match) throw new Error(`Migration file "${file}" in "${directory}" is not named NNNN_name.sql`);
-    files.push({ version: Number(match[1]), file, name: match[2], text: await readFile(join(directory, file), "utf8") });
-  }
-  files.sort((a, b) => a.version - b.version);
-  for (let i = 1; i < files.length; i++) {
-    if (files[i].version === files[i - 1].version) {
-      throw new Error(`Migration files "${files[i - 1].file}" and "${files[i].file}" share the number ${files[i].version}`);
-    }
-  }
-  return files;
-}
-
-/** The newest migration the code knows, read once per process (`GET /readyz`). */
-let newestKnown: Promise<number> | undefined;
-
-/**
- * Whether the database has the newest migration this code knows (`GET /readyz`): a server
- * on a database another version migrated, or one not migrated yet, is not ready.
- */
-export async function migrationsApplied(sql: Sql): Promise<{ ok: boolean; expected: number; recorded: number | null }> {
-  newestKnown ??= readMigrationFiles(DEFAULT_DIRECTORY).then((files) => files.at(-1)?.version ?? 0);
-  const expected = await newestKnown;
-  const [row] = await sql<{ version: number | null }[]>`select max(version) as version from schema_migrations`;
-  return { ok: row.version === expected, expected, recorded: row.version };
+/** The newest migration version `chain` recorded (null before the first), for `GET /readyz`. */
+export async function newestRecorded(sql: Sql, chain: Pick<MigrationChain, "table">): Promise<number | null> {
+  const [row] = await sql<{ version: number | null }[]>`select max(version) as version from ${sql(chain.table)}`;
+  return row.version;
 }

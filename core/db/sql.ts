@@ -16,3 +16,6 @@ export type Sql = postgres.Sql<{}>;
  * since postgres' `TransactionSql` has no `begin` and so is not a `Sql`.
  */
 export type Queryable = postgres.ISql<{}>;
+
+/** A piece of SQL built with `sql\`...\`` to embed in another query (conditions, SET lists). */
+export type SqlFragment = postgres.PendingQuery<postgres.Row[]>;

@@ -6,6 +6,7 @@
 import type { Services } from "../context.ts";
 import { insertUpload, markUploaded } from "../media/media_queries.ts";
 import { newObjectKey } from "../media/create_upload.ts";
+import { reusableDemoImage } from "./demo_queries.ts";
 
 /** A 1x1 PNG (a real image: the upload checks read its header). */
 const DEMO_PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
@@ -18,11 +19,7 @@ export async function ensureDemoImage(services: Services, accountId: string): Pr
   const { sql, clock, media } = services;
   if (!media) return undefined;
   const now = new Date(clock.now());
-  const [existing] = await sql<{ object_key: string }[]>`
-    select object_key from media_uploads
-     where account_id = ${accountId} and filename = 'demo.png' and uploaded_at is not null and attached_at is null
-       and purge_started_at is null and created_at > ${new Date(now.getTime() - REUSE_HOURS * 3_600_000)}
-     order by created_at desc limit 1`;
+  const existing = await reusableDemoImage(sql, accountId, new Date(now.getTime() - REUSE_HOURS * 3_600_000));
   if (existing) return existing.object_key;
   const objectKey = newObjectKey("png");
   await insertUpload(sql, {

@@ -8,8 +8,9 @@ import type { Services } from "../context.ts";
 import type { Sql } from "../db/sql.ts";
 import { deductPostQuota, postQuotaOf } from "../scheduling/post_quota.ts";
 import { schedulePublication } from "../scheduling/schedule_publication.ts";
-import { insertPost, updatePostColumns } from "../scheduling/scheduled_posts_queries.ts";
+import { insertPost, postById, updatePostColumns } from "../scheduling/scheduled_posts_queries.ts";
 import { publishNow } from "../scheduling/publish_post.ts";
+import { demoPostByTitle } from "./demo_queries.ts";
 
 /** The demo's post ids by status. */
 export interface DemoScheduledPosts {
@@ -34,8 +35,8 @@ export async function ensureDemoPosts(services: Services, accountId: string): Pr
     const id = await queuePost(sql, accountId, "Demo sent", now, ["Shipped: scheduling from scripts and agents is live."], now);
     // Only the simulated world is written to: a demo never posts on a real X account.
     if (services.network.info.kind !== "simulated") return id;
-    const [row] = await sql<{ publish_version: number }[]>`select publish_version from scheduled_posts where id = ${id}`;
-    const result = await publishNow({ sql, network: services.network, clock }, { postId: id, version: row.publish_version });
+    const row = await postById(sql, id);
+    const result = await publishNow({ sql, network: services.network, clock }, { postId: id, version: row!.publish_version });
     // A world seeded with the network switched off (THREADLINE_FAULTS=x) keeps it queued.
     if (result.outcome !== "sent") console.warn(`Demo world: the "sent" demo post stays queued (${JSON.stringify(result)})`);
     return id;
@@ -54,9 +55,7 @@ export async function useUpPostQuota(services: Services, accountId: string): Pro
 }
 
 async function ensurePost(sql: Sql, accountId: string, title: string, create: () => Promise<number>): Promise<number> {
-  const [existing] = await sql<{ id: number }[]>`
-    select id from scheduled_posts where account_id = ${accountId} and title = ${title} order by id limit 1`;
-  return existing?.id ?? (await create());
+  return (await demoPostByTitle(sql, accountId, title)) ?? (await create());
 }
 
 async function queuePost(sql: Sql, accountId: string, title: string, when: Date, texts: string[], now: Date): Promise<number> {

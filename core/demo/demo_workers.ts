@@ -13,6 +13,7 @@ import { activeProducts } from "../account_context/context_queries.ts";
 import { createWorker, type WorkerInput } from "../workers/create_worker.ts";
 import { writeSuggestions } from "../workers/write_suggestions.ts";
 import { insertSuggestions, type NewSuggestion, workerByName, type WorkerRow } from "../workers/workers_queries.ts";
+import { demoSuggestionsToReview } from "./demo_queries.ts";
 
 /** The demo's Worker ids by role, and the suggestions waiting for review on A's account. */
 export interface DemoWorkers {
@@ -80,9 +81,5 @@ async function seedBatch(services: Services, worker: WorkerRow, now: Date): Prom
 }
 
 async function toReview(sql: Sql, accountId: string): Promise<number[]> {
-  const rows = await sql<{ id: number }[]>`
-    select s.id from worker_suggestions s join workers w on w.id = s.worker_id
-     where s.account_id = ${accountId} and s.status = 'to_review' and w.name like 'Demo %'
-     order by s.generated_at desc, s.id desc`;
-  return rows.map((row) => row.id);
+  return demoSuggestionsToReview(sql, accountId);
 }

@@ -19,6 +19,7 @@ import { ensureDemoWorkers } from "./demo_workers.ts";
 import { ensureDemoPlugTemplates } from "./demo_plug_templates.ts";
 import { ensureDemoPosts, useUpPostQuota, type DemoScheduledPosts } from "./demo_scheduling.ts";
 import { type AccountInput, createUser, linkAccount, shareAccount, type UserInput, userByEmail } from "../accounts/users.ts";
+import { anyUser, billingAnchorOf, ensureDemoTag, setPostQuota } from "./demo_queries.ts";
 
 /** The demo world as written by `--demo-file` and `demo --json` (without the URLs). */
 export interface DemoWorld {
@@ -113,7 +114,7 @@ export async function ensureDemoWorld(services: Services): Promise<DemoWorld> {
   // Seeding writes data directly; the fault switches describe requests, not the seed.
   const seeding = { ...services, faults: new Set<never>() };
   const scheduledPosts = await ensureDemoPosts(seeding, people.ada.main.id);
-  await sql`update users set post_quota = ${DEMO_POST_QUOTA} where id = ${users.pia}`;
+  await setPostQuota(sql, users.pia, DEMO_POST_QUOTA);
   await useUpPostQuota(seeding, people.pia.main.id);
   const imageKey = await ensureDemoImage(services, people.ada.main.id);
   const articles = await ensureDemoArticles(seeding, people.ada.main.id);
@@ -160,16 +161,15 @@ export async function ensureDemoWorld(services: Services): Promise<DemoWorld> {
 
 /** True when the database has no users yet (a fresh embedded start). */
 export async function isEmptyDatabase(sql: Sql): Promise<boolean> {
-  const [row] = await sql<{ empty: boolean }[]>`select not exists (select 1 from users) as empty`;
-  return row.empty;
+  return !(await anyUser(sql));
 }
 
 /** Spends whatever is left in the owner's current pool (`keys.no_credits`). */
 async function emptyCreditPool(services: Services, userId: number, mainAccountId: string, plan: string): Promise<void> {
   // Seeding writes data directly; the fault switches describe requests, not the seed.
   const ctx = createContextInner({ services: { ...services, faults: new Set() } });
-  const [user] = await services.sql<{ billing_anchor: Date }[]>`select billing_anchor from users where id = ${userId}`;
-  const owner = { ownerId: mainAccountId, plan: planById(plan), billingAnchor: user.billing_anchor };
+  const billingAnchor = await billingAnchorOf(services.sql, userId);
+  const owner = { ownerId: mainAccountId, plan: planById(plan), billingAnchor };
   const { remaining } = await creditState(ctx, owner);
   if (remaining > 0) await chargeCredits(ctx, owner, { amount: remaining, reference: "demo:empty-pool" });
 }
@@ -185,10 +185,7 @@ async function ensurePerson(sql: Sql, person: DemoPerson): Promise<number> {
 async function ensureTags(sql: Sql, workspaceId: string, wanted: [string, string][]): Promise<number[]> {
   const ids: number[] = [];
   for (const [name, color] of wanted) {
-    await sql`insert into tags (workspace_id, name, color) values (${workspaceId}, ${name}, ${color})
-              on conflict (workspace_id, lower(name)) do nothing`;
-    const [row] = await sql<{ id: number }[]>`select id from tags where workspace_id = ${workspaceId} and lower(name) = ${name}`;
-    ids.push(row.id);
+    ids.push(await ensureDemoTag(sql, workspaceId, name, color));
   }
   return ids;
 }

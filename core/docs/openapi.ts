@@ -11,6 +11,7 @@ import { ERROR_STATUS, type ErrorCode } from "../errors.ts";
 import type { EndpointMeta } from "../trpc.ts";
 import { API_DESCRIPTION } from "./api_description.ts";
 import { objectShapeOf } from "../schema_shape.ts";
+import { listProcedures } from "../trpc_internals.ts";
 
 type Json = Record<string, any>;
 
@@ -21,17 +22,20 @@ export interface RestOperation {
   method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   path: string;
   meta: EndpointMeta;
+  /** The procedure's input parsers (zod object schemas), for query and path coercion. */
+  inputs: readonly unknown[];
   inputKeys: string[];
 }
 
 /** Every procedure with a REST route, from the router's meta (one source of truth for paths). */
 export function restOperations(router: AnyRouter): RestOperation[] {
   const operations: RestOperation[] = [];
-  for (const [procedurePath, procedure] of Object.entries(router._def.procedures as Record<string, any>)) {
-    const meta = procedure._def.meta as EndpointMeta | undefined;
-    if (!meta?.openapi || meta.openapi.enabled === false) continue;
-    const inputKeys = (procedure._def.inputs as any[]).flatMap((input) => Object.keys(objectShapeOf(input)));
-    operations.push({ procedurePath, type: procedure._def.type, method: meta.openapi.method, path: meta.openapi.path, meta, inputKeys });
+  for (const procedure of listProcedures(router)) {
+    const meta = procedure.meta as EndpointMeta | undefined;
+    if (!meta?.openapi || meta.openapi.enabled === false || procedure.type === "subscription") continue;
+    const { inputs } = procedure;
+    const inputKeys = inputs.flatMap((input) => Object.keys(objectShapeOf(input)));
+    operations.push({ procedurePath: procedure.path, type: procedure.type, method: meta.openapi.method, path: meta.openapi.path, meta, inputs, inputKeys });
   }
   return operations;
 }
@@ -42,6 +46,8 @@ export function errorCodesOf(operation: RestOperation): ErrorCode[] {
   const codes: ErrorCode[] = ["unauthorized", "invalid_api_key", "rate_limited", "internal_error"];
   if (write) codes.push("insufficient_scope");
   if (operation.inputKeys.length > 0) codes.push("invalid_parameter");
+  // A body is read (within 1 MiB) whenever a non-GET operation takes input (ARCHITECTURE: request path 1).
+  if (operation.method !== "GET" && operation.inputKeys.length > 0) codes.push("payload_too_large");
   if (operation.inputKeys.includes("account_id")) {
     codes.push("account_not_found", "accounts_unavailable");
     if (write && !operation.meta.sharedWrites) codes.push("writes_main_account_only");

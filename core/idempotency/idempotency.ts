@@ -7,7 +7,6 @@
  * `409 idempotency_in_flight` with `Retry-After`. Only successful answers are stored:
  * a failed request (validation included) leaves nothing, so a retry runs again.
  */
-import { createHash } from "node:crypto";
 import type { Context } from "../context.ts";
 import type { Principal } from "../auth/principal.ts";
 import { ApiError, retryableError } from "../errors.ts";
@@ -48,9 +47,17 @@ export function idempotencyKeyOf(headers: Headers): string | undefined {
   return key;
 }
 
-/** The fingerprint: the procedure plus the request as sent, canonicalised. */
-export function fingerprintOf(procedure: string, rawInput: unknown): string {
-  return createHash("sha256").update(`${procedure}\n${canonicalJson(rawInput ?? {})}`).digest("hex");
+/**
+ * The fingerprint: the SHA-256 (hex) of the procedure plus the request as sent,
+ * canonicalised. Web Crypto: a body may be up to 1 MiB, where the native digest is
+ * about 10x faster than core/crypto/sha256.ts, and this path awaits the database anyway.
+ */
+export async function fingerprintOf(procedure: string, rawInput: unknown): Promise<string> {
+  const text = `${procedure}\n${canonicalJson(rawInput ?? {})}`;
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
+  let hex = "";
+  for (const byte of digest) hex += byte.toString(16).padStart(2, "0");
+  return hex;
 }
 
 /** Reserves the key, or answers the replay, or refuses with the spec's 409s. */
@@ -59,7 +66,7 @@ export async function beginIdempotent(ctx: Context, principal: Principal, proced
   if (key === undefined) return { kind: "none" };
   const { sql } = ctx.services;
   const ownerId = principal.mainAccountId;
-  const fingerprint = fingerprintOf(procedure, rawInput);
+  const fingerprint = await fingerprintOf(procedure, rawInput);
   const fresh = { ownerId, key, recoveryPoint: "started", phaseData: {} };
   if (await reserveKey(sql, { ownerId, key, fingerprint, procedure, leaseSeconds: LEASE_SECONDS })) return { kind: "run", run: fresh };
   const row = await keyRow(sql, ownerId, key);

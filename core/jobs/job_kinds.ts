@@ -7,6 +7,7 @@
 import type { Clock } from "../clock.ts";
 import type { Sql } from "../db/sql.ts";
 import type { JobHandler } from "./job_runner.ts";
+import type { JobRow } from "./jobs_queries.ts";
 import type { PeriodicJob } from "./enqueue_periodic_jobs.ts";
 import { purgeIdempotencyKeys } from "./kinds/purge_idempotency_keys.ts";
 import { resetCreditPools } from "./kinds/reset_credit_pools.ts";
@@ -15,7 +16,7 @@ import { purgeUnattachedMedia } from "./kinds/purge_unattached_media.ts";
 import type { MediaStore } from "../media/media_store.ts";
 import type { SocialNetwork } from "../network/social_network.ts";
 import { publishFromJob } from "../scheduling/publish_post.ts";
-import { claimHolderPrefix } from "../scheduling/publish_queries.ts";
+import { workerHolderPrefix } from "../publishing/lease_queries.ts";
 import type { PublishJobPayload } from "../scheduling/schedule_publication.ts";
 import { type FollowUpPayload, runFollowUp } from "../scheduling/post_follow_ups.ts";
 import type { Model } from "../model/model.ts";
@@ -78,7 +79,7 @@ export function jobHandlers(deps: JobDeps): KnownJobHandlers {
       await purgeUnattachedMedia(deps.sql, deps.media, now());
     },
     publish_scheduled_post: async (payload, job) => {
-      const result = await publishFromJob(deps, payload, job, { holderPrefix: job.locked_by ? claimHolderPrefix(job.locked_by) : undefined });
+      const result = await publishFromJob(deps, payload, job, { holderPrefix: holderPrefixOf(job) });
       if (result.outcome === "sent" && result.scheduledFor) {
         const latenessSeconds = Math.max(0, (deps.clock.now() - result.scheduledFor.getTime()) / 1000);
         deps.events?.({ event: "post_sent", jobId: job.id, latenessSeconds });
@@ -97,9 +98,14 @@ export function jobHandlers(deps: JobDeps): KnownJobHandlers {
       await runWorkerJob(deps, payload);
     },
     publish_scheduled_article: async (payload, job) => {
-      await publishArticleFromJob(deps, payload, job);
+      await publishArticleFromJob(deps, payload, job, { holderPrefix: holderPrefixOf(job) });
     },
   };
+}
+
+/** The lease holder prefix of the worker running `job` (graceful shutdown releases its leases). */
+function holderPrefixOf(job: Pick<JobRow, "locked_by">): string | undefined {
+  return job.locked_by ? workerHolderPrefix(job.locked_by) : undefined;
 }
 
 /** A claim loop of its own for some kinds (core/jobs/job_loop.ts `runJobLanes`). */

@@ -258,3 +258,21 @@ function describeError(error: unknown): string {
   const text = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
   return text.length > MAX_ERROR_LENGTH ? `${text.slice(0, MAX_ERROR_LENGTH)}…` : text;
 }
+
+/** Deletes up to `limit` jobs that finished before `before`, oldest first; answers how many. */
+export async function deleteFinishedJobs(sql: Queryable, options: { before: Date; limit: number }): Promise<number> {
+  const rows = await sql`
+    delete from jobs where id in (
+      select id from jobs where finished_at < ${options.before} order by finished_at limit ${options.limit})
+    returning 1`;
+  return rows.length;
+}
+
+/**
+ * Whether `table` exists yet: periodic handlers run on databases migrated only part of the
+ * way (servers migrate in order), where a later area's table is still missing.
+ */
+export async function tableExists(sql: Queryable, table: string): Promise<boolean> {
+  const [{ present }] = await sql<{ present: boolean }[]>`select to_regclass(${table}) is not null as present`;
+  return present;
+}

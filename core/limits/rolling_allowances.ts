@@ -16,6 +16,9 @@
  */
 import type { Queryable, Sql } from "../db/sql.ts";
 import type { AllowanceOutcome, AllowanceState } from "./allowance_outcome.ts";
+import { countWindow, firstFreeing, insertUsage, lockRollingNow, pruneOwnUsage } from "./rolling_usage_queries.ts";
+
+export { pruneRollingUsage, releaseRolling } from "./rolling_usage_queries.ts";
 
 /** One charge against a rolling allowance. */
 export interface RollingCharge {
@@ -57,41 +60,13 @@ export async function consumeRolling(sql: Queryable, charge: RollingCharge): Pro
   return isPool(sql) ? ((await sql.begin(run)) as AllowanceOutcome) : run(sql);
 }
 
-/** Gives back every unit charged under `reference`; answers how many. */
-export async function releaseRolling(sql: Queryable, target: { ownerId: string; name: string; reference: string }): Promise<number> {
-  const [row] = await sql<{ units: number }[]>`
-    with released as (
-      delete from allowance_usage
-      where owner_id = ${target.ownerId} and name = ${target.name} and reference = ${target.reference}
-      returning units
-    )
-    select coalesce(sum(units), 0)::int as units from released`;
-  return row.units;
-}
-
-/**
- * Deletes usage older than `before` for every owner (for a periodic job; pass a time at
- * least one longest window ago). Charges already prune their own (owner, name) rows;
- * this catches owners who stopped spending. Answers how many rows went.
- */
-export async function pruneRollingUsage(sql: Queryable, options: { before: Date }): Promise<number> {
-  const result = await sql`delete from allowance_usage where used_at < ${options.before}`;
-  return result.count;
-}
-
 async function consumeIn(tx: Queryable, charge: RollingCharge): Promise<AllowanceOutcome> {
   const { ownerId, name, limit, windowSeconds, units } = charge;
   // Serialises checks of one (owner, name) until commit: without it two transactions
   // could both read 4 of 5 used and both insert. A hash collision only serialises two
   // unrelated allowances, never miscounts them.
-  const [{ now }] = await tx<{ now: Date }[]>`
-    select coalesce(${charge.at ?? null}::timestamptz, now()) as now
-    from (select pg_advisory_xact_lock(${LOCK_NAMESPACE}::int, hashtext(${ownerId}::text || ':' || ${name}::text))) as locked`;
-  const [counted] = await tx<{ used: number; oldest: Date | null }[]>`
-    select coalesce(sum(units), 0)::int as used, min(used_at) as oldest
-    from allowance_usage
-    where owner_id = ${ownerId} and name = ${name}
-      and used_at > ${now}::timestamptz - ${windowSeconds}::int * interval '1 second'`;
+  const now = await lockRollingNow(tx, { namespace: LOCK_NAMESPACE, ownerId, name, at: charge.at });
+  const counted = await countWindow(tx, { ownerId, name, now, windowSeconds });
   const state = (used: number, freesAt: Date): AllowanceState => ({
     name,
     scope: "account",
@@ -106,15 +81,10 @@ async function consumeIn(tx: Queryable, charge: RollingCharge): Promise<Allowanc
 
   if (counted.used + units <= limit) {
     if (units > 0) {
-      await tx`
-        insert into allowance_usage (owner_id, name, units, used_at, reference)
-        values (${ownerId}, ${name}, ${units}, ${now}, ${charge.reference ?? null})`;
+      await insertUsage(tx, { ownerId, name, units, at: now, reference: charge.reference ?? null });
       // Rows a window older than any window that could still count them; the margin
       // keeps a process whose clock lags a little from losing rows it still counts.
-      await tx`
-        delete from allowance_usage
-        where owner_id = ${ownerId} and name = ${name}
-          and used_at <= ${now}::timestamptz - ${2 * windowSeconds}::int * interval '1 second'`;
+      await pruneOwnUsage(tx, { ownerId, name, before: new Date(now.getTime() - 2 * windowSeconds * 1000) });
     }
     const oldest = counted.oldest && counted.oldest.getTime() < checkedAt ? counted.oldest : now;
     const allowance = state(counted.used + units, new Date(oldest.getTime() + windowMs));
@@ -123,17 +93,7 @@ async function consumeIn(tx: Queryable, charge: RollingCharge): Promise<Allowanc
 
   // Oldest first, the running total of units that leave the window: the first row after
   // whose departure this charge fits is when to retry.
-  const [frees] = await tx<{ at: Date }[]>`
-    select used_at + ${windowSeconds}::int * interval '1 second' as at
-    from (
-      select used_at, sum(units) over (order by used_at, id) as leaving
-      from allowance_usage
-      where owner_id = ${ownerId} and name = ${name}
-        and used_at > ${now}::timestamptz - ${windowSeconds}::int * interval '1 second'
-    ) as counted
-    where ${counted.used}::int - leaving + ${units}::int <= ${limit}::int
-    order by used_at
-    limit 1`;
+  const frees = await firstFreeing(tx, { ownerId, name, now, windowSeconds, used: counted.used, units, limit });
   // No such row only when `units` alone passes the limit: it never fits, so name the end
   // of a full window rather than a time that would invite a doomed retry sooner.
   const blocked = state(counted.used, frees?.at ?? new Date(checkedAt + windowMs));

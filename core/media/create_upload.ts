@@ -3,7 +3,7 @@
  * counts it against the key's 100 uploads per UTC day, and answers a presigned
  * `upload_url` valid 20 minutes and the `object_key` a post attaches.
  */
-import { randomBytes } from "node:crypto";
+import { base64url, randomBytes } from "../crypto/random.ts";
 import type { AccountContext } from "../context.ts";
 import { ApiError, retryableError } from "../errors.ts";
 import { windowStart } from "../limits/counters.ts";
@@ -75,7 +75,7 @@ export async function createUpload(ctx: AccountContext, input: MediaUploadInput)
 /** 128 random bits, URL-safe, plus the type's extension: unguessable, so the object URL can be public. */
 /** A fresh unguessable object key (128 random bits) with the type's extension. */
 export function newObjectKey(extension: string): string {
-  return `${randomBytes(16).toString("base64url")}.${extension}`;
+  return `${base64url(randomBytes(16))}.${extension}`;
 }
 
 function quotaExceeded(resetAt: number, nowMs: number): ApiError {

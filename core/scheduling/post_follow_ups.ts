@@ -15,6 +15,7 @@ import { NetworkNotFoundError } from "../network/network_errors.ts";
 import { enqueueJob } from "../jobs/jobs_queries.ts";
 import { DEFAULT_AUTO_DELETE_THRESHOLD } from "./post_view.ts";
 import { postById } from "./scheduled_posts_queries.ts";
+import { insertFollowUpJobs, markFollowUpDone } from "./follow_up_queries.ts";
 import { AUTO_PLUG_CHECK_EVERY_HOURS, checkAutoPlug } from "../plug_templates/auto_plug_follow_up.ts";
 
 /** The job kind of the follow-ups. */
@@ -37,17 +38,7 @@ const HOUR_MS = 3_600_000;
  * not, is not enqueued again. One statement; nothing for a post without such settings.
  */
 export async function armFollowUps(sql: Queryable, postId: number): Promise<void> {
-  await sql`
-    insert into jobs (kind, payload, run_at, unique_key)
-    select ${FOLLOW_UP_JOB_KIND}, jsonb_build_object('postId', p.id, 'action', f.action),
-           p.sent_at + make_interval(hours => f.hours), 'follow-up:' || p.id || ':' || f.action
-      from scheduled_posts p
-      cross join lateral (values ('repost', (p.auto_retweet->>'after_hours')::int),
-                                 ('auto_delete', (p.auto_delete->>'after_hours')::int),
-                                 ('auto_plug', case when p.auto_plug is not null then ${AUTO_PLUG_CHECK_EVERY_HOURS}::int end)) as f (action, hours)
-     where p.id = ${postId} and p.status = 'sent' and p.sent_at is not null and f.hours is not null
-       and not exists (select 1 from jobs j where j.unique_key = 'follow-up:' || p.id || ':' || f.action)
-    on conflict (unique_key) where unique_key is not null and status in ('queued', 'running') do nothing`;
+  await insertFollowUpJobs(sql, postId, { kind: FOLLOW_UP_JOB_KIND, autoPlugEveryHours: AUTO_PLUG_CHECK_EVERY_HOURS });
 }
 
 /** Runs one follow-up; a post deleted, unsent or already handled is left alone. */
@@ -60,7 +51,7 @@ export async function runFollowUp(deps: { sql: Sql; network: SocialNetwork; cloc
   if (payload.action === "repost") {
     if (post.auto_retweeted_at || !post.auto_retweet) return;
     await network.repost(post.account_id, first);
-    await sql`update scheduled_posts set auto_retweeted_at = ${now} where id = ${post.id}`;
+    await markFollowUpDone(sql, post.id, "auto_retweeted_at", now);
     const removeAfter = post.auto_retweet.remove_after_hours;
     if (removeAfter) {
       const payloadUndo: FollowUpPayload = { postId: post.id, action: "undo_repost" };
@@ -69,7 +60,7 @@ export async function runFollowUp(deps: { sql: Sql; network: SocialNetwork; cloc
   } else if (payload.action === "undo_repost") {
     if (!post.auto_retweeted_at || post.auto_retweet_removed_at) return;
     await network.undoRepost(post.account_id, first);
-    await sql`update scheduled_posts set auto_retweet_removed_at = ${now} where id = ${post.id}`;
+    await markFollowUpDone(sql, post.id, "auto_retweet_removed_at", now);
   } else if (payload.action === "auto_plug") {
     const check = payload.check ?? 1;
     const outcome = await checkAutoPlug(deps, post, check);
@@ -83,7 +74,7 @@ export async function runFollowUp(deps: { sql: Sql; network: SocialNetwork; cloc
     const views = await viewsOf(network, first);
     if (views === undefined || views >= (post.auto_delete.threshold ?? DEFAULT_AUTO_DELETE_THRESHOLD)) return;
     for (const id of [...post.x_post_ids!].reverse()) await network.deletePost(post.account_id, id);
-    await sql`update scheduled_posts set auto_deleted_at = ${now} where id = ${post.id}`;
+    await markFollowUpDone(sql, post.id, "auto_deleted_at", now);
   }
 }
 

@@ -8,7 +8,8 @@
  * `published` with the id. A later attempt reuses published parts, and for a part left
  * `publishing` (a crash or timeout hid the answer) asks the network by token whether it
  * landed before publishing it. "Several server processes never publish the same post":
- * a call claims the post for a lease (publish_queries.ts) and every write re-checks it.
+ * a call claims the post for a lease (the shared one, core/publishing/; the claim in
+ * publish_queries.ts) and every write re-checks it.
  *
  * The job (`publish_scheduled_post`) and the publish-now request path run this same code,
  * so either reconciles what the other left behind.
@@ -19,21 +20,21 @@ import type { JobRow } from "../jobs/jobs_queries.ts";
 import { NetworkError } from "../network/network_errors.ts";
 import type { NetworkPost } from "../network/network_records.ts";
 import type { SocialNetwork } from "../network/social_network.ts";
+import { releaseLease } from "../publishing/lease_queries.ts";
+import { failHeldPublication, isFinalAttempt, newLease, retryWhileBusy } from "../publishing/publication_lease.ts";
 import { failureReason, isPermanentFailure } from "./publish_failure.ts";
 import {
   claimPost,
-  lockHeldPost,
+  heldPost,
   markPostFailed,
   markPostSent,
   postPublishState,
   recordPartPublished,
   recordPartPublishing,
-  releaseClaim,
   type ClaimedPostRow,
   type Holder,
   type PublishPartRow,
 } from "./publish_queries.ts";
-import { refundPostQuota } from "./post_quota.ts";
 import { armFollowUps } from "./post_follow_ups.ts";
 import type { PublishJobPayload } from "./schedule_publication.ts";
 
@@ -53,7 +54,7 @@ export interface PublishOptions {
   /**
    * Prefix of the claim's holder (default none: a random holder). The job passes its
    * worker's id, so a server shutting down can release the claims of the jobs it
-   * interrupted (`releasePostClaimsOf`) and another process retries them at once.
+   * interrupted (`releaseLeasesOf`) and another process retries them at once.
    */
   holderPrefix?: string;
 }
@@ -92,12 +93,7 @@ export function partToken(postId: number, version: number, index: number): strin
  */
 export async function publishScheduledPost(deps: PublishDeps, payload: PublishJobPayload, options: PublishOptions = {}): Promise<PublishResult> {
   const { sql, clock } = deps;
-  const claim: Holder = {
-    postId: payload.postId,
-    version: payload.version,
-    holder: `${options.holderPrefix ?? ""}${crypto.randomUUID()}`,
-    leaseSeconds: options.leaseSeconds ?? PUBLISH_LEASE_SECONDS,
-  };
+  const claim: Holder = { postId: payload.postId, version: payload.version, ...newLease(options.leaseSeconds ?? PUBLISH_LEASE_SECONDS, options.holderPrefix) };
   const post = await claimPost(sql, { ...claim, now: new Date(clock.now()), firstToken: partToken(claim.postId, claim.version, 0) });
   if (!post) return unclaimedResult(deps, payload);
   const recorded = new Map(post.recorded.map((row) => [row.part_index, row]));
@@ -115,7 +111,7 @@ export async function publishScheduledPost(deps: PublishDeps, payload: PublishJo
       return fail(deps, claim, failureReason(error, { index: ids.length, count: post.parts.length, attempts: post.publish_attempts }));
     }
     // A failed release only makes the retry wait for the lease.
-    await releaseClaim(sql, claim).catch(() => {});
+    await releaseLease(sql, { table: "scheduled_posts", id: claim.postId, lease: claim }).catch(() => {});
     throw error;
   }
   // Sent with the last part's record, unless that part was already published by an earlier attempt.
@@ -172,15 +168,11 @@ async function publishPart(
 /** Ends the post `error` with `reason` and gives back its quota unit, in one transaction. */
 async function fail(deps: PublishDeps, claim: Holder, reason: string): Promise<PublishResult> {
   const at = new Date(deps.clock.now());
-  const failed = await deps.sql.begin(async (tx) => {
-    const held = await lockHeldPost(tx, claim);
-    if (!held) return false;
-    await markPostFailed(tx, claim.postId, { reason, at });
-    // Spec (States, Scheduled post): a failed publication refunds exactly the deducted unit.
-    if (held.quota_period_start) {
-      await refundPostQuota(tx, held.account_id, { periodStart: held.quota_period_start }, [`post:${claim.postId}`], "publish failed");
-    }
-    return true;
+  // Spec (States, Scheduled post): a failed publication refunds exactly the deducted unit.
+  const failed = await failHeldPublication(deps.sql, heldPost(deps.sql, claim), {
+    markFailed: (tx) => markPostFailed(tx, claim.postId, { reason, at }),
+    quotaSubject: `post:${claim.postId}`,
+    refundReason: "publish failed",
   });
   return failed ? { outcome: "failed", error: reason } : unclaimedResult(deps, claim);
 }
@@ -215,7 +207,7 @@ export async function publishFromJob(
   job: Pick<JobRow, "attempts" | "max_attempts">,
   options: { leaseSeconds?: number; holderPrefix?: string } = {},
 ): Promise<PublishResult> {
-  const finalAttempt = job.attempts >= job.max_attempts;
+  const finalAttempt = isFinalAttempt(job);
   const result = await publishScheduledPost(deps, payload, { ...options, finalAttempt });
   if (finalAttempt) return result;
   if (result.outcome === "busy") throw new Error(`Scheduled post "${payload.postId}" is being published by another worker; retrying`);
@@ -243,16 +235,13 @@ const PUBLISH_NOW_POLL_MS = 100;
  * if (result.outcome === "sent") console.log(result.xPostIds);
  */
 export async function publishNow(deps: PublishDeps, payload: PublishJobPayload, options: { waitMs?: number } = {}): Promise<PublishNowResult> {
-  const deadline = performance.now() + (options.waitMs ?? PUBLISH_NOW_WAIT_MS);
-  for (;;) {
-    let result: PublishResult;
+  const attempt = async (): Promise<PublishNowResult> => {
     try {
-      result = await publishScheduledPost(deps, payload);
+      return await publishScheduledPost(deps, payload);
     } catch (error) {
       if (error instanceof NetworkError) return { outcome: "retry", error: error.message };
       throw error;
     }
-    if (result.outcome !== "busy" || performance.now() >= deadline) return result;
-    await new Promise((resolve) => setTimeout(resolve, PUBLISH_NOW_POLL_MS));
-  }
+  };
+  return retryWhileBusy(attempt, (result) => result.outcome === "busy", { waitMs: options.waitMs ?? PUBLISH_NOW_WAIT_MS, pollMs: PUBLISH_NOW_POLL_MS });
 }

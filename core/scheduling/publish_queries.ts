@@ -1,10 +1,12 @@
 /**
- * SQL of the publisher (migrations 0010 and 0012): the claim on a post, the durable
- * outcome of each part (`publish_parts`), and the post's final state. Every write that
- * follows the claim checks, in the same statement, that the caller still holds it and
- * that the post is still the version being published, and renews the lease.
+ * SQL of the post publisher (migrations 0010 and 0012): the claim on a post, the durable
+ * outcome of each part (`publish_parts`), and the post's final state. The lease is the
+ * shared one (core/publishing/lease_queries.ts); every write that follows the claim checks,
+ * in the same statement, that the caller still holds it and that the post is still the
+ * version being published, and renews the lease.
  */
 import type { Queryable } from "../db/sql.ts";
+import { dropLease, heldBy, type HeldRow, type Lease, leaseFree, leaseRunning, renewLease, takeLease } from "../publishing/lease_queries.ts";
 import type { StoredPart } from "./scheduled_posts_queries.ts";
 
 /** A part's durable outcome for one publish version. */
@@ -42,13 +44,15 @@ export interface PostPublishStateRow {
   claimed: boolean;
 }
 
-/** Who claims, for how long. */
-export interface Holder {
+/** Who claims which post version, for how long. */
+export interface Holder extends Lease {
   postId: number;
   version: number;
-  /** Random per publish call: two calls of one process are two holders. */
-  holder: string;
-  leaseSeconds: number;
+}
+
+/** The post as the shared lease sees it: held by `claim` at its version, still scheduled. */
+export function heldPost(sql: Queryable, claim: Holder): HeldRow {
+  return { table: "scheduled_posts", id: claim.postId, lease: claim, scope: sql`publish_version = ${claim.version} and status = 'scheduled'` };
 }
 
 /**
@@ -70,12 +74,10 @@ export async function claimPost(sql: Queryable, claim: Holder & { now: Date; fir
   const [row] = await sql<ClaimedPostRow[]>`
     with claimed as (
       update scheduled_posts p
-         set publish_claimed_by = ${claim.holder},
-             publish_claimed_until = now() + ${claim.leaseSeconds} * interval '1 second',
-             publish_attempts = p.publish_attempts + 1
+         set ${takeLease(sql, claim)}
        where p.id = ${claim.postId} and p.publish_version = ${claim.version} and p.status = 'scheduled'
          and p.scheduled_for <= ${claim.now}
-         and (p.publish_claimed_until is null or p.publish_claimed_until < now())
+         and ${leaseFree(sql)}
       returning p.id, p.account_id, p.parts, p.quota_period_start, p.publish_attempts, p.scheduled_for
     ), first as (
       insert into publish_parts (post_id, publish_version, part_index, state, token, started_at)
@@ -96,8 +98,7 @@ export async function claimPost(sql: Queryable, claim: Holder & { now: Date; fir
 /** Where post `postId` stands (after a claim was refused), or undefined when it is gone. */
 export async function postPublishState(sql: Queryable, postId: number): Promise<PostPublishStateRow | undefined> {
   const [row] = await sql<PostPublishStateRow[]>`
-    select status, publish_version, scheduled_for, x_post_ids, error,
-           coalesce(publish_claimed_until >= now(), false) as claimed
+    select status, publish_version, scheduled_for, x_post_ids, error, ${leaseRunning(sql)} as claimed
       from scheduled_posts where id = ${postId}`;
   return row;
 }
@@ -113,8 +114,8 @@ export async function recordPartPublishing(sql: Queryable, claim: Holder, part: 
   // `publicationStarted` either sees this row or bumps the version before it is written.
   const rows = await sql`
     with held as (
-      update scheduled_posts set publish_claimed_until = now() + ${claim.leaseSeconds} * interval '1 second'
-       where id = ${claim.postId} and publish_claimed_by = ${claim.holder}
+      update scheduled_posts set ${renewLease(sql, claim)}
+       where id = ${claim.postId} and ${heldBy(sql, claim)}
          and publish_version = ${claim.version} and status = 'scheduled'
       returning id
     )
@@ -139,7 +140,7 @@ export async function recordPartPublished(
 ): Promise<boolean> {
   const changes = sent
     ? sentColumns(sql, sent)
-    : sql`publish_claimed_until = now() + ${claim.leaseSeconds} * interval '1 second'`;
+    : renewLease(sql, claim);
   // Data-modifying CTEs run to completion whether or not the outer query reads them.
   const [row] = await sql<{ held: boolean }[]>`
     with part as (
@@ -149,7 +150,7 @@ export async function recordPartPublished(
       returning 1
     ), held as (
       update scheduled_posts set ${changes}
-       where id = ${claim.postId} and publish_claimed_by = ${claim.holder}
+       where id = ${claim.postId} and ${heldBy(sql, claim)}
          and publish_version = ${claim.version} and status = 'scheduled'
       returning 1
     )
@@ -159,30 +160,17 @@ export async function recordPartPublished(
 
 function sentColumns(sql: Queryable, sent: { xPostIds: readonly string[]; at: Date }) {
   return sql`status = 'sent', sent_at = ${sent.at}, x_post_ids = ${sql.array(sent.xPostIds as string[])}::text[], error = null,
-             publish_claimed_by = null, publish_claimed_until = null, updated_at = ${sent.at}`;
+             ${dropLease(sql)}, updated_at = ${sent.at}`;
 }
 
 /** Marks the post `sent` with its parts' ids and lets go of the claim; false when the holder no longer holds it. */
 export async function markPostSent(sql: Queryable, claim: Holder, sent: { xPostIds: readonly string[]; at: Date }): Promise<boolean> {
   const rows = await sql`
     update scheduled_posts set ${sentColumns(sql, sent)}
-     where id = ${claim.postId} and publish_claimed_by = ${claim.holder}
+     where id = ${claim.postId} and ${heldBy(sql, claim)}
        and publish_version = ${claim.version} and status = 'scheduled'
     returning id`;
   return rows.length === 1;
-}
-
-/**
- * Locks the post for its failure (inside the caller's transaction) when the holder still
- * holds it at the version; answers what the refund needs, or undefined.
- */
-export async function lockHeldPost(sql: Queryable, claim: Holder): Promise<{ account_id: string; quota_period_start: Date | null } | undefined> {
-  const [row] = await sql<{ account_id: string; quota_period_start: Date | null }[]>`
-    select account_id, quota_period_start from scheduled_posts
-     where id = ${claim.postId} and publish_claimed_by = ${claim.holder}
-       and publish_version = ${claim.version} and status = 'scheduled'
-       for update`;
-  return row;
 }
 
 /** Marks a locked post `error` with `reason`, forgets its quota charge and lets go of the claim. */
@@ -190,32 +178,27 @@ export async function markPostFailed(sql: Queryable, postId: number, failure: { 
   await sql`
     update scheduled_posts
        set status = 'error', error = ${failure.reason}, quota_period_start = null,
-           publish_claimed_by = null, publish_claimed_until = null, updated_at = ${failure.at}
+           ${dropLease(sql)}, updated_at = ${failure.at}
      where id = ${postId}`;
 }
 
-/** Lets go of the claim (after a failure that will be retried), so the retry need not wait for the lease. */
-export async function releaseClaim(sql: Queryable, claim: Holder): Promise<void> {
-  await sql`
-    update scheduled_posts set publish_claimed_by = null, publish_claimed_until = null
-     where id = ${claim.postId} and publish_claimed_by = ${claim.holder}`;
-}
-
-/** The prefix of the post claims a job worker takes (`publishFromJob`'s holder). */
-export function claimHolderPrefix(workerId: string): string {
-  return `${workerId}|`;
-}
-
 /**
- * Releases the post claims of job worker `workerId` (graceful shutdown, after its handlers
- * were stopped): another process may claim the posts at once instead of waiting out the
- * lease. Safe with a handler still running: each of its writes re-checks the claim and
- * fails, and a part it may have published is found by its token before any retry.
+ * Bumps the publish versions of the scheduled posts among `postIds` and enqueues a `kind`
+ * job for each new version, due at its `scheduled_for` (or `runAt`).
  */
-export async function releasePostClaimsOf(sql: Queryable, workerId: string): Promise<number> {
-  const rows = await sql`
-    update scheduled_posts set publish_claimed_by = null, publish_claimed_until = null
-     where publish_claimed_until is not null and starts_with(publish_claimed_by, ${claimHolderPrefix(workerId)})
-    returning id`;
-  return rows.length;
+export async function bumpAndEnqueuePublications(sql: Queryable, postIds: readonly number[], options: { kind: string; runAt?: Date; maxAttempts: number }): Promise<void> {
+  // One statement however many posts (bulk retime moves up to 500): the versions are new,
+  // so the unique keys never collide with a job already queued.
+  await sql`
+    with bumped as (
+      update scheduled_posts set publish_version = publish_version + 1
+       where id = any(${sql.array(postIds as number[])}::bigint[]) and status = 'scheduled'
+      returning id, publish_version, scheduled_for
+    )
+    insert into jobs (kind, payload, run_at, max_attempts, unique_key)
+    select ${options.kind}, jsonb_build_object('postId', id, 'version', publish_version),
+           coalesce(${options.runAt ?? null}::timestamptz, scheduled_for), ${options.maxAttempts},
+           'publish:' || id || ':' || publish_version
+      from bumped
+    on conflict (unique_key) where unique_key is not null and status in ('queued', 'running') do nothing`;
 }

@@ -5,6 +5,7 @@
  * unscheduling or deleting needs no job bookkeeping.
  */
 import type { Queryable } from "../db/sql.ts";
+import { bumpAndEnqueuePublications } from "./publish_queries.ts";
 
 /** The job kind that publishes one post (core/jobs/job_kinds.ts). */
 export const PUBLISH_JOB_KIND = "publish_scheduled_post";
@@ -21,20 +22,7 @@ export interface PublishJobPayload {
  */
 export async function schedulePublication(sql: Queryable, postIds: readonly number[], options: { runAt?: Date } = {}): Promise<void> {
   if (postIds.length === 0) return;
-  // One statement however many posts (bulk retime moves up to 500): the versions are new,
-  // so the unique keys never collide with a job already queued.
-  await sql`
-    with bumped as (
-      update scheduled_posts set publish_version = publish_version + 1
-       where id = any(${sql.array(postIds as number[])}::bigint[]) and status = 'scheduled'
-      returning id, publish_version, scheduled_for
-    )
-    insert into jobs (kind, payload, run_at, max_attempts, unique_key)
-    select ${PUBLISH_JOB_KIND}, jsonb_build_object('postId', id, 'version', publish_version),
-           coalesce(${options.runAt ?? null}::timestamptz, scheduled_for), ${PUBLISH_MAX_ATTEMPTS},
-           'publish:' || id || ':' || publish_version
-      from bumped
-    on conflict (unique_key) where unique_key is not null and status in ('queued', 'running') do nothing`;
+  await bumpAndEnqueuePublications(sql, postIds, { kind: PUBLISH_JOB_KIND, runAt: options.runAt, maxAttempts: PUBLISH_MAX_ATTEMPTS });
 }
 
 /** Attempts of a publish job before the post is marked `error` (bounded retries). */

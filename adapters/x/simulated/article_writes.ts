@@ -13,7 +13,7 @@ import { premiumOfPerson, requirePerson, usernameOf } from "./people.ts";
 import { publishPost } from "./post_writes.ts";
 import type { SimulatedContext } from "./simulated_context.ts";
 import { DAY, isoTime } from "./time_units.ts";
-import { articleByToken, articleCountsSince, insertArticleDraft, markArticlePublished, nextWriteSeq, type ArticleRow } from "./written_queries.ts";
+import { articleByToken, articleCountsSince, insertArticleDraft, lockAuthorArticles, markArticlePublished, nextWriteSeq, type ArticleRow } from "./written_queries.ts";
 
 /** Article drafts and publishes one account may make per UTC day on X. */
 export const ARTICLE_LIMITS = { drafts: 10, publishes: 5 } as const;
@@ -30,7 +30,7 @@ export async function publishArticle(ctx: SimulatedContext, input: PublishArticl
   const outcome = await ctx.pool.begin(async (tx): Promise<NetworkArticle | NetworkRejectedError> => {
     const sql = tx;
     // One publisher per author at a time, so two attempts cannot both pass the daily limits.
-    await sql`select pg_advisory_xact_lock(${hashText(`article:${input.authorId}`)}::bigint)`;
+    await lockAuthorArticles(sql, hashText(`article:${input.authorId}`));
     const now = ctx.clock.now();
     const token = input.token ?? null;
     let draft: ArticleRow | undefined = token === null ? undefined : await articleByToken(sql, input.authorId, token);

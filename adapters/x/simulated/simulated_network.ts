@@ -32,7 +32,7 @@ import { createWorld, type World } from "./world.ts";
 
 /** How to build the simulated network. */
 export interface SimulatedNetworkOptions {
-  /** Where writes are stored (migration 0007 applied). */
+  /** Where writes are stored (its migrations applied: simulated_migrations.ts). */
   sql: Sql;
   clock: Clock;
   /** The world's seed: the same seed gives the same people, posts and metrics. */

@@ -275,3 +275,8 @@ export async function guestAccountsByUsernames(sql: Queryable, usernames: string
     select distinct on (lower(username)) id, username, name, avatar_url, x_premium, created_at
       from accounts where lower(username) = any(${usernames}) order by lower(username), created_at`;
 }
+
+/** Takes the transaction-level lock `key` (one article publisher per author at a time). */
+export async function lockAuthorArticles(sql: Queryable, key: number): Promise<void> {
+  await sql`select pg_advisory_xact_lock(${key}::bigint)`;
+}

@@ -10,12 +10,5 @@ alter table scheduled_posts
   add column publish_claimed_by text,
   add column publish_claimed_until timestamptz;
 
--- The simulated network refuses an author's identical text within a day
--- (adapters/x/simulated/post_writes.ts), and looks it up at every publish. Through
--- network_posts_by_author (or a scan) that reads every post the author wrote that day, so
--- a burst of posts from one account costs quadratic time (measured after 10,000 posts of
--- one author: 1.8-3.3 ms per lookup, 0.08 ms with this index; the bench publishes 10,000
--- posts due in one minute). A hash index finds equal texts directly, whatever their
--- length (a btree entry is limited to about 2,700 bytes; a premium post may be 25,000
--- characters).
-create index network_posts_by_text on network_posts using hash (text);
+-- (Its index network_posts_by_text on the simulated network's table moved with that
+-- table to adapters/x/simulated/migrations/0001_network_writes.sql.)

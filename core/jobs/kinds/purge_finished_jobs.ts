@@ -1,5 +1,6 @@
 /** The `purge_finished_jobs` job: keeps the jobs table from growing without bound. */
 import type { Queryable } from "../../db/sql.ts";
+import { deleteFinishedJobs } from "../jobs_queries.ts";
 
 /** Finished jobs are kept this long for inspection (`last_error` of failed ones in particular). */
 const RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
@@ -15,11 +16,8 @@ export async function purgeFinishedJobs(sql: Queryable, now: Date): Promise<numb
   const cutoff = new Date(now.getTime() - RETENTION_MS);
   let total = 0;
   for (;;) {
-    const rows = await sql`
-      delete from jobs where id in (
-        select id from jobs where finished_at < ${cutoff} order by finished_at limit ${CHUNK})
-      returning 1`;
-    total += rows.length;
-    if (rows.length < CHUNK) return total;
+    const deleted = await deleteFinishedJobs(sql, { before: cutoff, limit: CHUNK });
+    total += deleted;
+    if (deleted < CHUNK) return total;
   }
 }

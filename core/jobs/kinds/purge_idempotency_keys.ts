@@ -1,6 +1,7 @@
 /** The `purge_idempotency_keys` job: forgets idempotency keys past their 24-hour life. */
 import type { Queryable } from "../../db/sql.ts";
 import { purgeExpiredKeys } from "../../idempotency/idempotency_queries.ts";
+import { tableExists } from "../jobs_queries.ts";
 
 /**
  * Deletes `idempotency_keys` rows past retention (spec, Idempotency: "Keys are retained 24
@@ -11,8 +12,7 @@ export async function purgeIdempotencyKeys(sql: Queryable): Promise<number> {
   // The table comes with the idempotency area's migration (0003); on a database not yet
   // migrated that far there is nothing to purge. A separate statement, because a DELETE
   // naming a missing table fails when parsed, before any condition could skip it.
-  const [{ present }] = await sql<{ present: boolean }[]>`select to_regclass('idempotency_keys') is not null as present`;
-  if (!present) return 0;
+  if (!(await tableExists(sql, "idempotency_keys"))) return 0;
   // Runs hourly (job_kinds.ts), so each run deletes about one hour of keys: one statement suffices.
   return purgeExpiredKeys(sql);
 }

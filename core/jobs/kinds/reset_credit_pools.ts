@@ -1,6 +1,7 @@
 /** The `reset_credit_pools` job: starts new credit periods (the credits area owns the rule). */
 import type { Sql } from "../../db/sql.ts";
 import { renewExpiredPools } from "../../credits/credits.ts";
+import { tableExists } from "../jobs_queries.ts";
 
 const BATCH = 500;
 const MAX_ROUNDS = 100;
@@ -13,8 +14,7 @@ const MAX_ROUNDS = 100;
  */
 export async function resetCreditPools(sql: Sql, now: Date): Promise<number> {
   // `credit_pools` comes with the credits area's migration (0004); before it there are no pools.
-  const [{ present }] = await sql<{ present: boolean }[]>`select to_regclass('credit_pools') is not null as present`;
-  if (!present) return 0;
+  if (!(await tableExists(sql, "credit_pools"))) return 0;
   // Batches keep each read short; the round cap bounds a run even if some pool never renews.
   let renewed = 0;
   for (let round = 0; round < MAX_ROUNDS; round++) {

@@ -11,7 +11,8 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { systemClock, type Clock } from "../../../core/clock.ts";
-import { migrate } from "../../../core/db/migrate.ts";
+import { migrate } from "../../../adapters/postgres/migrate.ts";
+import { migrateSimulatedNetwork } from "../../../adapters/x/simulated/simulated_migrations.ts";
 import { createSimulatedNetwork, type SimulatedNetwork } from "../../../adapters/x/simulated/simulated_network.ts";
 import { createTestDatabase, type TestDatabase } from "../test_database.ts";
 import { answerOfError, type XAnswer } from "./x_problems.ts";
@@ -74,6 +75,7 @@ export async function startFakeXServer(options: FakeXServerOptions = {}): Promis
     database = await createTestDatabase("embedded");
     const { sql } = await database.open({ poolSize: 1 });
     await migrate(sql);
+    await migrateSimulatedNetwork(sql);
     network = createSimulatedNetwork({ sql, clock, seed: options.seed ?? 7, searchWindowDays: 7 });
   }
   const world = network;

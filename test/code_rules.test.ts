@@ -1,0 +1,60 @@
+/**
+ * The layout rules of STYLE.md that a scan can hold: tRPC's private API in one file
+ * (core/trpc_internals.ts, guarded by test/trpc_internals.test.ts), `core/` free of
+ * `node:*` imports (it runs under Deno and Bun too), and SQL tagged templates only in
+ * `*_queries.ts` modules (migrations are .sql files; the migration runner is exempt).
+ */
+import { test, describe } from "node:test";
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+
+function sourceFiles(folder: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(join(root, folder), { withFileTypes: true })) {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) out.push(...sourceFiles(path));
+    else if (entry.name.endsWith(".ts")) out.push(path);
+  }
+  return out;
+}
+
+/** The file's text without comments, so a rule quoted in prose does not count. */
+function code(path: string): string {
+  return readFileSync(join(root, path), "utf8")
+    .replace(/\/\*[\s\S]*?\*\//g, "")
+    .replace(/(^|[^:"'`\\])\/\/.*$/gm, "$1");
+}
+
+const appFolders = ["core", "routers", "adapters", "jobs"];
+const appFiles = [...appFolders.flatMap(sourceFiles), "mod.ts"];
+
+describe("code rules (STYLE.md)", () => {
+  test("tRPC's private API (unstable-core-do-not-import, _def) appears only in core/trpc_internals.ts", () => {
+    const offenders = appFiles.filter((path) => path !== join("core", "trpc_internals.ts")).filter((path) => {
+      const text = code(path);
+      return /unstable-core-do-not-import/.test(text) || /\b_def\b/.test(text);
+    });
+    assert.deepEqual(offenders, []);
+  });
+
+  test("core/ imports no node:* module", () => {
+    const offenders = sourceFiles("core").filter((path) => /(from|import)\s*\(?\s*["']node:/.test(code(path)));
+    assert.deepEqual(offenders, [], "core/ must use web standards (crypto.subtle, TextEncoder, URL) or a port");
+  });
+
+  test("SQL tagged templates appear only in *_queries.ts modules", () => {
+    // A tagged template whose tag is a query handle: `sql`, `tx`, `ctx.services.sql`, with
+    // or without a row type (`sql<Row[]>`).
+    const sqlTag = /\b(sql|tx)\s*(<[^`;]*>)?\s*`/;
+    const exempt = new Set([join("core", "db", "migrate.ts")]);
+    const offenders = appFiles
+      .filter((path) => !path.endsWith("_queries.ts") && !exempt.has(path))
+      .filter((path) => sqlTag.test(code(path)))
+      .map((path) => relative(root, join(root, path)));
+    assert.deepEqual(offenders, []);
+  });
+});
