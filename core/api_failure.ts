@@ -34,9 +34,12 @@ export function toApiFailure(error: unknown): ApiFailure {
   if (cause instanceof LegacyStringError) {
     return { status: cause.status, code: cause.message.split(":")[0], body: cause.toBody(), headers: {} };
   }
-  const issues = (cause as { issues?: unknown })?.issues;
-  if (Array.isArray(issues) && issues.length > 0) return fromApi(new ApiError("invalid_parameter", describeIssues(issues as Issue[])));
   if (error instanceof TRPCError && (error.code === "PARSE_ERROR" || error.code === "BAD_REQUEST")) {
+    // Only tRPC's input step answers BAD_REQUEST with zod issues; output validation (a
+    // handler breaking its own schema) is INTERNAL_SERVER_ERROR and falls through to a
+    // 500 below (issue 10, item 6), as does a zod error a handler threw itself.
+    const issues = (cause as { issues?: unknown })?.issues;
+    if (Array.isArray(issues) && issues.length > 0) return fromApi(new ApiError("invalid_parameter", describeIssues(issues as Issue[])));
     return fromApi(new ApiError("invalid_parameter", error.message));
   }
   if (error instanceof TRPCError && error.code === "NOT_FOUND") return fromApi(new ApiError("not_found", error.message));

@@ -18,6 +18,7 @@ import { beginIdempotent, finishIdempotent } from "./idempotency/idempotency.ts"
 import { type Pricing, withCredits } from "./credits/credit_call.ts";
 // The marker a middleware result carries; a replay answers without running the handler.
 import { middlewareResultMarker } from "./trpc_internals.ts";
+import { assertStorableText } from "./storable_text.ts";
 
 /** What a procedure declares about itself beyond input and output. */
 export type EndpointMeta = OpenApiMeta<{
@@ -77,7 +78,8 @@ export const publicProcedure = t.procedure;
 /**
  * The path of every key request (steps 2-4 and 7): authenticate the key; check the
  * subscription and scope gates; charge the request buckets (a request refused by a
- * gate still carries `X-RateLimit-*`, rule 3, but spends nothing); then, for
+ * gate still carries `X-RateLimit-*`, rule 3, but spends nothing); refuse text that
+ * PostgreSQL cannot store, for every field at once (core/storable_text.ts); then, for
  * procedures flagged `idempotent`, the `Idempotency-Key`. The reservation is taken
  * before input validation but released when the request fails, so a request that
  * failed validation stores nothing. One middleware rather than three: every tRPC
@@ -90,9 +92,11 @@ const keyRequest = t.middleware(async function keyRequest({ ctx, type, meta, pat
   const gate = subscriptionGate(ctx, principal) ?? scopeGate(principal, write);
   await chargeRequestBuckets(ctx, principal, { write, units: meta?.units, charge: gate === undefined });
   if (gate) throw gate;
+  const rawInput = await getRawInput();
+  assertStorableText(rawInput);
   if (!meta?.idempotent) return next({ ctx: { principal } });
 
-  const decision = await beginIdempotent(ctx, principal, path, await getRawInput());
+  const decision = await beginIdempotent(ctx, principal, path, rawInput);
   if (decision.kind === "none") return next({ ctx: { principal } });
   if (decision.kind === "replay") {
     for (const [name, value] of Object.entries(decision.headers)) ctx.responseHeaders.set(name, value);

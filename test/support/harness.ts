@@ -12,6 +12,7 @@ import { createThreadline, type Threadline, type ThreadlineConfig } from "../../
 import type { Services } from "../../core/context.ts";
 import { ensureDemoWorld, type DemoWorld } from "../../core/demo/demo_world.ts";
 import { createTestDatabase, testRedisPrefix, type TestDatabase } from "./test_database.ts";
+import { responseProblems } from "./response_schemas.ts";
 
 /** A running test instance. */
 export interface Harness {
@@ -95,7 +96,7 @@ export function transports(harness: Harness): Transport[] {
       let body: string | undefined;
       if (options.body !== undefined) {
         body = typeof options.body === "string" ? options.body : JSON.stringify(options.body);
-        headers.set("Content-Type", "application/json");
+        if (!headers.has("Content-Type")) headers.set("Content-Type", "application/json");
       }
       const base = name === "http" ? harness.baseUrl : "http://in-process.test";
       const response = await send(new Request(`${base}${path}`, { method, headers, body }));
@@ -105,6 +106,11 @@ export function transports(harness: Harness): Transport[] {
         parsed = text ? JSON.parse(text) : null;
       } catch {
         // Non-JSON answers (the Markdown docs) stay text.
+      }
+      // Every 2xx answer of every suite must match the schema the document declares for it.
+      if (response.status < 300 && path.startsWith("/v1/")) {
+        const problems = responseProblems(method, new URL(path, base).pathname, response.status, response.headers.get("content-type"), parsed);
+        if (problems.length > 0) throw new Error(`The answer breaks the OpenAPI document:\n${problems.join("\n")}\nBody: ${text.slice(0, 2000)}`);
       }
       return { status: response.status, headers: response.headers, body: parsed };
     },
