@@ -14,7 +14,6 @@ import { responseProblems } from "./support/response_schemas.ts";
 import { createUser } from "../core/accounts/users.ts";
 import { createKey } from "../core/auth/keys.ts";
 
-const INTERNALS_TODO = "internals branch rewrites the REST body reading (adapters/http/rest_routes.ts)";
 
 let harness: Harness;
 let key: string;
@@ -86,10 +85,10 @@ describe("whole-request rules on every operation with a body", () => {
   test("a body that is not one JSON object (malformed, an array, null, a string, form-encoded) answers 400 invalid_parameter", () =>
     sweepWholeBodies((answer) => (answer.status === 400 && answer.body?.error?.code === "invalid_parameter" ? [] : ["expected 400 invalid_parameter"])));
 
-  test("that 400 carries X-RateLimit-* (an authenticated answer)", { todo: INTERNALS_TODO }, () =>
+  test("that 400 carries X-RateLimit-* (an authenticated answer)", () =>
     sweepWholeBodies((answer) => (/^\d+$/.test(answer.headers.get("x-ratelimit-limit") ?? "") ? [] : ["no X-RateLimit-*"])));
 
-  test("no key and a malformed JSON body answers 401 unauthorized (authentication before the body)", { todo: INTERNALS_TODO }, async () => {
+  test("no key and a malformed JSON body answers 401 unauthorized (authentication before the body)", async () => {
     const failures: string[] = [];
     for (const operation of withBody) {
       const request = buildRequest(operation, { path: wellFormedPath(operation), rawBody: '{"a": ' });
@@ -99,7 +98,7 @@ describe("whole-request rules on every operation with a body", () => {
     assert.deepEqual(failures, []);
   });
 
-  test("a JSON body over 1 MiB answers 413 payload_too_large", { todo: INTERNALS_TODO }, async () => {
+  test("a JSON body over 1 MiB answers 413 payload_too_large", async () => {
     const failures: string[] = [];
     for (const operation of withBody) {
       const body = { ...validBody(operation), padding: "z".repeat(1024 * 1024) };

@@ -10,6 +10,7 @@ import { startHarness, type Harness } from "./support/harness.ts";
 import { createHttpApp } from "../adapters/http/create_http_app.ts";
 import { keyProcedure, router } from "../core/trpc.ts";
 import { toApiFailure } from "../core/api_failure.ts";
+import { createContextInner } from "../core/context.ts";
 
 let harness: Harness;
 before(async () => {
@@ -58,7 +59,7 @@ test("the same procedure's bad input is still 400 invalid_parameter naming the f
 });
 
 test("toApiFailure marks an output validation failure unexpected, and input validation not", async () => {
-  const caller = probe.createCaller({ services: harness.services, transport: { headers: new Headers({ Authorization: `Bearer ${harness.world.keys.write}` }), ip: "198.51.100.9" }, responseHeaders: new Headers() });
+  const caller = probe.createCaller(createContextInner({ services: harness.services, headers: { Authorization: `Bearer ${harness.world.keys.write}` }, ip: "198.51.100.9" }));
   const output = await caller.lying({}).catch((error: unknown) => error);
   const outputFailure = toApiFailure(output);
   assert.equal(outputFailure.status, 500);

@@ -8,6 +8,7 @@ import { timingSafeEqual } from "node:crypto";
 import type { H3, H3Event } from "h3";
 import type { Services } from "../../core/context.ts";
 import { migrationsApplied } from "../postgres/migrate.ts";
+import { ping } from "../postgres/connection_queries.ts";
 import type { ThreadlineMetrics } from "../observability/threadline_metrics.ts";
 
 /** How long one readiness check may take before it counts as failed. */
@@ -38,7 +39,7 @@ async function readiness(services: Services): Promise<Response> {
   };
   await Promise.all([
     run("database", async () => {
-      await services.sql`select 1`;
+      await ping(services.sql);
       return "ok";
     }),
     run("redis", async () => {
