@@ -104,25 +104,25 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ThreadlineC
     redisUrl: env.REDIS_URL || undefined,
     redisPrefix: env.REDIS_PREFIX || undefined,
     dataDir: env.DATA_DIR || undefined,
-    poolSize: env.DATABASE_POOL_SIZE ? Number(env.DATABASE_POOL_SIZE) : undefined,
+    poolSize: numberFrom(env, "DATABASE_POOL_SIZE"),
     keyPrefix: env.THREADLINE_KEY_PREFIX || undefined,
     publicUrl: env.PUBLIC_URL || undefined,
-    trustProxy: env.TRUST_PROXY === "1" || env.TRUST_PROXY === "true",
+    trustProxy: booleanFrom(env, "TRUST_PROXY") ?? false,
     faults: parseFaults(env.THREADLINE_FAULTS),
     aiBaseUrl: env.AI_BASE_URL || undefined,
     aiApiKey: env.AI_API_KEY || undefined,
     aiModel: env.AI_MODEL || undefined,
     aiImageModel: env.AI_IMAGE_MODEL || undefined,
-    aiPriceInputPer1K: env.AI_PRICE_INPUT_PER_1K ? Number(env.AI_PRICE_INPUT_PER_1K) : undefined,
-    aiPriceOutputPer1K: env.AI_PRICE_OUTPUT_PER_1K ? Number(env.AI_PRICE_OUTPUT_PER_1K) : undefined,
-    aiPriceImage: env.AI_PRICE_IMAGE ? Number(env.AI_PRICE_IMAGE) : undefined,
-    aiTimeoutMs: env.AI_TIMEOUT_MS ? Number(env.AI_TIMEOUT_MS) : undefined,
-    aiImageTimeoutMs: env.AI_IMAGE_TIMEOUT_MS ? Number(env.AI_IMAGE_TIMEOUT_MS) : undefined,
-    networkSeed: env.THREADLINE_NETWORK_SEED ? Number(env.THREADLINE_NETWORK_SEED) : undefined,
+    aiPriceInputPer1K: numberFrom(env, "AI_PRICE_INPUT_PER_1K"),
+    aiPriceOutputPer1K: numberFrom(env, "AI_PRICE_OUTPUT_PER_1K"),
+    aiPriceImage: numberFrom(env, "AI_PRICE_IMAGE"),
+    aiTimeoutMs: numberFrom(env, "AI_TIMEOUT_MS"),
+    aiImageTimeoutMs: numberFrom(env, "AI_IMAGE_TIMEOUT_MS"),
+    networkSeed: numberFrom(env, "THREADLINE_NETWORK_SEED"),
     xApiBaseUrl: env.X_API_BASE_URL || undefined,
     xBearerToken: env.X_BEARER_TOKEN || undefined,
     xUserToken: env.X_USER_TOKEN || undefined,
-    xApiTimeoutMs: env.X_API_TIMEOUT_MS ? Number(env.X_API_TIMEOUT_MS) : undefined,
+    xApiTimeoutMs: numberFrom(env, "X_API_TIMEOUT_MS"),
     mediaStore: (env.MEDIA_STORE || undefined) as ThreadlineConfig["mediaStore"],
     mediaDir: env.MEDIA_DIR || undefined,
     mediaSigningSecret: env.MEDIA_SIGNING_SECRET || undefined,
@@ -132,12 +132,40 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ThreadlineC
     s3AccessKeyId: env.S3_ACCESS_KEY_ID || undefined,
     s3SecretAccessKey: env.S3_SECRET_ACCESS_KEY || undefined,
     s3PublicUrl: env.S3_PUBLIC_URL || undefined,
-    s3PathStyle: env.S3_FORCE_PATH_STYLE ? !/^(0|false|no)$/i.test(env.S3_FORCE_PATH_STYLE) : undefined,
-    logLevel: env.LOG_LEVEL || undefined,
-    metricsEnabled: env.METRICS_ENABLED ? /^(1|true|yes)$/i.test(env.METRICS_ENABLED) : undefined,
+    s3PathStyle: booleanFrom(env, "S3_FORCE_PATH_STYLE"),
+    logLevel: oneOf(env, "LOG_LEVEL", LOG_LEVELS),
+    metricsEnabled: booleanFrom(env, "METRICS_ENABLED"),
     metricsToken: env.METRICS_TOKEN || undefined,
-    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS ? Number(env.SHUTDOWN_TIMEOUT_MS) : undefined,
+    shutdownTimeoutMs: numberFrom(env, "SHUTDOWN_TIMEOUT_MS"),
   };
+}
+
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+/** A finite number >= 0 from `env[name]`, or undefined when unset; anything else stops the start with the variable named. */
+function numberFrom(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a number >= 0, got "${raw.slice(0, 100)}"`);
+  return value;
+}
+
+/** `true`/`1`/`yes` or `false`/`0`/`no` (any case) from `env[name]`, or undefined when unset. */
+function booleanFrom(env: NodeJS.ProcessEnv, name: string): boolean | undefined {
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  if (/^(1|true|yes)$/i.test(raw)) return true;
+  if (/^(0|false|no)$/i.test(raw)) return false;
+  throw new Error(`${name} must be true or false, got "${raw.slice(0, 100)}"`);
+}
+
+/** One of `values` from `env[name]`, or undefined when unset. */
+function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, values: readonly T[]): T | undefined {
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  if (!(values as readonly string[]).includes(raw)) throw new Error(`${name} must be one of ${values.join(", ")}, got "${raw.slice(0, 100)}"`);
+  return raw as T;
 }
 
 /**

@@ -1,0 +1,29 @@
+/** configFromEnv: unset variables fall to defaults; malformed values stop the start naming the variable. */
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { configFromEnv } from "../adapters/runtime/config.ts";
+
+test("numbers, booleans and levels are read in their usual spellings", () => {
+  const config = configFromEnv({ DATABASE_POOL_SIZE: " 4 ", TRUST_PROXY: "yes", METRICS_ENABLED: "TRUE", S3_FORCE_PATH_STYLE: "0", LOG_LEVEL: "warn", SHUTDOWN_TIMEOUT_MS: "1500" });
+  assert.equal(config.poolSize, 4);
+  assert.equal(config.trustProxy, true);
+  assert.equal(config.metricsEnabled, true);
+  assert.equal(config.s3PathStyle, false);
+  assert.equal(config.logLevel, "warn");
+  assert.equal(config.shutdownTimeoutMs, 1500);
+});
+
+test("unset and empty variables leave the defaults", () => {
+  const config = configFromEnv({ DATABASE_POOL_SIZE: "", METRICS_ENABLED: "" });
+  assert.equal(config.poolSize, undefined);
+  assert.equal(config.metricsEnabled, undefined);
+  assert.equal(config.trustProxy, false);
+});
+
+test("a malformed value throws an error naming the variable", () => {
+  assert.throws(() => configFromEnv({ SHUTDOWN_TIMEOUT_MS: "soon" }), /SHUTDOWN_TIMEOUT_MS must be a number >= 0, got "soon"/);
+  assert.throws(() => configFromEnv({ DATABASE_POOL_SIZE: "-1" }), /DATABASE_POOL_SIZE must be a number/);
+  assert.throws(() => configFromEnv({ AI_TIMEOUT_MS: "Infinity" }), /AI_TIMEOUT_MS/);
+  assert.throws(() => configFromEnv({ METRICS_ENABLED: "maybe" }), /METRICS_ENABLED must be true or false/);
+  assert.throws(() => configFromEnv({ LOG_LEVEL: "verbose" }), /LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent/);
+});
