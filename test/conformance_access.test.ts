@@ -9,18 +9,6 @@ import { startHarness, transports, type Answer, type Harness, type Transport } f
 import { answerProblems, buildRequest, describeFailure, send, sweepOperations, validBody, wellFormedPath, type SweepOperation, type SweepRequest } from "./support/openapi_sweep.ts";
 import { realPathIds } from "./support/real_ids.ts";
 
-const TENANCY_TODO = "tenancy branch fixes account_id resolution on id-addressed calls";
-// Temporary, removed when the tenancy branch merges: the id-addressed calls that still
-// look the object up before resolving an explicit account_id (issue 10).
-const PENDING_TENANCY = new Set([
-  ...["GET", "PATCH", "DELETE"].map((method) => `account_not_found ${method} /v1/articles/{id}`),
-  ...["schedule", "unschedule", "publish", "cover"].map((action) => `account_not_found POST /v1/articles/{id}/${action}`),
-  ...["PATCH", "DELETE"].flatMap((method) => ["articles", "scheduled-posts", "tags"].map((area) => `writes_main_account_only ${method} /v1/${area}/{id}`)),
-  ...["schedule", "unschedule", "publish", "cover"].map((action) => `writes_main_account_only POST /v1/articles/{id}/${action}`),
-  ...["draft", "schedule", "dismiss"].map((action) => `writes_main_account_only POST /v1/workers/suggestions/{id}/${action}`),
-]);
-const pendingTenancy = (code: string, operation: SweepOperation) => (PENDING_TENANCY.has(`${code} ${operation.label}`) ? TENANCY_TODO : undefined);
-
 let harness: Harness;
 before(async () => {
   harness = await startHarness();
@@ -119,15 +107,13 @@ describe("tenancy on every operation", () => {
   }
 
   for (const operation of keyed.filter((operation) => operation.accountIdIn)) {
-    const todo = pendingTenancy("account_not_found", operation);
-    test(`${operation.label}: another user's account_id answers 404 account_not_found`, { todo }, async () => {
+    test(`${operation.label}: another user's account_id answers 404 account_not_found`, async () => {
       const sent = await sendValid(transport(), operation, { key: harness.world.keys.write, path: realIds.get(operation.label), accountId: harness.world.accounts.other_user });
       await expectCode(transport(), sent, 404, "account_not_found", { rateHeaders: true });
     });
   }
 
   for (const operation of keyed.filter((operation) => operation.accountIdIn && operation.write)) {
-    const todo = pendingTenancy("writes_main_account_only", operation);
     if (operation.meta.sharedWrites) {
       test(`${operation.label}: a write to a viewer-shared account is allowed (sharedWrites)`, async () => {
         const { request, answer } = await sendValid(transport(), operation, { key: harness.world.keys.write, path: realIds.get(operation.label), accountId: harness.world.accounts.shared });
@@ -137,7 +123,7 @@ describe("tenancy on every operation", () => {
       });
       continue;
     }
-    test(`${operation.label}: a write to a viewer-shared account answers 403 writes_main_account_only`, { todo }, async () => {
+    test(`${operation.label}: a write to a viewer-shared account answers 403 writes_main_account_only`, async () => {
       const sent = await sendValid(transport(), operation, { key: harness.world.keys.write, path: realIds.get(operation.label), accountId: harness.world.accounts.shared });
       await expectCode(transport(), sent, 403, "writes_main_account_only", { rateHeaders: true });
     });

@@ -9,7 +9,7 @@ import type { KeyContext } from "../context.ts";
 import type { Queryable } from "../db/sql.ts";
 import type { AccountAccess } from "../accounts/account_access.ts";
 import { ApiError } from "../errors.ts";
-import { accessToOwner } from "../accounts/owner_access.ts";
+import { findReachable } from "../accounts/owner_access.ts";
 import { articleById, type ArticleRow } from "./articles_queries.ts";
 
 /** The article `id` and how the caller reaches its account, or `404 not_found`. */
@@ -19,10 +19,9 @@ export async function reachableArticle(
   id: number,
   options: { accountId?: string; write: boolean },
 ): Promise<{ row: ArticleRow; access: AccountAccess }> {
-  const found = await articleById(sql, id);
   // Articles belong to an account, not to the workspace: `account_id` narrows to that account only.
-  const row = found && (options.accountId === undefined || found.account_id === options.accountId) ? found : undefined;
-  const access = row && (await accessToOwner(ctx, ctx.principal, row.account_id, { accountId: options.accountId, intent: { write: options.write } }));
-  if (!row || !access) throw new ApiError("not_found", `Cannot find article "${id}"`);
-  return { row, access };
+  const request = { accountId: options.accountId, intent: { write: options.write }, narrowTo: "account" as const };
+  const found = await findReachable(ctx, request, () => articleById(sql, id), (row) => row.account_id);
+  if (!found) throw new ApiError("not_found", `Cannot find article "${id}"`);
+  return found;
 }

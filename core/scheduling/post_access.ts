@@ -8,7 +8,7 @@ import type { KeyContext } from "../context.ts";
 import type { Queryable } from "../db/sql.ts";
 import type { AccountAccess } from "../accounts/account_access.ts";
 import { ApiError } from "../errors.ts";
-import { accessToOwner } from "../accounts/owner_access.ts";
+import { findReachable } from "../accounts/owner_access.ts";
 import { postById, type ScheduledPostRow } from "./scheduled_posts_queries.ts";
 
 /** The post `id` and how the caller reaches its account, or `404 not_found`. */
@@ -18,8 +18,7 @@ export async function reachablePost(
   id: number,
   options: { accountId?: string; write: boolean },
 ): Promise<{ row: ScheduledPostRow; access: AccountAccess }> {
-  const row = await postById(sql, id);
-  const access = row && (await accessToOwner(ctx, ctx.principal, row.account_id, { accountId: options.accountId, intent: { write: options.write } }));
-  if (!row || !access) throw new ApiError("not_found", `Cannot find scheduled post "${id}"`);
-  return { row, access };
+  const found = await findReachable(ctx, { accountId: options.accountId, intent: { write: options.write } }, () => postById(sql, id), (row) => row.account_id);
+  if (!found) throw new ApiError("not_found", `Cannot find scheduled post "${id}"`);
+  return found;
 }

@@ -5,7 +5,7 @@
 import type { AccountContext, KeyContext } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { isUniqueViolation } from "../db/pg_errors.ts";
-import { accessToOwner } from "../accounts/owner_access.ts";
+import { findReachable } from "../accounts/owner_access.ts";
 import { pageInfo } from "../schema.ts";
 import type { Tag } from "./tag_schema.ts";
 import { countTags, deleteTagRow, insertTag, listTagRows, tagById, type TagRow, updateTag as updateTagRow } from "./tags_queries.ts";
@@ -55,10 +55,9 @@ export async function deleteTag(ctx: KeyContext, input: { id: number; account_id
 }
 
 async function writableTag(ctx: KeyContext, id: number, accountId: string | undefined): Promise<TagRow> {
-  const row = await tagById(ctx.services.sql, id);
-  const access = row && (await accessToOwner(ctx, ctx.principal, row.workspace_id, { accountId, intent: { write: true } }));
-  if (!row || !access) throw notFound(id);
-  return row;
+  const found = await findReachable(ctx, { accountId, intent: { write: true } }, () => tagById(ctx.services.sql, id), (row) => row.workspace_id);
+  if (!found) throw notFound(id);
+  return found.row;
 }
 
 function notFound(id: number): ApiError {

@@ -7,15 +7,14 @@
 import type { KeyContext } from "../context.ts";
 import type { AccountAccess } from "../accounts/account_access.ts";
 import { ApiError } from "../errors.ts";
-import { accessToOwner } from "../accounts/owner_access.ts";
+import { findReachable } from "../accounts/owner_access.ts";
 import { suggestionById, type SuggestionRow } from "./workers_queries.ts";
 
 /** The suggestion `id` and how the caller reaches its account, or `404 suggestion_not_found`. */
 export async function reachableSuggestion(ctx: KeyContext, id: number, options: { accountId?: string; write: boolean }): Promise<{ row: SuggestionRow; access: AccountAccess }> {
-  const row = await suggestionById(ctx.services.sql, id);
-  const access = row && (await accessToOwner(ctx, ctx.principal, row.account_id, { accountId: options.accountId, intent: { write: options.write } }));
-  if (!row || !access) throw suggestionNotFound(id);
-  return { row, access };
+  const found = await findReachable(ctx, { accountId: options.accountId, intent: { write: options.write } }, () => suggestionById(ctx.services.sql, id), (row) => row.account_id);
+  if (!found) throw suggestionNotFound(id);
+  return found;
 }
 
 /** The `404 suggestion_not_found` of `id`. */
