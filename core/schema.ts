@@ -43,12 +43,36 @@ export function paginationInput(defaultLimit = 20) {
   return { limit: limitParam(defaultLimit), page: pageParam };
 }
 
-/** A positive integer id in a path, e.g. `/v1/tags/{id}`. */
+const ID_MESSAGE = "must be a positive integer id (a number or a decimal string)";
+
+/**
+ * A positive integer id in a path or a query (`/v1/tags/{id}`, `?worker_id=3`): the REST
+ * surface converts the text (`"12"` and `12` name one record); typed tRPC clients send the
+ * number. trpc-to-openapi takes only plain schemas in those positions.
+ */
 export const integerId = z
-  .number({ error: "must be a positive integer id" })
-  .int("must be a positive integer id")
-  .min(1, "must be a positive integer id")
-  .max(Number.MAX_SAFE_INTEGER, "must be a positive integer id");
+  .number({ error: ID_MESSAGE })
+  .int(ID_MESSAGE)
+  .min(1, ID_MESSAGE)
+  .max(Number.MAX_SAFE_INTEGER, ID_MESSAGE);
+
+/**
+ * The id of one of our own records in a body (`tags: [3, "7"]`): a positive integer or the
+ * same number as a decimal string, since JSON clients and shells often hold ids as strings
+ * (the real service's CLI sends `--tag` values as strings). Both name the same record;
+ * anything else is `400 invalid_parameter`. Input only: answers carry ids as integers.
+ */
+export const recordId = z.union(
+  [
+    integerId,
+    z
+      .string()
+      .regex(/^[1-9][0-9]{0,15}$/, ID_MESSAGE)
+      .transform(Number)
+      .pipe(z.number().max(Number.MAX_SAFE_INTEGER, ID_MESSAGE)),
+  ],
+  { error: ID_MESSAGE },
+);
 
 /** The pagination object of list responses (rule 4). */
 export const pagination = z.object({

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { inAccount, keyProcedure, router } from "../core/trpc.ts";
-import { accountSelection, commaIdList, commaListOf, dataOf, integerId, listOf, paginationInput, timestamp } from "../core/schema.ts";
+import { accountSelection, commaIdList, commaListOf, dataOf, integerId, listOf, recordId, paginationInput, timestamp } from "../core/schema.ts";
 import {
   autoDeleteInput,
   autoPlugInput,
@@ -29,7 +29,7 @@ const content = {
   media: z.unknown().optional().meta({ description: "Not accepted: attach media per part in `parts[].media` (400 invalid_parameter)" }),
   title: z.string().max(300, "must be at most 300 characters").nullable().optional(),
   scratchpad: z.string().max(30_000, "must be at most 30000 characters").nullable().optional(),
-  tags: z.array(integerId).max(MAX_POST_TAGS, `must have at most ${MAX_POST_TAGS} tag ids`).optional().meta({ description: "Tag ids of the workspace" }),
+  tags: z.array(recordId).max(MAX_POST_TAGS, `must have at most ${MAX_POST_TAGS} tag ids`).optional().meta({ description: "Tag ids of the workspace (integers or decimal strings)" }),
   auto_retweet: autoRetweetInput.nullable().optional(),
   auto_delete: autoDeleteInput.nullable().optional(),
   super_followers_only: z.boolean().optional(),

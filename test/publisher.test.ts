@@ -75,7 +75,7 @@ describe(`the publisher on ${process.env.DATABASE_URL ? "PostgreSQL" : "embedded
     const stored = parts.map((part) => (typeof part === "string" ? { text: part, media: [] } : part));
     return sql.begin(async (tx) => {
       const now = new Date(clock.now());
-      const postId = await insertPost(tx, account, { status: "scheduled", scheduled_for: scheduledFor, parts: stored });
+      const postId = await insertPost(tx, account, { status: "scheduled", scheduled_for: scheduledFor, parts: stored }, now);
       const charge = await deductPostQuota(tx, account, [`post:${postId}`], { now, reason: "scheduled" });
       await updatePostColumns(tx, postId, { quota_period_start: charge.periodStart }, now);
       await schedulePublication(tx, [postId]);

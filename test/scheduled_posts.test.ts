@@ -75,6 +75,12 @@ for (const index of [0, 1]) {
         [{ text: "a", scratchpad: "s".repeat(30_001) }, "scratchpad"],
         [{ text: "a", tags: Array.from({ length: 21 }, (_, i) => i + 1) }, "tags"],
         [{ text: "a", tags: [999_999] }, "tags"],
+        [{ text: "a", tags: ["12a"] }, "tags"],
+        [{ text: "a", tags: [1.5] }, "tags"],
+        [{ text: "a", tags: ["0"] }, "tags"],
+        [{ text: "a", tags: [" 3"] }, "tags"],
+        [{ text: "a", tags: [true] }, "tags"],
+        [{ text: "a", tags: ["99999999999999999"] }, "tags"],
         [{ parts: [{ text: "a", media: [{ object_key: "k", alt_text: "a".repeat(1001) }] }] }, "alt_text"],
         [{ parts: [{ text: "a", media: Array.from({ length: 5 }, (_, i) => ({ object_key: `k${i}` })) }] }, "media"],
         [{ text: "a", scheduled_for: "2030-01-01T09:00:00" }, "scheduled_for"],
@@ -139,6 +145,24 @@ for (const index of [0, 1]) {
       assert.equal(answer.body.error.code, "invalid_request");
       const premium = await create({ text: "word ".repeat(80) });
       assert.equal(premium.status, 201);
+    });
+
+    test("tag ids may be sent as decimal strings (the real service's CLI sends --tag that way)", async () => {
+      const [first, second] = harness.world.tags;
+      const created = await create({ text: "string tags", tags: [String(first)] });
+      assert.equal(created.status, 201);
+      assert.deepEqual(created.body.data.tags.map((t: any) => t.id), [first]);
+      const patched = await call("PATCH", `/v1/scheduled-posts/${created.body.data.id}`, { tags: [second, String(first)] });
+      assert.equal(patched.status, 200);
+      assert.deepEqual(patched.body.data.tags.map((t: any) => t.id).sort(), [first, second].sort());
+    });
+
+    test("created_at and updated_at of a new post come from one clock reading", async () => {
+      const created = await create({ text: "one clock", scheduled_for: new Date(Date.now() + 3_600_000).toISOString() });
+      assert.equal(created.status, 201);
+      assert.equal(created.body.data.updated_at, created.body.data.created_at);
+      const read = await call("GET", `/v1/scheduled-posts/${created.body.data.id}`);
+      assert.equal(read.body.data.updated_at, read.body.data.created_at);
     });
 
     test("PATCH changes only the fields sent; parts replace media; null and [] clear", async () => {

@@ -24,7 +24,7 @@ export async function ensureDemoPosts(services: Services, accountId: string): Pr
   const { sql, clock } = services;
   const now = new Date(clock.now());
   const draft = await ensurePost(sql, accountId, "Demo draft", () =>
-    insertPost(sql, accountId, { status: "draft", parts: [{ text: "A draft saved for later: what I learned shipping a scheduler in a weekend", media: [] }], title: "Demo draft" }));
+    insertPost(sql, accountId, { status: "draft", parts: [{ text: "A draft saved for later: what I learned shipping a scheduler in a weekend", media: [] }], title: "Demo draft" }, now));
   const scheduled = await ensurePost(sql, accountId, "Demo scheduled", () =>
     queuePost(sql, accountId, "Demo scheduled", nextTuesdayNine(now), [
       "Threads that teach beat threads that brag. Here is how I plan a week of posts in 20 minutes 🧵",
@@ -60,7 +60,7 @@ async function ensurePost(sql: Sql, accountId: string, title: string, create: ()
 
 async function queuePost(sql: Sql, accountId: string, title: string, when: Date, texts: string[], now: Date): Promise<number> {
   return sql.begin(async (tx) => {
-    const id = await insertPost(tx, accountId, { status: "scheduled", scheduled_for: when, parts: texts.map((text) => ({ text, media: [] })), title });
+    const id = await insertPost(tx, accountId, { status: "scheduled", scheduled_for: when, parts: texts.map((text) => ({ text, media: [] })), title }, now);
     const charge = await deductPostQuota(tx, accountId, [`post:${id}`], { now, reason: "scheduled" });
     await updatePostColumns(tx, id, { quota_period_start: charge.periodStart }, now);
     await schedulePublication(tx, [id]);

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { accountSelection, timestamp } from "../schema.ts";
-import { autoRetweetInput, postId } from "./scheduled_post_schema.ts";
+import { autoRetweetInput, postIdInBody } from "./scheduled_post_schema.ts";
 
 /** Moves in one retime (supplement: "1-500 moves"). */
 export const MAX_RETIME_MOVES = 500;
@@ -23,7 +23,7 @@ export const SKIP_REASONS = ["not_found", "not_queued", "publishing", "unchanged
 export type SkipReason = (typeof SKIP_REASONS)[number];
 
 const ids = z
-  .array(postId, { error: `must be an array of 1 to ${MAX_BULK_IDS} scheduled post ids` })
+  .array(postIdInBody, { error: `must be an array of 1 to ${MAX_BULK_IDS} scheduled post ids` })
   .min(1, `must have 1 to ${MAX_BULK_IDS} ids`)
   .max(MAX_BULK_IDS, `must have 1 to ${MAX_BULK_IDS} ids`)
   .meta({ description: `1 to ${MAX_BULK_IDS} scheduled post ids; repeats count once` });
@@ -31,7 +31,7 @@ const ids = z
 /** `POST /v1/scheduled-posts/bulk/retime`. */
 export const bulkRetimeInput = z.object({
   moves: z
-    .array(z.object({ id: postId, scheduled_for: timestamp }), { error: `must be an array of 1 to ${MAX_RETIME_MOVES} { id, scheduled_for }` })
+    .array(z.object({ id: postIdInBody, scheduled_for: timestamp }), { error: `must be an array of 1 to ${MAX_RETIME_MOVES} { id, scheduled_for }` })
     .min(1, `must have 1 to ${MAX_RETIME_MOVES} moves`)
     .max(MAX_RETIME_MOVES, `must have 1 to ${MAX_RETIME_MOVES} moves`),
   ...accountSelection,

@@ -75,7 +75,7 @@ export async function createPost(ctx: AccountContext, input: CreatePostInput): P
       auto_delete: input.auto_delete ?? null,
       auto_plug: input.auto_plug ?? null,
       super_followers_only: input.super_followers_only ?? false,
-    });
+    }, now);
     await setPostTags(tx, id, tagIds);
     await markMediaAttached(tx, objectKeys, now);
     if (status === "scheduled") {

@@ -25,6 +25,12 @@ export const postId = z
   .regex(/^[1-9][0-9]{0,17}$/, "must be a scheduled post id (digits)")
   .meta({ description: "Scheduled post id", example: "42" });
 
+/** A scheduled post id in a body: the decimal string answers carry, or the same number (`"42"` or `42`). */
+export const postIdInBody = z.union(
+  [postId, z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).transform(String)],
+  { error: "must be a scheduled post id (digits, as a string or a number)" },
+).meta({ description: "Scheduled post id (a decimal string or a number)", example: "42" });
+
 /** One media item of a part (spec: `parts[].media`). */
 export const partMediaInput = z.object({
   object_key: z.string().min(1, "must not be empty").max(300, "must be at most 300 characters").meta({ description: "`object_key` from `POST /v1/media`" }),

@@ -48,7 +48,7 @@ export async function saveSuggestion(ctx: KeyContext, input: SaveSuggestionInput
     assertUnsaved(locked);
     // Supplement: "The post does not inherit Default Post Settings": no auto retweet,
     // auto delete, plug or DM settings are copied onto it.
-    const postId = await insertPost(tx, row.account_id, { status: scheduledFor ? "scheduled" : "draft", scheduled_for: scheduledFor, parts });
+    const postId = await insertPost(tx, row.account_id, { status: scheduledFor ? "scheduled" : "draft", scheduled_for: scheduledFor, parts }, now);
     if (scheduledFor) {
       const charge = await deductPostQuota(tx, row.account_id, [`post:${postId}`], { now, reason: "scheduled from a Worker suggestion" });
       await updatePostColumns(tx, postId, { quota_period_start: charge.periodStart }, now);
