@@ -21,12 +21,18 @@ import type { Services } from "./core/context.ts";
 import { DEFAULT_SHUTDOWN_TIMEOUT_MS, openRuntime, type Runtime } from "./adapters/runtime/open_runtime.ts";
 import type { ThreadlineConfig } from "./adapters/runtime/config.ts";
 import type { JobRunner } from "./jobs/index.ts";
+import { type AdminApi, adminApi, deferredAdmin } from "./core/admin/admin_api.ts";
 
+export { appRouter } from "./routers/index.ts";
 export type { AppRouter } from "./routers/index.ts";
 export type { ThreadlineConfig } from "./adapters/runtime/config.ts";
 export { configFromEnv } from "./adapters/runtime/config.ts";
+export { createCallerFactory } from "./core/trpc.ts";
 export { createContextInner } from "./core/context.ts";
 export type { Context, Services } from "./core/context.ts";
+export type { AdminApi, NewUser } from "./core/admin/admin_api.ts";
+export type { ErrorCode } from "./core/errors.ts";
+export { ApiError } from "./core/errors.ts";
 
 /** A Threadline instance. */
 export interface Threadline {
@@ -34,6 +40,12 @@ export interface Threadline {
   fetch(request: Request): Promise<Response>;
   /** The tRPC router (for `createCaller` and typed clients). */
   router: AppRouter;
+  /**
+   * Users, accounts and API keys on this instance (the same functions as `threadline accounts
+   * ...` and `threadline keys ...`); the first call opens the instance, and the server keeps
+   * serving meanwhile.
+   */
+  admin: AdminApi;
   /** The OpenAPI 3.1 document (no database needed). */
   openapi(): Record<string, unknown>;
   /** Opens the database (migrating it) and counters, and the job runner when `runJobs`; safe to call more than once. */
@@ -59,6 +71,7 @@ export function createThreadline(config: ThreadlineConfig = {}): Threadline {
   };
   return {
     router: appRouter,
+    admin: deferredAdmin(async () => adminApi((await boot()).services)),
     async fetch(request) {
       const { fetch } = await boot();
       inFlight++;

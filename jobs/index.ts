@@ -102,9 +102,13 @@ export interface JobRunner {
   stop(): Promise<number[]>;
 }
 
-/** The worker thread file and its TypeScript preload (tsx_preload.mjs). */
-const WORKER_FILE = fileURLToPath(new URL("./run_due_jobs.ts", import.meta.url));
-const PRELOAD_URL = new URL("./tsx_preload.mjs", import.meta.url).href;
+/**
+ * The worker thread file: the compiled `.js` beside this module in the published package
+ * (dist/), else the `.ts` source with its TypeScript preload (tsx_preload.mjs).
+ */
+const COMPILED = import.meta.url.endsWith(".js");
+const WORKER_FILE = fileURLToPath(new URL(COMPILED ? "./run_due_jobs.js" : "./run_due_jobs.ts", import.meta.url));
+const WORKER_EXEC_ARGV = COMPILED ? [] : ["--import", new URL("./tsx_preload.mjs", import.meta.url).href];
 const WORKER_NAME = "run_due_jobs";
 
 /** Runners started in this process, so each has its own lock owner. */
@@ -180,7 +184,7 @@ async function startWorkerThread(
         name: WORKER_NAME,
         path: WORKER_FILE,
         // No interval: the worker loops by itself (run_due_jobs.ts); bree supervises it.
-        worker: { execArgv: ["--import", PRELOAD_URL], workerData },
+        worker: { execArgv: WORKER_EXEC_ARGV, workerData },
       },
     ],
   });

@@ -1,15 +1,12 @@
 /**
  * The operator commands: `migrate`, `demo`, `accounts ...` and `keys ...`. They open
- * the configured storage (migrating it), do one thing, print JSON and exit.
+ * the configured storage (migrating it), do one thing through the admin API (the same
+ * functions embedders call as `threadline.admin`), print JSON and exit.
  */
 import type { AnyRouter } from "@trpc/server";
 import { appRouter } from "../../routers/index.ts";
 import type { Services } from "../../core/context.ts";
-import { ensureDemoWorld } from "../../core/demo/demo_world.ts";
-import { createKey, revokeKey, rotateKey } from "../../core/auth/keys.ts";
-import { keysOfUser } from "../../core/auth/keys_queries.ts";
-import { createUser, linkAccount, shareAccount } from "../../core/accounts/users.ts";
-import { usersWithMainAccount } from "../../core/accounts/users_queries.ts";
+import { adminApi } from "../../core/admin/admin_api.ts";
 import { openRuntime } from "../runtime/open_runtime.ts";
 import { configFromEnv } from "../runtime/config.ts";
 import { type Args, integerFlag, requiredFlag, stringFlag } from "./args.ts";
@@ -21,38 +18,46 @@ type Command = (services: Services, args: Args) => Promise<unknown>;
 const commands: Record<string, Command> = {
   migrate: async () => ({ migrated: true }),
   demo: async (services, args) => {
-    const world = await ensureDemoWorld(services);
+    const world = await adminApi(services).demoWorld();
     const base = stringFlag(args, "base-url", process.env.PUBLIC_URL ?? `http://127.0.0.1:${process.env.PORT ?? 8787}`)!.replace(/\/+$/, "");
     return { base_url: `${base}/v1`, trpc_url: `${base}/trpc`, ...world };
   },
-  "accounts create": async ({ sql }, args) =>
-    createUser(
-      sql,
-      { name: requiredFlag(args, "name"), email: stringFlag(args, "email"), plan: stringFlag(args, "plan"), subscriptionStatus: stringFlag(args, "subscription"), onboarded: args.flags["not-onboarded"] ? false : undefined },
-      { id: stringFlag(args, "account-id"), username: requiredFlag(args, "username"), name: stringFlag(args, "display-name") ?? requiredFlag(args, "name"), xPremium: args.flags.premium === true },
-    ),
-  "accounts link": async ({ sql }, args) => ({
-    account_id: await linkAccount(sql, requiredInteger(args, "user"), { id: stringFlag(args, "account-id"), username: requiredFlag(args, "username"), name: stringFlag(args, "name") ?? requiredFlag(args, "username") }),
-  }),
-  "accounts share": async ({ sql }, args) => {
+  "accounts create": async (services, args) =>
+    adminApi(services).createUser({
+      name: requiredFlag(args, "name"),
+      email: stringFlag(args, "email"),
+      plan: stringFlag(args, "plan"),
+      subscriptionStatus: stringFlag(args, "subscription"),
+      onboarded: args.flags["not-onboarded"] ? false : undefined,
+      account: { id: stringFlag(args, "account-id"), username: requiredFlag(args, "username"), name: stringFlag(args, "display-name") ?? requiredFlag(args, "name"), xPremium: args.flags.premium === true },
+    }),
+  "accounts link": async (services, args) => {
+    const { accountId } = await adminApi(services).linkAccount(requiredInteger(args, "user"), {
+      id: stringFlag(args, "account-id"),
+      username: requiredFlag(args, "username"),
+      name: stringFlag(args, "name") ?? requiredFlag(args, "username"),
+    });
+    return { account_id: accountId };
+  },
+  "accounts share": async (services, args) => {
     const permission = stringFlag(args, "permission", "viewer");
     if (permission !== "viewer" && permission !== "editor") throw new Error("--permission must be viewer or editor");
-    await shareAccount(sql, requiredFlag(args, "account"), requiredInteger(args, "with-user"), permission);
+    await adminApi(services).shareAccount(requiredFlag(args, "account"), requiredInteger(args, "with-user"), permission);
     return { shared: true };
   },
-  "accounts list": async ({ sql }) => usersWithMainAccount(sql),
-  "keys create": async ({ sql, settings }, args) => {
+  "accounts list": async (services) => adminApi(services).listUsers(),
+  "keys create": async (services, args) => {
     const scopes = (stringFlag(args, "scopes", "read,write") ?? "").split(",");
-    const { key, record } = await createKey(sql, { userId: requiredInteger(args, "user"), name: stringFlag(args, "name", "cli")!, scopes, prefix: settings.keyPrefix });
+    const { key, record } = await adminApi(services).createKey({ userId: requiredInteger(args, "user"), name: stringFlag(args, "name", "cli")!, scopes });
     return { key, note: "Shown once; store it now", ...record };
   },
-  "keys list": async ({ sql }, args) => keysOfUser(sql, requiredInteger(args, "user"), args.flags["include-revoked"] === true),
-  "keys rotate": async ({ sql, keyCache, settings }, args) => {
-    const { key, record } = await rotateKey(sql, keyCache, requiredInteger(args, "key"), settings.keyPrefix);
+  "keys list": async (services, args) => adminApi(services).listKeys(requiredInteger(args, "user"), { includeRevoked: args.flags["include-revoked"] === true }),
+  "keys rotate": async (services, args) => {
+    const { key, record } = await adminApi(services).rotateKey(requiredInteger(args, "key"));
     return { key, note: "Shown once; the old key is revoked", ...record };
   },
-  "keys revoke": async ({ sql, keyCache }, args) => {
-    await revokeKey(sql, keyCache, requiredInteger(args, "key"));
+  "keys revoke": async (services, args) => {
+    await adminApi(services).revokeKey(requiredInteger(args, "key"));
     return { revoked: true, note: "Other server processes stop accepting it within 30 s" };
   },
   "workers create": createWorkerCommand,

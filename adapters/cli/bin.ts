@@ -1,3 +1,3 @@
-#!/usr/bin/env -S node --import tsx
-/** The installed `threadline` binary. */
+#!/usr/bin/env node
+/** The installed `threadline` binary (compiled to dist/ by `npm run build`; from source, `npm run cli`). */
 import "./main.ts";
