@@ -73,7 +73,11 @@ async function measure(
   const owner = creditOwner(run.principal);
   const before = await creditState(createContextInner({ services }), owner);
   const body = JSON.stringify({ type: "concise", text: TEXT });
-  const full: Route = { label: "full route", url: `${target.origin}${PATH}`, headers: { Authorization: `Bearer ${run.key}`, "Content-Type": "application/json" } };
+  const full: Route = {
+    label: "full route",
+    url: `${target.origin}${PATH}`,
+    headers: { Authorization: `Bearer ${run.key}`, "Content-Type": "application/json" },
+  };
   const bare: Route = { label: "bare route", url: `${run.bareOrigin}${BARE_REPHRASE_PATH}`, headers: { "Content-Type": "application/json" } };
   const statuses: Record<string, number> = {};
   const post = async (route: Route) => {
@@ -119,7 +123,16 @@ async function measure(
 
   const loads: { label: string; result: LoadResult }[] = [];
   for (const route of [bare, full]) {
-    const options: LoadOptions = { url: route.url, method: "POST", headers: route.headers, body, durationSeconds: settings.durationSeconds, connections: settings.connections, pipelining: 1, signal };
+    const options: LoadOptions = {
+      url: route.url,
+      method: "POST",
+      headers: route.headers,
+      body,
+      durationSeconds: settings.durationSeconds,
+      connections: settings.connections,
+      pipelining: 1,
+      signal,
+    };
     if (settings.warmupSeconds > 0) {
       console.log(`${route.label}: warming up for ${settings.warmupSeconds} s ...`);
       const warm = await runLoad({ ...options, durationSeconds: settings.warmupSeconds });
@@ -211,7 +224,8 @@ async function checkRoutes(full: Route, bare: Route, body: string): Promise<void
   };
   const [fullAnswer, bareAnswer] = [await answer(full), await answer(bare)];
   const problems: string[] = [];
-  if (fullAnswer.status !== 200 || fullAnswer.charged === null) problems.push(`full route: status ${fullAnswer.status}, X-Credits-Charged ${fullAnswer.charged}: ${fullAnswer.raw.slice(0, 200)}`);
+  if (fullAnswer.status !== 200 || fullAnswer.charged === null)
+    problems.push(`full route: status ${fullAnswer.status}, X-Credits-Charged ${fullAnswer.charged}: ${fullAnswer.raw.slice(0, 200)}`);
   if (bareAnswer.status !== 200) problems.push(`bare route: status ${bareAnswer.status}: ${bareAnswer.raw.slice(0, 200)}`);
   if (problems.length === 0 && fullAnswer.text !== bareAnswer.text) problems.push(`the texts differ: "${fullAnswer.text}" and "${bareAnswer.text}"`);
   if (problems.length > 0) throw new Error(`Check of POST ${PATH} failed: ${problems.join("; ")}`);

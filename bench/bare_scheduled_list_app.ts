@@ -23,7 +23,10 @@ export function createBareListApp(sql: Sql, accountId: string): H3 {
     const page = Number(query.get("page") ?? 1);
     const rows = await listPostRows(sql, { accountId, statuses: POST_STATUSES, limit, offset: (page - 1) * limit });
     const shown = rows.slice(0, limit);
-    const tags = await tagsOfPosts(sql, shown.map((row) => row.id));
+    const tags = await tagsOfPosts(
+      sql,
+      shown.map((row) => row.id),
+    );
     const data = shown.map((row) => toScheduledPost(row, (tags.get(row.id) ?? []) as ScheduledPost["tags"]));
     return { data, pagination: pageInfo(page, limit, undefined, rows.length) };
   });

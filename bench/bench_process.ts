@@ -11,7 +11,10 @@ export async function runBenchProcess(body: (cleanup: CleanupStack, signal: Abor
   const cleanup = createCleanupStack({ guard: startOrphanGuard() });
   const abort = new AbortController();
   let interruptedCode: number | undefined;
-  for (const [name, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
+  for (const [name, code] of [
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ] as const) {
     process.on(name, () => {
       if (interruptedCode !== undefined) process.exit(code);
       interruptedCode = code;

@@ -60,11 +60,13 @@ export async function measureCoverJobs(target: CoverJobsTarget, notPostgres: str
   const { sql } = target;
   const user = await seedSectionUser(sql, { keyPrefix: target.keyPrefix, label: "covers" });
   const tag = randomBytes(3).toString("hex");
-  const ids = (await sql<{ id: number }[]>`
+  const ids = (
+    await sql<{ id: number }[]>`
     insert into articles (account_id, title)
     select ${user.ownerId}, 'Bench cover ' || i || ': what ' || ${tag}::text || ' teaches about shipping'
       from generate_series(1, ${count}) as i
-    returning id`).map((row) => row.id);
+    returning id`
+  ).map((row) => row.id);
 
   const queueStarted = performance.now();
   const answers = await Promise.all(
@@ -155,20 +157,22 @@ export async function measureCoverJobs(target: CoverJobsTarget, notPostgres: str
   console.log(
     formatColumns(
       ["covers", "done", "failed", "queue s", "all done s", "covers/s", "max running", "sampled", "p50 ms", "p95 ms", "RSS base MB", "RSS peak MB"],
-      [[
-        String(count),
-        String(ended!.done),
-        String(ended!.failed),
-        queueSeconds.toFixed(2),
-        allEndedSeconds === undefined ? "-" : allEndedSeconds.toFixed(2),
-        jobsSpan ? (count / jobsSpan).toFixed(1) : "-",
-        String(overlap.max_running ?? "-"),
-        String(sampledRunning),
-        fmt(overlap.p50_ms),
-        fmt(overlap.p95_ms),
-        (baselineRss / MB).toFixed(1),
-        (peakRss / MB).toFixed(1),
-      ]],
+      [
+        [
+          String(count),
+          String(ended!.done),
+          String(ended!.failed),
+          queueSeconds.toFixed(2),
+          allEndedSeconds === undefined ? "-" : allEndedSeconds.toFixed(2),
+          jobsSpan ? (count / jobsSpan).toFixed(1) : "-",
+          String(overlap.max_running ?? "-"),
+          String(sampledRunning),
+          fmt(overlap.p50_ms),
+          fmt(overlap.p95_ms),
+          (baselineRss / MB).toFixed(1),
+          (peakRss / MB).toFixed(1),
+        ],
+      ],
     ),
   );
   console.log(
@@ -177,8 +181,12 @@ export async function measureCoverJobs(target: CoverJobsTarget, notPostgres: str
       `p50/p95: one generation, 1536x1024 PNG on the local engine; the cover lane claims ${lane?.batchSize} and runs ${lane?.concurrency} at once; ` +
       `RSS is this process's, worker thread and the full-path server included)`,
   );
-  console.log(`exactly once: ${check.attached} attached, ${check.objects} distinct objects, ${check.uploads} attached uploads, ${check.kept} credits kept (expected ${count * COVER_CREDITS}): ${exact ? "yes" : "NO"}`);
-  console.log(`target: all ${count} covers done with at most ${lane?.concurrency} running at once: ${pass ? "PASS" : "FAIL"}${allEndedSeconds === undefined ? ` (not all done within ${DEADLINE_MS / 1000} s)` : ""}`);
+  console.log(
+    `exactly once: ${check.attached} attached, ${check.objects} distinct objects, ${check.uploads} attached uploads, ${check.kept} credits kept (expected ${count * COVER_CREDITS}): ${exact ? "yes" : "NO"}`,
+  );
+  console.log(
+    `target: all ${count} covers done with at most ${lane?.concurrency} running at once: ${pass ? "PASS" : "FAIL"}${allEndedSeconds === undefined ? ` (not all done within ${DEADLINE_MS / 1000} s)` : ""}`,
+  );
   return {
     pass,
     covers: count,

@@ -46,7 +46,9 @@ export async function measureIdempotency(target: WriteTarget, settings: WriteSet
   ];
 
   console.log("");
-  console.log(`Idempotency check: POST ${PATH} on the full path, ${settings.connections} connections, ${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s measured per variant`);
+  console.log(
+    `Idempotency check: POST ${PATH} on the full path, ${settings.connections} connections, ${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s measured per variant`,
+  );
   await checkWritePath(target, random, replayKey, replayBody);
 
   const results: { variant: Variant; result: LoadResult }[] = [];
@@ -145,11 +147,14 @@ async function checkWritePath(target: WriteTarget, random: string, replayKey: st
   const plain = await post(JSON.stringify({ name: `check a ${random}` }));
   if (plain.status !== 201) problems.push(`without a key: status ${plain.status}: ${plain.text.slice(0, 200)}`);
   const keyed = await post(JSON.stringify({ name: `check b ${random}` }), `check-${random}`);
-  if (keyed.status !== 201 || keyed.replayed !== null) problems.push(`with a fresh key: status ${keyed.status}, replayed ${keyed.replayed}: ${keyed.text.slice(0, 200)}`);
+  if (keyed.status !== 201 || keyed.replayed !== null)
+    problems.push(`with a fresh key: status ${keyed.status}, replayed ${keyed.replayed}: ${keyed.text.slice(0, 200)}`);
   const first = await post(replayBody, replayKey);
   const again = await post(replayBody, replayKey);
   if (first.status !== 201 || again.status !== 201 || again.replayed !== "true" || again.id !== first.id) {
-    problems.push(`replay: statuses ${first.status} then ${again.status}, replayed "${again.replayed}", ids ${first.id} and ${again.id}: ${again.text.slice(0, 200)}`);
+    problems.push(
+      `replay: statuses ${first.status} then ${again.status}, replayed "${again.replayed}", ids ${first.id} and ${again.id}: ${again.text.slice(0, 200)}`,
+    );
   }
   if (problems.length > 0) throw new Error(`Check of POST ${PATH} failed: ${problems.join("; ")}`);
 }
@@ -177,5 +182,9 @@ function describeAdded(result: LoadResult, base: LoadResult): string {
 }
 
 function describeStatuses(result: LoadResult): string {
-  return Object.entries(result.statusCodes).map(([status, count]) => `${count} × ${status}`).join(", ") || "no answers";
+  return (
+    Object.entries(result.statusCodes)
+      .map(([status, count]) => `${count} × ${status}`)
+      .join(", ") || "no answers"
+  );
 }

@@ -28,7 +28,12 @@ export async function measureJobs(sql: Sql, settings: JobSettings, notPostgres: 
 
   console.log("");
   console.log("== Job queue throughput ==");
-  console.log(formatJobTable([["batched", batched], ["unbatched", unbatched]]));
+  console.log(
+    formatJobTable([
+      ["batched", batched],
+      ["unbatched", unbatched],
+    ]),
+  );
   console.log(
     "(jobs/s = jobs / seconds from the first claim to the last completion; not counted: the enqueue, and the VACUUM ANALYZE of jobs " +
       "after it, which gives each run the statistics and clean index a long-lived table has)",

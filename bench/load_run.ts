@@ -71,8 +71,14 @@ interface AutocannonJson {
 /** Runs autocannon against `options.url` and samples this process meanwhile. */
 export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const args = [
-    AUTOCANNON, "--json",
-    "-c", String(options.connections), "-d", String(options.durationSeconds), "-p", String(options.pipelining),
+    AUTOCANNON,
+    "--json",
+    "-c",
+    String(options.connections),
+    "-d",
+    String(options.durationSeconds),
+    "-p",
+    String(options.pipelining),
     ...(options.method ? ["-m", options.method] : []),
     ...(options.body !== undefined ? ["-b", options.body] : []),
     ...(options.idReplacement ? ["-I"] : []),

@@ -53,7 +53,10 @@ export async function startLocalPostgres(): Promise<LocalPostgres> {
         await rm(root, { recursive: true, force: true });
       }
     };
-    const orphanSteps: OrphanStep[] = [{ kind: "command", file: stopFile, args: stopArgs }, { kind: "remove", path: root }];
+    const orphanSteps: OrphanStep[] = [
+      { kind: "command", file: stopFile, args: stopArgs },
+      { kind: "remove", path: root },
+    ];
     return { adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`, port, stop, orphanSteps };
   } catch (error) {
     await stopIfStarted?.().catch(() => {});

@@ -42,13 +42,31 @@ export async function startLocalRedis(redisServer: string): Promise<LocalRedis> 
   };
   try {
     await runCommand(redisServer, [
-      "--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-      "--daemonize", "yes", "--dir", dir, "--pidfile", pidFile, "--logfile", join(dir, "redis.log"),
+      "--port",
+      String(port),
+      "--bind",
+      "127.0.0.1",
+      "--save",
+      "",
+      "--appendonly",
+      "no",
+      "--daemonize",
+      "yes",
+      "--dir",
+      dir,
+      "--pidfile",
+      pidFile,
+      "--logfile",
+      join(dir, "redis.log"),
     ]);
-    await waitFor("redis-server's pid file", async () => {
-      pid = Number.parseInt(await readFile(pidFile, "utf8").catch(() => ""), 10) || undefined;
-      return pid !== undefined;
-    }, 10_000);
+    await waitFor(
+      "redis-server's pid file",
+      async () => {
+        pid = Number.parseInt(await readFile(pidFile, "utf8").catch(() => ""), 10) || undefined;
+        return pid !== undefined;
+      },
+      10_000,
+    );
     await waitFor(`Redis to answer PING on port ${port}`, () => pings(port), 10_000);
     const version = (await runCommand(redisServer, ["--version"]).catch(() => "Redis")).trim().split(" ").slice(0, 3).join(" ");
     const orphanSteps: OrphanStep[] = [...(pid === undefined ? [] : [{ kind: "kill" as const, pid }]), { kind: "remove", path: dir }];

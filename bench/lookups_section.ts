@@ -209,7 +209,12 @@ function problemsOf({ cached, uncached, load, liveUsed, statuses }: KindResult, 
 function formatSequentialTable(results: KindResult[]): string {
   const header = ["lookup, one at a time", "requests", "req/s", "p50", "p99", "avg", "non-200", "live lookups used", "load 1m"];
   const body = results.flatMap(({ kind, cached, uncached, liveUsed }) =>
-    ([["cached", cached, liveUsed.cached], ["uncached", uncached, liveUsed.uncached]] as const).map(([label, result, used]) => [
+    (
+      [
+        ["cached", cached, liveUsed.cached],
+        ["uncached", uncached, liveUsed.uncached],
+      ] as const
+    ).map(([label, result, used]) => [
       `${kind.name} ${label}`,
       String(result.calls),
       result.callsPerSecond.toFixed(1),

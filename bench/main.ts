@@ -59,7 +59,10 @@ type Section = (typeof SECTIONS)[number];
 
 /** The sections BENCH_SECTIONS names (default all); an unknown name fails before anything runs. */
 function selectedSections(): Set<Section> {
-  const names = (process.env.BENCH_SECTIONS ?? "").split(",").map((name) => name.trim()).filter(Boolean);
+  const names = (process.env.BENCH_SECTIONS ?? "")
+    .split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
   if (names.length === 0) return new Set(SECTIONS);
   const unknown = names.filter((name) => !(SECTIONS as readonly string[]).includes(name));
   if (unknown.length > 0) throw new Error(`Unknown BENCH_SECTIONS "${unknown.join(",")}"; known: ${SECTIONS.join(", ")}`);
@@ -72,8 +75,7 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
   const settings = settingsFromEnv();
   const sections = selectedSections();
   /** Runs `measure` when its section is selected, else answers undefined. */
-  const section = <T>(name: Section, measure: () => Promise<T>): Promise<T | undefined> =>
-    sections.has(name) ? measure() : Promise.resolve(undefined);
+  const section = <T>(name: Section, measure: () => Promise<T>): Promise<T | undefined> => (sections.has(name) ? measure() : Promise.resolve(undefined));
   console.log("Preparing storage and both routes ...");
   const routes = await setUpRoutes(cleanup, signal);
   const { storage, full, bare } = routes;
@@ -170,7 +172,8 @@ function reportPath(
       `the machine's load average at the start->end of the run, on ${availableParallelism()} CPUs: other processes competing for them make req/s noisy)`,
   );
   console.log("");
-  if (redisKeysAfterFull !== undefined) console.log(`counters: ${redisKeysAfterFull} Redis keys under ${redisPrefix} after the full-path run (buckets were counted)`);
+  if (redisKeysAfterFull !== undefined)
+    console.log(`counters: ${redisKeysAfterFull} Redis keys under ${redisPrefix} after the full-path run (buckets were counted)`);
   console.log(`full/bare throughput: ${ratio.toFixed(3)} (${(ratio * 100).toFixed(1)}%)`);
   // The server's CPU per request barely moves when other processes compete for the CPUs,
   // so bare/full of it shows what the throughput ratio tends to when the server is the limit.

@@ -36,8 +36,10 @@ export async function measureOperations(routes: RoutesUnderTest, settings: Bench
     "ops on": observedFetch(onApp, { logger: pino({ level: "info" }, pino.destination({ dest: "/dev/null", sync: true })), metrics }),
   };
   console.log("");
-  console.log(`Operations: ${routes.full.label} with request logs and metrics on vs off, ${settings.connections} connections, ` +
-    `${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s measured each`);
+  console.log(
+    `Operations: ${routes.full.label} with request logs and metrics on vs off, ${settings.connections} connections, ` +
+      `${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s measured each`,
+  );
   // ABBA order (off, on, on, off): the machine drifts during a run (other processes, the
   // pool warming, Redis keys), and a fixed order would book that drift to whichever ran last.
   const order: (keyof typeof servings)[] = ["no wrapper", "ops off", "ops on", "ops on", "ops off"];
@@ -65,7 +67,9 @@ export async function measureOperations(routes: RoutesUnderTest, settings: Bench
   console.log("");
   console.log("== Operations: request logs and metrics ==");
   console.log(formatTable(results));
-  console.log(`cost of logs + metrics (ops on vs ops off): ${round(cost * 100, 1)}% of throughput (target < ${TARGET_COST * 100}%): ${cost < TARGET_COST ? "PASS" : "FAIL"}`);
+  console.log(
+    `cost of logs + metrics (ops on vs ops off): ${round(cost * 100, 1)}% of throughput (target < ${TARGET_COST * 100}%): ${cost < TARGET_COST ? "PASS" : "FAIL"}`,
+  );
   console.log(`cost of the wrapper alone (ops off vs no wrapper): ${round(wrapperCost * 100, 1)}%`);
   const valid = results.every(({ result }) => result.non2xx === 0 && result.errors === 0);
   if (!valid) console.log("INVALID: a run answered non-2xx or failed requests");

@@ -92,12 +92,20 @@ async function profileRoute(session: Session, target: Target, settings: BenchSet
   const { profile: recorded } = (await session.post("Profiler.stop")) as unknown as { profile: CpuProfile };
   const file = join(tmpdir(), `threadline-${target.label.replace(/\W+/g, "-")}-${Date.now()}.cpuprofile`);
   await writeFile(file, JSON.stringify(recorded));
-  return { target, requests: result.totalRequests, requestsPerSecond: result.requestsPerSecond, summary: summariseProfile(recorded, STEPS, PROJECT_ROOT), file };
+  return {
+    target,
+    requests: result.totalRequests,
+    requestsPerSecond: result.requestsPerSecond,
+    summary: summariseProfile(recorded, STEPS, PROJECT_ROOT),
+    file,
+  };
 }
 
 function printSummary({ target, requests, requestsPerSecond, summary, file }: Profiled): void {
   const perRequest = (summary.busyMs * 1000) / requests;
-  console.log(`${target.label}: ${requestsPerSecond.toFixed(1)} req/s under the profiler, ${requests} requests, ${perRequest.toFixed(0)} µs of busy CPU per request`);
+  console.log(
+    `${target.label}: ${requestsPerSecond.toFixed(1)} req/s under the profiler, ${requests} requests, ${perRequest.toFixed(0)} µs of busy CPU per request`,
+  );
   printShares("By component (nearest JS caller)", summary.byComponent, 20, requests);
   printShares("By function (self time)", summary.selfByFunction, 25, requests);
   if (target.label === "full path") printShares("Inclusive synchronous time of request-path steps", summary.inclusive, STEPS.length, requests);
@@ -131,7 +139,9 @@ function printComparison(full: Profiled, bare: Profiled): void {
     .map((row) => ({ ...row, extra: row.full - row.bare }))
     .filter((row) => Math.abs(row.extra) >= 1)
     .sort((a, b) => b.extra - a.extra);
-  console.log(`\nCPU per request: full ${fullTotal.toFixed(0)} µs, bare ${bareTotal.toFixed(0)} µs; the full path adds ${gap.toFixed(0)} µs (bare/full ${(bareTotal / fullTotal).toFixed(3)})`);
+  console.log(
+    `\nCPU per request: full ${fullTotal.toFixed(0)} µs, bare ${bareTotal.toFixed(0)} µs; the full path adds ${gap.toFixed(0)} µs (bare/full ${(bareTotal / fullTotal).toFixed(3)})`,
+  );
   console.log(`  ${"component".padEnd(56)}   full µs   bare µs   extra µs   share of extra`);
   for (const row of rows) {
     console.log(

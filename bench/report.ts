@@ -11,7 +11,21 @@ const MB = 1024 * 1024;
 
 /** The results table, one row per route. */
 export function formatTable(rows: RouteFigures[]): string {
-  const header = ["route", "req/s", "p50 ms", "p99 ms", "avg ms", "requests", "non-2xx", "errors", "RSS peak MB", "server CPU", "CPU µs/req", "event loop", "load 1m"];
+  const header = [
+    "route",
+    "req/s",
+    "p50 ms",
+    "p99 ms",
+    "avg ms",
+    "requests",
+    "non-2xx",
+    "errors",
+    "RSS peak MB",
+    "server CPU",
+    "CPU µs/req",
+    "event loop",
+    "load 1m",
+  ];
   const body = rows.map(({ label, result }) => [
     label,
     result.requestsPerSecond.toFixed(1),

@@ -65,7 +65,10 @@ export async function measureScheduledList(target: ListTarget, settings: ListSet
       const bare = await timeSequential(settings.calls, () => pageOf(`${bareServer.url}${BARE_LIST_PATH}?${query}`));
       const sqlOnly = await timeSequential(settings.calls, async () => {
         const found = await listPostRows(sql, { accountId: user.ownerId, statuses: POST_STATUSES, limit: settings.limit, offset: (page - 1) * settings.limit });
-        await tagsOfPosts(sql, found.slice(0, settings.limit).map((row) => row.id));
+        await tagsOfPosts(
+          sql,
+          found.slice(0, settings.limit).map((row) => row.id),
+        );
         return found.length >= settings.limit;
       });
       invalid += full.failed + bare.failed + sqlOnly.failed;
@@ -77,17 +80,30 @@ export async function measureScheduledList(target: ListTarget, settings: ListSet
 
   console.log("");
   console.log(`== GET /v1/scheduled-posts on ${settings.posts.toLocaleString("en")} posts vs the bare SQL (one request at a time, ${settings.calls} each) ==`);
-  console.log(formatColumns(
-    ["case", "page", "full p50 ms", "full p99 ms", "bare p50 ms", "bare p99 ms", "SQL only p50 ms", "full/bare p50"],
-    rows.map(({ name, page, full, bare, sqlOnly }) => [name, String(page), ms(full.p50Us), ms(full.p99Us), ms(bare.p50Us), ms(bare.p99Us), ms(sqlOnly.p50Us), (full.p50Us / bare.p50Us).toFixed(2)]),
-  ));
+  console.log(
+    formatColumns(
+      ["case", "page", "full p50 ms", "full p99 ms", "bare p50 ms", "bare p99 ms", "SQL only p50 ms", "full/bare p50"],
+      rows.map(({ name, page, full, bare, sqlOnly }) => [
+        name,
+        String(page),
+        ms(full.p50Us),
+        ms(full.p99Us),
+        ms(bare.p50Us),
+        ms(bare.p99Us),
+        ms(sqlOnly.p50Us),
+        (full.p50Us / bare.p50Us).toFixed(2),
+      ]),
+    ),
+  );
   console.log(
     `(seeded in ${seedSeconds.toFixed(1)} s; bare = an h3 route running listPostRows + tagsOfPosts on the same pool and answering the same JSON, ` +
       "no auth, limits, tRPC or zod; SQL only = the two queries without HTTP)",
   );
   const worst = Math.max(...rows.map(({ full, bare }) => full.p50Us / bare.p50Us));
   const pass = worst <= TARGET_MULTIPLE;
-  console.log(`target: full path within ${TARGET_MULTIPLE}x the bare route (same SQL) at p50 on page 1 and page ${deepPage}: ${pass ? "PASS" : "FAIL"} (worst ${worst.toFixed(2)}x)`);
+  console.log(
+    `target: full path within ${TARGET_MULTIPLE}x the bare route (same SQL) at p50 on page 1 and page ${deepPage}: ${pass ? "PASS" : "FAIL"} (worst ${worst.toFixed(2)}x)`,
+  );
   if (notReal) console.log(`(${notReal.replace(/^!!! | !!!$/g, "")})`);
   if (invalid > 0) console.log(`INVALID: ${invalid} calls answered wrongly`);
   const summary = {
@@ -99,14 +115,19 @@ export async function measureScheduledList(target: ListTarget, settings: ListSet
     worst_multiple: round(worst, 3),
     valid: invalid === 0,
     real_target: notReal === undefined,
-    ...Object.fromEntries(rows.map(({ name, page, full, bare, sqlOnly }) => [name, {
-      page,
-      sql_only_p50_ms: round(sqlOnly.p50Us / 1000, 3),
-      full_p50_ms: round(full.p50Us / 1000, 3),
-      full_p99_ms: round(full.p99Us / 1000, 3),
-      bare_p50_ms: round(bare.p50Us / 1000, 3),
-      bare_p99_ms: round(bare.p99Us / 1000, 3),
-    }])),
+    ...Object.fromEntries(
+      rows.map(({ name, page, full, bare, sqlOnly }) => [
+        name,
+        {
+          page,
+          sql_only_p50_ms: round(sqlOnly.p50Us / 1000, 3),
+          full_p50_ms: round(full.p50Us / 1000, 3),
+          full_p99_ms: round(full.p99Us / 1000, 3),
+          bare_p50_ms: round(bare.p50Us / 1000, 3),
+          bare_p99_ms: round(bare.p99Us / 1000, 3),
+        },
+      ]),
+    ),
   };
   return { summary, valid: invalid === 0 };
 }

@@ -46,7 +46,8 @@ export interface SchedulingTarget {
  */
 export async function measureScheduling(target: SchedulingTarget, notPostgres: string | undefined, signal: AbortSignal) {
   const count = Number(process.env.BENCH_SCHEDULED_POSTS ?? 10_000);
-  if (!Number.isSafeInteger(count) || count < 1) throw new Error(`BENCH_SCHEDULED_POSTS must be a positive integer, got "${process.env.BENCH_SCHEDULED_POSTS}"`);
+  if (!Number.isSafeInteger(count) || count < 1)
+    throw new Error(`BENCH_SCHEDULED_POSTS must be a positive integer, got "${process.env.BENCH_SCHEDULED_POSTS}"`);
   console.log("");
   console.log(`Publisher: ${count} posts of one account due in the same minute, published by the job runner as \`serve\` starts it`);
   if (notPostgres || !target.databaseUrl) {
@@ -73,7 +74,8 @@ export async function measureScheduling(target: SchedulingTarget, notPostgres: s
   await sql`vacuum analyze scheduled_posts`;
   await sql`vacuum analyze jobs`;
   const setupSeconds = (performance.now() - setupStarted) / 1000;
-  if (Date.now() > minute.getTime() - 2000) throw new Error(`Setup took ${setupSeconds.toFixed(1)} s, past the lead of ${LEAD_MS / 1000} s; lower BENCH_SCHEDULED_POSTS`);
+  if (Date.now() > minute.getTime() - 2000)
+    throw new Error(`Setup took ${setupSeconds.toFixed(1)} s, past the lead of ${LEAD_MS / 1000} s; lower BENCH_SCHEDULED_POSTS`);
   signal.throwIfAborted();
 
   const baselineRss = process.memoryUsage.rss();
@@ -82,7 +84,9 @@ export async function measureScheduling(target: SchedulingTarget, notPostgres: s
     peakRss = Math.max(peakRss, process.memoryUsage.rss());
   }, 100);
   const runner = await startJobRunner({ databaseUrl: target.databaseUrl, networkSettings: {}, logger: console });
-  console.log(`publisher: ${count} posts scheduled for ${minute.toISOString()} (setup ${setupSeconds.toFixed(1)} s); runner started, waiting for the minute ...`);
+  console.log(
+    `publisher: ${count} posts scheduled for ${minute.toISOString()} (setup ${setupSeconds.toFixed(1)} s); runner started, waiting for the minute ...`,
+  );
   let observed: { sent: number; failed: number };
   let allDoneWallMs: number | undefined;
   try {
@@ -121,18 +125,20 @@ export async function measureScheduling(target: SchedulingTarget, notPostgres: s
   console.log(
     formatColumns(
       ["posts", "sent", "error", "first s", "p50 s", "p95 s", "all sent s", "posts/s", "RSS base MB", "RSS peak MB"],
-      [[
-        String(count),
-        String(observed!.sent),
-        String(observed!.failed),
-        fmt(spread.first_s),
-        fmt(spread.p50_s),
-        fmt(spread.p95_s),
-        fmt(spread.last_s),
-        spread.last_s && spread.first_s !== null ? (count / spread.last_s).toFixed(0) : "-",
-        (baselineRss / MB).toFixed(1),
-        (peakRss / MB).toFixed(1),
-      ]],
+      [
+        [
+          String(count),
+          String(observed!.sent),
+          String(observed!.failed),
+          fmt(spread.first_s),
+          fmt(spread.p50_s),
+          fmt(spread.p95_s),
+          fmt(spread.last_s),
+          spread.last_s && spread.first_s !== null ? (count / spread.last_s).toFixed(0) : "-",
+          (baselineRss / MB).toFixed(1),
+          (peakRss / MB).toFixed(1),
+        ],
+      ],
     ),
   );
   console.log(
@@ -140,8 +146,12 @@ export async function measureScheduling(target: SchedulingTarget, notPostgres: s
       `and running ${lane?.concurrency} at once; ${availableParallelism()} CPUs shared with PostgreSQL; the network is the simulated one, ` +
       `storing each post in PostgreSQL; RSS is this process's, worker thread included)`,
   );
-  console.log(`network: ${network.posts} posts written by the account, ${network.tokens} distinct part tokens (each part exactly once: ${network.posts === count && network.tokens === count ? "yes" : "NO"})`);
-  console.log(`target: all ${count} posts sent within ${TARGET_SECONDS} s of their minute: ${pass ? "PASS" : "FAIL"}${allDoneWallMs === undefined ? " (not all done within 120 s)" : ""}`);
+  console.log(
+    `network: ${network.posts} posts written by the account, ${network.tokens} distinct part tokens (each part exactly once: ${network.posts === count && network.tokens === count ? "yes" : "NO"})`,
+  );
+  console.log(
+    `target: all ${count} posts sent within ${TARGET_SECONDS} s of their minute: ${pass ? "PASS" : "FAIL"}${allDoneWallMs === undefined ? " (not all done within 120 s)" : ""}`,
+  );
   return {
     target_seconds: TARGET_SECONDS,
     pass,

@@ -83,13 +83,9 @@ async function provideCounters(cleanup: CleanupStack, prefix: string): Promise<{
     where = `${url.replace("redis://", "")} started by the bench`;
   }
   const redisUrl = url;
-  cleanup.push(
-    `delete Redis keys ${prefix}*`,
-    async () => {
-      await deleteKeys(redisUrl, prefix);
-    },
-    [{ kind: "delete_keys", url: redisUrl, prefix }],
-  );
+  cleanup.push(`delete Redis keys ${prefix}*`, async () => {
+    await deleteKeys(redisUrl, prefix);
+  }, [{ kind: "delete_keys", url: redisUrl, prefix }]);
   return { url: redisUrl, info: { source, version, description: `Redis${version ? ` (${version})` : ""} at ${where}, key prefix ${prefix}` } };
 }
 

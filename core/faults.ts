@@ -11,7 +11,10 @@ export type FaultName = (typeof FAULT_NAMES)[number];
 
 /** Parses a comma list of fault names; unknown names are an error so typos do not pass silently. */
 export function parseFaults(text: string | undefined): ReadonlySet<FaultName> {
-  const names = (text ?? "").split(",").map((name) => name.trim()).filter(Boolean);
+  const names = (text ?? "")
+    .split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
   for (const name of names) {
     if (!(FAULT_NAMES as readonly string[]).includes(name)) {
       throw new Error(`Unknown fault "${name}" in THREADLINE_FAULTS (known: ${FAULT_NAMES.join(", ")})`);

@@ -50,11 +50,7 @@ const ID_MESSAGE = "must be a positive integer id (a number or a decimal string)
  * surface converts the text (`"12"` and `12` name one record); typed tRPC clients send the
  * number. trpc-to-openapi takes only plain schemas in those positions.
  */
-export const integerId = z
-  .number({ error: ID_MESSAGE })
-  .int(ID_MESSAGE)
-  .min(1, ID_MESSAGE)
-  .max(Number.MAX_SAFE_INTEGER, ID_MESSAGE);
+export const integerId = z.number({ error: ID_MESSAGE }).int(ID_MESSAGE).min(1, ID_MESSAGE).max(Number.MAX_SAFE_INTEGER, ID_MESSAGE);
 
 /**
  * The id of one of our own records in a body (`tags: [3, "7"]`): a positive integer or the
@@ -110,7 +106,14 @@ export function commaListOf<const T extends readonly [string, ...string[]]>(valu
   return z
     .string()
     .transform((text, ctx) => {
-      const items = [...new Set(text.split(",").map((item) => item.trim()).filter(Boolean))];
+      const items = [
+        ...new Set(
+          text
+            .split(",")
+            .map((item) => item.trim())
+            .filter(Boolean),
+        ),
+      ];
       const unknown = items.find((item) => !(values as readonly string[]).includes(item));
       if (unknown !== undefined) ctx.addIssue({ code: "custom", message: `"${unknown}" is not one of ${values.join(", ")}` });
       return items as T[number][];
@@ -122,7 +125,14 @@ export function commaListOf<const T extends readonly [string, ...string[]]>(valu
 export const commaIdList = z
   .string()
   .transform((text, ctx) => {
-    const items = [...new Set(text.split(",").map((item) => item.trim()).filter(Boolean))];
+    const items = [
+      ...new Set(
+        text
+          .split(",")
+          .map((item) => item.trim())
+          .filter(Boolean),
+      ),
+    ];
     const bad = items.find((item) => !/^[1-9][0-9]{0,15}$/.test(item));
     if (bad !== undefined) ctx.addIssue({ code: "custom", message: `"${bad}" is not a positive integer id` });
     return items.map(Number);

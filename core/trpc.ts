@@ -59,9 +59,18 @@ const t = initTRPC
 /** The tRPC error key whose HTTP status is `status`, so the tRPC surface answers REST's statuses. */
 function trpcKeyForStatus(status: number): keyof typeof TRPC_ERROR_CODES_BY_KEY {
   const keys: Record<number, keyof typeof TRPC_ERROR_CODES_BY_KEY> = {
-    400: "BAD_REQUEST", 401: "UNAUTHORIZED", 403: "FORBIDDEN", 404: "NOT_FOUND", 405: "METHOD_NOT_SUPPORTED",
-    409: "CONFLICT", 413: "PAYLOAD_TOO_LARGE", 422: "UNPROCESSABLE_CONTENT", 429: "TOO_MANY_REQUESTS", 502: "BAD_GATEWAY",
-    503: "SERVICE_UNAVAILABLE", 504: "GATEWAY_TIMEOUT",
+    400: "BAD_REQUEST",
+    401: "UNAUTHORIZED",
+    403: "FORBIDDEN",
+    404: "NOT_FOUND",
+    405: "METHOD_NOT_SUPPORTED",
+    409: "CONFLICT",
+    413: "PAYLOAD_TOO_LARGE",
+    422: "UNPROCESSABLE_CONTENT",
+    429: "TOO_MANY_REQUESTS",
+    502: "BAD_GATEWAY",
+    503: "SERVICE_UNAVAILABLE",
+    504: "GATEWAY_TIMEOUT",
   };
   return keys[status] ?? "INTERNAL_SERVER_ERROR";
 }

@@ -7,7 +7,16 @@
 import { z } from "zod";
 import { inAccount, keyProcedure, router } from "../core/trpc.ts";
 import { accountSelection, commaListOf, dataOf, listOf, paginationInput, timestamp } from "../core/schema.ts";
-import { ARTICLE_FILTERS, article, articleId, articleWithCover, coverUrlInput, markdownInput, publishedArticle, titleInput } from "../core/articles/article_schema.ts";
+import {
+  ARTICLE_FILTERS,
+  article,
+  articleId,
+  articleWithCover,
+  coverUrlInput,
+  markdownInput,
+  publishedArticle,
+  titleInput,
+} from "../core/articles/article_schema.ts";
 import { createArticle } from "../core/articles/create_article.ts";
 import { updateArticle } from "../core/articles/update_article.ts";
 import { deleteArticle } from "../core/articles/delete_article.ts";
@@ -22,15 +31,23 @@ export const articlesRouter = router({
   list: keyProcedure
     .meta({
       openapi: {
-        method: "GET", path: "/v1/articles", tags: ["Articles"], summary: "List articles",
-        description: "Most recently updated first. `status` filters: draft, scheduled, publishing (a publication in flight or being reconciled), published, failed (drafts whose last publication failed; they carry `last_error`).",
+        method: "GET",
+        path: "/v1/articles",
+        tags: ["Articles"],
+        summary: "List articles",
+        description:
+          "Most recently updated first. `status` filters: draft, scheduled, publishing (a publication in flight or being reconciled), published, failed (drafts whose last publication failed; they carry `last_error`).",
       },
     })
-    .input(z.object({
-      ...accountSelection,
-      status: commaListOf(ARTICLE_FILTERS).optional(),
-      ...paginationInput(20),
-    }).prefault({}))
+    .input(
+      z
+        .object({
+          ...accountSelection,
+          status: commaListOf(ARTICLE_FILTERS).optional(),
+          ...paginationInput(20),
+        })
+        .prefault({}),
+    )
     .use(inAccount)
     .output(listOf(article))
     .query(({ ctx, input }) => listArticles(ctx, input)),
@@ -38,8 +55,12 @@ export const articlesRouter = router({
   create: keyProcedure
     .meta({
       openapi: {
-        method: "POST", path: "/v1/articles", tags: ["Articles"], summary: "Save an article draft",
-        description: "The body is Markdown; constructs X articles cannot hold degrade to text and are listed in `warnings`; a link or image URL that is not http(s) is refused.",
+        method: "POST",
+        path: "/v1/articles",
+        tags: ["Articles"],
+        summary: "Save an article draft",
+        description:
+          "The body is Markdown; constructs X articles cannot hold degrade to text and are listed in `warnings`; a link or image URL that is not http(s) is refused.",
       },
       successStatus: 201,
       idempotent: true,
@@ -61,8 +82,12 @@ export const articlesRouter = router({
   update: keyProcedure
     .meta({
       openapi: {
-        method: "PATCH", path: "/v1/articles/{id}", tags: ["Articles"], summary: "Change an article",
-        description: "Only the fields sent change; `content_markdown` replaces the body; `cover_url: null` removes the cover. Published articles, and articles being published, cannot change (409 article_not_editable).",
+        method: "PATCH",
+        path: "/v1/articles/{id}",
+        tags: ["Articles"],
+        summary: "Change an article",
+        description:
+          "Only the fields sent change; `content_markdown` replaces the body; `cover_url: null` removes the cover. Published articles, and articles being published, cannot change (409 article_not_editable).",
       },
       errors: ["not_found", "article_not_editable"],
     })
@@ -82,7 +107,10 @@ export const articlesRouter = router({
   schedule: keyProcedure
     .meta({
       openapi: {
-        method: "POST", path: "/v1/articles/{id}/schedule", tags: ["Articles"], summary: "Schedule or reschedule an article",
+        method: "POST",
+        path: "/v1/articles/{id}/schedule",
+        tags: ["Articles"],
+        summary: "Schedule or reschedule an article",
         description: "`scheduled_for` more than 2 minutes ahead. Scheduling a draft takes one unit of the post quota; rescheduling keeps it.",
       },
       idempotent: true,
@@ -94,7 +122,12 @@ export const articlesRouter = router({
 
   unschedule: keyProcedure
     .meta({
-      openapi: { method: "POST", path: "/v1/articles/{id}/unschedule", tags: ["Articles"], summary: "Return a scheduled article to draft (its quota unit is refunded)" },
+      openapi: {
+        method: "POST",
+        path: "/v1/articles/{id}/unschedule",
+        tags: ["Articles"],
+        summary: "Return a scheduled article to draft (its quota unit is refunded)",
+      },
       errors: ["not_found", "article_not_scheduled", "upstream_unavailable"],
     })
     .input(z.object(byId))
@@ -104,11 +137,23 @@ export const articlesRouter = router({
   publish: keyProcedure
     .meta({
       openapi: {
-        method: "POST", path: "/v1/articles/{id}/publish", tags: ["Articles"], summary: "Publish an article now",
-        description: "Send an `Idempotency-Key`. Needs the premium tier on the connected X account. A failure returns the article to draft (502 x_publish_failed, quota refunded); on 504 upstream_timeout it stays `publishing` until the outcome is reconciled: read it before retrying (a retry never publishes twice).",
+        method: "POST",
+        path: "/v1/articles/{id}/publish",
+        tags: ["Articles"],
+        summary: "Publish an article now",
+        description:
+          "Send an `Idempotency-Key`. Needs the premium tier on the connected X account. A failure returns the article to draft (502 x_publish_failed, quota refunded); on 504 upstream_timeout it stays `publishing` until the outcome is reconciled: read it before retrying (a retry never publishes twice).",
       },
       idempotent: true,
-      errors: ["not_found", "article_not_editable", "post_quota_exceeded", "x_premium_required", "x_publish_failed", "upstream_timeout", "idempotency_in_flight"],
+      errors: [
+        "not_found",
+        "article_not_editable",
+        "post_quota_exceeded",
+        "x_premium_required",
+        "x_publish_failed",
+        "upstream_timeout",
+        "idempotency_in_flight",
+      ],
     })
     .input(z.object(byId))
     .output(dataOf(publishedArticle))

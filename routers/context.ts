@@ -26,8 +26,14 @@ export const contextRouter = router({
 
   patch: keyProcedure
     .meta({
-      openapi: { method: "PATCH", path: "/v1/context", tags: ["Context"], summary: "Change only the context fields sent",
-        description: "Groups merge field by field; arrays and texts replace; `null` clears. A `products` array adds or restores products by url without removing others." },
+      openapi: {
+        method: "PATCH",
+        path: "/v1/context",
+        tags: ["Context"],
+        summary: "Change only the context fields sent",
+        description:
+          "Groups merge field by field; arrays and texts replace; `null` clears. A `products` array adds or restores products by url without removing others.",
+      },
       ...settingsWrite,
     })
     .input(z.object({ ...accountSelection, ...contextSettingsInput, products: products.optional() }))
@@ -37,8 +43,13 @@ export const contextRouter = router({
 
   put: keyProcedure
     .meta({
-      openapi: { method: "PUT", path: "/v1/context", tags: ["Context"], summary: "Replace the context settings",
-        description: "Fields absent return to their defaults. Products are untouched unless `products` is sent, which replaces the list by url." },
+      openapi: {
+        method: "PUT",
+        path: "/v1/context",
+        tags: ["Context"],
+        summary: "Replace the context settings",
+        description: "Fields absent return to their defaults. Products are untouched unless `products` is sent, which replaces the list by url.",
+      },
       ...settingsWrite,
     })
     .input(z.object({ ...accountSelection, ...contextSettingsInput, products: products.optional() }))
@@ -48,8 +59,13 @@ export const contextRouter = router({
 
   replaceProducts: keyProcedure
     .meta({
-      openapi: { method: "PUT", path: "/v1/context/products", tags: ["Context"], summary: "Replace the product list by url (max 5; [] removes all)",
-        description: "Products missing from the array are removed; re-adding a removed url restores it with its earlier details." },
+      openapi: {
+        method: "PUT",
+        path: "/v1/context/products",
+        tags: ["Context"],
+        summary: "Replace the product list by url (max 5; [] removes all)",
+        description: "Products missing from the array are removed; re-adding a removed url restores it with its earlier details.",
+      },
       ...settingsWrite,
     })
     .input(z.object({ ...accountSelection, products }))
@@ -59,8 +75,13 @@ export const contextRouter = router({
 
   patchProduct: keyProcedure
     .meta({
-      openapi: { method: "PATCH", path: "/v1/context/products/{id}", tags: ["Context"], summary: "Change a product by id, or add one by url",
-        description: "`id` is a numeric product id or a URL-encoded product url; a new url creates the product (max 5)." },
+      openapi: {
+        method: "PATCH",
+        path: "/v1/context/products/{id}",
+        tags: ["Context"],
+        summary: "Change a product by id, or add one by url",
+        description: "`id` is a numeric product id or a URL-encoded product url; a new url creates the product (max 5).",
+      },
       errors: ["not_found"],
       ...settingsWrite,
     })
@@ -71,8 +92,14 @@ export const contextRouter = router({
 
   scrapeProduct: keyProcedure
     .meta({
-      openapi: { method: "POST", path: "/v1/context/products/{id}/scrape", tags: ["Context"], summary: "Read the product's page again and store its details",
-        description: "Free. 20 page reads per account per UTC day (`429 rate_limited` with `bucket: page_reads` beyond). The page title fills a missing name; its description and highlights replace the scraped fields. A page that cannot be read: `422 scrape_failed`; a private, reserved or non-http(s) address: `400 url_not_allowed`." },
+      openapi: {
+        method: "POST",
+        path: "/v1/context/products/{id}/scrape",
+        tags: ["Context"],
+        summary: "Read the product's page again and store its details",
+        description:
+          "Free. 20 page reads per account per UTC day (`429 rate_limited` with `bucket: page_reads` beyond). The page title fills a missing name; its description and highlights replace the scraped fields. A page that cannot be read: `422 scrape_failed`; a private, reserved or non-http(s) address: `400 url_not_allowed`.",
+      },
       errors: ["not_found", "scrape_failed", "url_not_allowed"],
       ...settingsWrite,
     })
@@ -83,8 +110,14 @@ export const contextRouter = router({
 
   regenerateStyleGuide: keyProcedure
     .meta({
-      openapi: { method: "POST", path: "/v1/context/style-guide/regenerate", tags: ["Context"], summary: "Regenerate the style guide from the account's posts",
-        description: "Free AI call (no `X-Credits-Charged`). Reads the account's posts of the last 90 days, or live when fewer than 5 (at most 3 live attempts per account per day, up to 4 requests each, counted against the platform ceiling). Once per hour per account. Fewer than 5 posts even live: `400 not_enough_posts`." },
+      openapi: {
+        method: "POST",
+        path: "/v1/context/style-guide/regenerate",
+        tags: ["Context"],
+        summary: "Regenerate the style guide from the account's posts",
+        description:
+          "Free AI call (no `X-Credits-Charged`). Reads the account's posts of the last 90 days, or live when fewer than 5 (at most 3 live attempts per account per day, up to 4 requests each, counted against the platform ceiling). Once per hour per account. Fewer than 5 posts even live: `400 not_enough_posts`.",
+      },
       credits: "free",
       errors: ["not_enough_posts", "ai_action_limited", "upstream_unavailable", "upstream_error", "upstream_timeout"],
       ...settingsWrite,
@@ -92,12 +125,16 @@ export const contextRouter = router({
     .input(z.object(accountSelection).prefault({}))
     .use(inAccount)
     .use(chargesCredits)
-    .output(dataOf(z.object({
-      generated: z.string(),
-      generated_at: z.string(),
-      posts_used: z.number().int(),
-      source: z.enum(["stored", "live"]).meta({ description: "`live` when the stored posts were too few" }),
-    })))
+    .output(
+      dataOf(
+        z.object({
+          generated: z.string(),
+          generated_at: z.string(),
+          posts_used: z.number().int(),
+          source: z.enum(["stored", "live"]).meta({ description: "`live` when the stored posts were too few" }),
+        }),
+      ),
+    )
     .mutation(({ ctx }) => regenerateStyleGuide(ctx)),
 
   deleteProduct: keyProcedure

@@ -15,7 +15,10 @@ export const coversRouter = router({
   request: keyProcedure
     .meta({
       openapi: {
-        method: "POST", path: "/v1/articles/{id}/cover", tags: ["Articles"], summary: "Generate an AI cover from the article's title",
+        method: "POST",
+        path: "/v1/articles/{id}/cover",
+        tags: ["Articles"],
+        summary: "Generate an AI cover from the article's title",
         description:
           "Answers 202 with the queued generation; a background job makes the image (60 to 100 s on a real image model, " +
           "a fraction of a second on the local engine, which sets the title on a generated background), stores it as a media upload " +
@@ -45,7 +48,10 @@ export const coversRouter = router({
   styles: keyProcedure
     .meta({
       openapi: {
-        method: "GET", path: "/v1/cover-styles", tags: ["Articles"], summary: "Saved cover styles, with ids for `style_id`",
+        method: "GET",
+        path: "/v1/cover-styles",
+        tags: ["Articles"],
+        summary: "Saved cover styles, with ids for `style_id`",
         description: "The workspace's own styles (saved in the companion app) first, then the server's built-in set (`built_in: true`).",
       },
     })

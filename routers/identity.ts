@@ -10,15 +10,23 @@ import { dataOf, paginationInput } from "../core/schema.ts";
 export const identityRouter = router({
   accounts: keyProcedure
     .meta({
-      openapi: { method: "GET", path: "/v1/accounts", tags: ["Identity"], summary: "List the accounts this key can use",
-        description: "Main account first, then linked and shared accounts. Pagination has no `total`. When linked or shared accounts cannot be verified, answers the main account only with `degraded: true`." },
+      openapi: {
+        method: "GET",
+        path: "/v1/accounts",
+        tags: ["Identity"],
+        summary: "List the accounts this key can use",
+        description:
+          "Main account first, then linked and shared accounts. Pagination has no `total`. When linked or shared accounts cannot be verified, answers the main account only with `degraded: true`.",
+      },
     })
     .input(z.object(paginationInput(100)).prefault({}))
-    .output(z.object({
-      data: z.array(account),
-      pagination: z.object({ page: z.number().int(), limit: z.number().int(), has_more: z.boolean() }),
-      degraded: z.literal(true).optional(),
-    }))
+    .output(
+      z.object({
+        data: z.array(account),
+        pagination: z.object({ page: z.number().int(), limit: z.number().int(), has_more: z.boolean() }),
+        degraded: z.literal(true).optional(),
+      }),
+    )
     .query(({ ctx, input }) => listAccounts(ctx, input)),
 
   me: keyProcedure

@@ -6,10 +6,8 @@ import { z } from "zod";
 import { publicProcedure, router } from "../core/trpc.ts";
 
 export const metaRouter = router({
-  docs: publicProcedure
-    .input(z.object({ format: z.enum(["openapi", "markdown"]).default("openapi") }).optional())
-    .query(({ ctx, input }) => {
-      const docs = ctx.services.docs();
-      return input?.format === "markdown" ? { markdown: docs.markdown } : { openapi: docs.openapi };
-    }),
+  docs: publicProcedure.input(z.object({ format: z.enum(["openapi", "markdown"]).default("openapi") }).optional()).query(({ ctx, input }) => {
+    const docs = ctx.services.docs();
+    return input?.format === "markdown" ? { markdown: docs.markdown } : { openapi: docs.openapi };
+  }),
 });

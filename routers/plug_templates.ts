@@ -9,8 +9,12 @@ export const plugTemplatesRouter = router({
   list: keyProcedure
     .meta({
       openapi: {
-        method: "GET", path: "/v1/plug-templates", tags: ["Scheduling"], summary: "List the workspace's plug templates",
-        description: "Templates for `auto_plug` on scheduled posts, shared by the main account and its linked accounts, oldest first. They are created in the companion app (on a self-hosted server: `threadline plug-templates create`).",
+        method: "GET",
+        path: "/v1/plug-templates",
+        tags: ["Scheduling"],
+        summary: "List the workspace's plug templates",
+        description:
+          "Templates for `auto_plug` on scheduled posts, shared by the main account and its linked accounts, oldest first. They are created in the companion app (on a self-hosted server: `threadline plug-templates create`).",
       },
     })
     .input(z.object({ ...accountSelection }).prefault({}))

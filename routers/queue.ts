@@ -11,18 +11,27 @@ import { patchQueueSettings, readQueueSettings, replaceQueueSettings } from "../
 
 const settingsInput = z.object({
   ...accountSelection,
-  slots: queueSlots.nullable().optional().meta({ description: "Full weekly set, max 50 entries, one per time; `[]` clears every slot; `null` returns to the default" }),
+  slots: queueSlots
+    .nullable()
+    .optional()
+    .meta({ description: "Full weekly set, max 50 entries, one per time; `[]` clears every slot; `null` returns to the default" }),
   timezone: timeZoneName.nullable().optional().meta({ description: "IANA name; `null` returns to the default (UTC)" }),
 });
 
-const REFLOW = "A slot change moves a queued post only if it sits exactly on an old slot time: the n-th such occurrence goes to the n-th occurrence of the new slots, so gaps survive and hand-picked times stay. Both slot sets are read in the timezone in force after the call: a timezone-only change never moves posts, and a timezone plus slots change usually moves nothing (change the timezone first, then the slots). `reflow.skipped` counts posts on an old slot left where they were (target taken, or no new slot within 18 months). `reflow.bailed`: settings saved, queue untouched (more than 500 posts on old slots, or one of them is being published); rerunning is safe.";
+const REFLOW =
+  "A slot change moves a queued post only if it sits exactly on an old slot time: the n-th such occurrence goes to the n-th occurrence of the new slots, so gaps survive and hand-picked times stay. Both slot sets are read in the timezone in force after the call: a timezone-only change never moves posts, and a timezone plus slots change usually moves nothing (change the timezone first, then the slots). `reflow.skipped` counts posts on an old slot left where they were (target taken, or no new slot within 18 months). `reflow.bailed`: settings saved, queue untouched (more than 500 posts on old slots, or one of them is being published); rerunning is safe.";
 
 /** The queue settings endpoints. */
 export const queueRouter = router({
   get: keyProcedure
     .meta({
-      openapi: { method: "GET", path: "/v1/queue-settings", tags: ["Queue"], summary: "Read the queue's weekly slots and timezone",
-        description: "Defaults until the account sets them: 09:00, 13:00 and 17:00 every day, in UTC (`slots_are_default`, `timezone_is_default`)." },
+      openapi: {
+        method: "GET",
+        path: "/v1/queue-settings",
+        tags: ["Queue"],
+        summary: "Read the queue's weekly slots and timezone",
+        description: "Defaults until the account sets them: 09:00, 13:00 and 17:00 every day, in UTC (`slots_are_default`, `timezone_is_default`).",
+      },
       errors: ["upstream_unavailable"],
     })
     .input(z.object(accountSelection).prefault({}))
@@ -32,7 +41,13 @@ export const queueRouter = router({
 
   put: keyProcedure
     .meta({
-      openapi: { method: "PUT", path: "/v1/queue-settings", tags: ["Queue"], summary: "Replace the queue settings", description: `A field left out returns to its default. ${REFLOW}` },
+      openapi: {
+        method: "PUT",
+        path: "/v1/queue-settings",
+        tags: ["Queue"],
+        summary: "Replace the queue settings",
+        description: `A field left out returns to its default. ${REFLOW}`,
+      },
       sharedWrites: true,
       errors: ["upstream_unavailable"],
     })
@@ -43,7 +58,13 @@ export const queueRouter = router({
 
   patch: keyProcedure
     .meta({
-      openapi: { method: "PATCH", path: "/v1/queue-settings", tags: ["Queue"], summary: "Change the queue's slots, timezone or both", description: `Only the fields sent change (send at least one). ${REFLOW}` },
+      openapi: {
+        method: "PATCH",
+        path: "/v1/queue-settings",
+        tags: ["Queue"],
+        summary: "Change the queue's slots, timezone or both",
+        description: `Only the fields sent change (send at least one). ${REFLOW}`,
+      },
       sharedWrites: true,
       errors: ["upstream_unavailable"],
     })

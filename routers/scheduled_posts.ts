@@ -29,11 +29,18 @@ const content = {
   media: z.unknown().optional().meta({ description: "Not accepted: attach media per part in `parts[].media` (400 invalid_parameter)" }),
   title: z.string().max(300, "must be at most 300 characters").nullable().optional(),
   scratchpad: z.string().max(30_000, "must be at most 30000 characters").nullable().optional(),
-  tags: z.array(recordId).max(MAX_POST_TAGS, `must have at most ${MAX_POST_TAGS} tag ids`).optional().meta({ description: "Tag ids of the workspace (integers or decimal strings)" }),
+  tags: z
+    .array(recordId)
+    .max(MAX_POST_TAGS, `must have at most ${MAX_POST_TAGS} tag ids`)
+    .optional()
+    .meta({ description: "Tag ids of the workspace (integers or decimal strings)" }),
   auto_retweet: autoRetweetInput.nullable().optional(),
   auto_delete: autoDeleteInput.nullable().optional(),
   super_followers_only: z.boolean().optional(),
-  auto_plug: autoPlugInput.nullable().optional().meta({ description: "Reply with a plug template (`GET /v1/plug-templates`) once the first part has `threshold` likes; null removes it" }),
+  auto_plug: autoPlugInput
+    .nullable()
+    .optional()
+    .meta({ description: "Reply with a plug template (`GET /v1/plug-templates`) once the first part has `threshold` likes; null removes it" }),
   // Auto DMs come with the companion app's settings, not built here yet: `null` (skip the
   // default) is accepted, anything else refused rather than ignored.
   auto_dm: z.null({ error: "is not available on this server yet (only null is accepted)" }).optional(),
@@ -45,19 +52,29 @@ export const scheduledPostsRouter = router({
   list: keyProcedure
     .meta({
       openapi: {
-        method: "GET", path: "/v1/scheduled-posts", tags: ["Scheduling"], summary: "List scheduled posts",
-        description: "Most recently updated first; with `from`/`to` (inclusive bounds on the scheduled time; drafts have no time and are left out) oldest post time first. No `total`: `has_more` tells whether another page exists.",
+        method: "GET",
+        path: "/v1/scheduled-posts",
+        tags: ["Scheduling"],
+        summary: "List scheduled posts",
+        description:
+          "Most recently updated first; with `from`/`to` (inclusive bounds on the scheduled time; drafts have no time and are left out) oldest post time first. No `total`: `has_more` tells whether another page exists.",
       },
       errors: [...SCHEDULING_ERRORS],
     })
-    .input(z.object({
-      ...accountSelection,
-      status: commaListOf(POST_STATUSES).optional().meta({ description: "Comma list of draft, scheduled, sent, error (default all four; draft includes legacy board drafts)" }),
-      tags: commaIdList.optional().meta({ description: "Comma list of tag ids (any of them)" }),
-      from: timestamp.optional(),
-      to: timestamp.optional(),
-      ...paginationInput(20),
-    }).prefault({}))
+    .input(
+      z
+        .object({
+          ...accountSelection,
+          status: commaListOf(POST_STATUSES)
+            .optional()
+            .meta({ description: "Comma list of draft, scheduled, sent, error (default all four; draft includes legacy board drafts)" }),
+          tags: commaIdList.optional().meta({ description: "Comma list of tag ids (any of them)" }),
+          from: timestamp.optional(),
+          to: timestamp.optional(),
+          ...paginationInput(20),
+        })
+        .prefault({}),
+    )
     .use(inAccount)
     .output(listOf(scheduledPost))
     .query(({ ctx, input }) => listPosts(ctx, input)),
@@ -65,18 +82,34 @@ export const scheduledPostsRouter = router({
   create: keyProcedure
     .meta({
       openapi: {
-        method: "POST", path: "/v1/scheduled-posts", tags: ["Scheduling"], summary: "Save a draft, queue a post or thread, or publish now",
-        description: "Without `scheduled_for`: a draft. A timestamp 60 s to 18 months ahead: queued (one unit of the post quota). `next_slot`: the account's next free queue slot. `now`: published at once (needs `Idempotency-Key`; a retry while the first attempt runs answers 409 idempotency_in_flight, afterwards the first attempt's answer). A part longer than 280 characters on an account without the network's premium tier is rejected by the scheduling service (400 invalid_request).",
+        method: "POST",
+        path: "/v1/scheduled-posts",
+        tags: ["Scheduling"],
+        summary: "Save a draft, queue a post or thread, or publish now",
+        description:
+          "Without `scheduled_for`: a draft. A timestamp 60 s to 18 months ahead: queued (one unit of the post quota). `next_slot`: the account's next free queue slot. `now`: published at once (needs `Idempotency-Key`; a retry while the first attempt runs answers 409 idempotency_in_flight, afterwards the first attempt's answer). A part longer than 280 characters on an account without the network's premium tier is rejected by the scheduling service (400 invalid_request).",
       },
       successStatus: 201,
       idempotent: true,
-      errors: ["invalid_request", "invalid_media", "media_not_uploaded", "unknown_plug_template", "onboarding_required", "post_quota_exceeded", "upstream_error", "upstream_timeout", ...SCHEDULING_ERRORS],
+      errors: [
+        "invalid_request",
+        "invalid_media",
+        "media_not_uploaded",
+        "unknown_plug_template",
+        "onboarding_required",
+        "post_quota_exceeded",
+        "upstream_error",
+        "upstream_timeout",
+        ...SCHEDULING_ERRORS,
+      ],
     })
-    .input(z.object({
-      ...content,
-      scheduled_for: z.union([timestamp, z.literal("now"), z.literal("next_slot")], { error: TIME_CHOICES }).optional(),
-      ...accountSelection,
-    }))
+    .input(
+      z.object({
+        ...content,
+        scheduled_for: z.union([timestamp, z.literal("now"), z.literal("next_slot")], { error: TIME_CHOICES }).optional(),
+        ...accountSelection,
+      }),
+    )
     .use(inAccount)
     .output(dataOf(scheduledPost))
     .mutation(({ ctx, input }) => createPost(ctx, input)),
@@ -93,18 +126,36 @@ export const scheduledPostsRouter = router({
   update: keyProcedure
     .meta({
       openapi: {
-        method: "PATCH", path: "/v1/scheduled-posts/{id}", tags: ["Scheduling"], summary: "Change a post",
-        description: "Only the fields sent change; `text`/`parts` replace every part (media included). `status` moves a post between `draft` and `scheduled` (quota deducted and refunded); a `scheduled_for` alone never promotes a draft. Sent posts and posts being published cannot change (400 invalid_request).",
+        method: "PATCH",
+        path: "/v1/scheduled-posts/{id}",
+        tags: ["Scheduling"],
+        summary: "Change a post",
+        description:
+          "Only the fields sent change; `text`/`parts` replace every part (media included). `status` moves a post between `draft` and `scheduled` (quota deducted and refunded); a `scheduled_for` alone never promotes a draft. Sent posts and posts being published cannot change (400 invalid_request).",
       },
-      errors: ["not_found", "invalid_request", "invalid_media", "media_not_uploaded", "unknown_plug_template", "onboarding_required", "post_quota_exceeded", ...SCHEDULING_ERRORS],
+      errors: [
+        "not_found",
+        "invalid_request",
+        "invalid_media",
+        "media_not_uploaded",
+        "unknown_plug_template",
+        "onboarding_required",
+        "post_quota_exceeded",
+        ...SCHEDULING_ERRORS,
+      ],
     })
-    .input(z.object({
-      id: postId,
-      ...content,
-      scheduled_for: z.union([timestamp, z.literal("next_slot")], { error: 'must be an ISO-8601 timestamp with Z or a numeric offset, or "next_slot"' }).nullable().optional(),
-      status: z.enum(["draft", "scheduled"], { error: "must be draft or scheduled" }).optional(),
-      ...accountSelection,
-    }))
+    .input(
+      z.object({
+        id: postId,
+        ...content,
+        scheduled_for: z
+          .union([timestamp, z.literal("next_slot")], { error: 'must be an ISO-8601 timestamp with Z or a numeric offset, or "next_slot"' })
+          .nullable()
+          .optional(),
+        status: z.enum(["draft", "scheduled"], { error: "must be draft or scheduled" }).optional(),
+        ...accountSelection,
+      }),
+    )
     .output(dataOf(scheduledPost))
     .mutation(({ ctx, input }) => updatePost(ctx, input)),
 

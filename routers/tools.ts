@@ -14,8 +14,14 @@ const postText = (max: number) => z.string().min(1, "must not be empty").max(max
 export const toolsRouter = router({
   rephrase: keyProcedure
     .meta({
-      openapi: { method: "POST", path: "/v1/tools/rephrase", tags: ["Tools"], summary: "Rewrite a whole post by type",
-        description: "The first eight types are style presets in the account's own voice; `grammar`, `translate`, `clarity`, `details`, `concise` leave the voice alone. `hook` rewrites the first paragraph only and returns it ahead of the unchanged rest. Text only: nothing is written. Typically 1 credit." },
+      openapi: {
+        method: "POST",
+        path: "/v1/tools/rephrase",
+        tags: ["Tools"],
+        summary: "Rewrite a whole post by type",
+        description:
+          "The first eight types are style presets in the account's own voice; `grammar`, `translate`, `clarity`, `details`, `concise` leave the voice alone. `hook` rewrites the first paragraph only and returns it ahead of the unchanged rest. Text only: nothing is written. Typically 1 credit.",
+      },
       credits: { metered: 1 },
       errors: modelErrors,
     })
@@ -31,13 +37,15 @@ export const toolsRouter = router({
       credits: { metered: 1 },
       errors: modelErrors,
     })
-    .input(z.object({
-      text: postText(4_000),
-      full_text: z.string().max(25_000).optional(),
-      instruction: z.string().min(1).max(1_000).optional(),
-      edit_type: z.enum(INLINE_EDIT_TYPES).optional(),
-      ...accountSelection,
-    }))
+    .input(
+      z.object({
+        text: postText(4_000),
+        full_text: z.string().max(25_000).optional(),
+        instruction: z.string().min(1).max(1_000).optional(),
+        edit_type: z.enum(INLINE_EDIT_TYPES).optional(),
+        ...accountSelection,
+      }),
+    )
     .use(inAccount)
     .use(chargesCredits)
     .output(textResult)
@@ -52,9 +60,11 @@ export const toolsRouter = router({
     .input(z.object({ text: postText(4_000), ...accountSelection }))
     .use(inAccount)
     .use(chargesCredits)
-    .output(z.object({
-      data: z.object({ result: z.enum(["true", "false", "unknown"]), comment: z.string(), sources: z.array(z.string()) }),
-      meta,
-    }))
+    .output(
+      z.object({
+        data: z.object({ result: z.enum(["true", "false", "unknown"]), comment: z.string(), sources: z.array(z.string()) }),
+        meta,
+      }),
+    )
     .mutation(({ ctx, input }) => factcheck(ctx, input)),
 });

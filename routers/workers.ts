@@ -27,18 +27,27 @@ export const workersRouter = router({
   suggestions: keyProcedure
     .meta({
       openapi: {
-        method: "GET", path: "/v1/workers/suggestions", tags: ["Workers"], summary: "List Worker suggestions, newest first",
+        method: "GET",
+        path: "/v1/workers/suggestions",
+        tags: ["Workers"],
+        summary: "List Worker suggestions, newest first",
         description: "Reading changes nothing and spends no credits.",
       },
       errors: ["worker_not_found"],
     })
-    .input(z.object({
-      ...accountSelection,
-      status: z.enum(STATUS_FILTERS, { error: `must be one of ${STATUS_FILTERS.join(", ")}` }).default("to_review")
-        .meta({ description: "to_review (default), drafted, scheduled, dismissed or all" }),
-      worker_id: integerId.optional().meta({ description: "Only this Worker's suggestions (404 worker_not_found when not the account's)" }),
-      ...paginationInput(20),
-    }).prefault({}))
+    .input(
+      z
+        .object({
+          ...accountSelection,
+          status: z
+            .enum(STATUS_FILTERS, { error: `must be one of ${STATUS_FILTERS.join(", ")}` })
+            .default("to_review")
+            .meta({ description: "to_review (default), drafted, scheduled, dismissed or all" }),
+          worker_id: integerId.optional().meta({ description: "Only this Worker's suggestions (404 worker_not_found when not the account's)" }),
+          ...paginationInput(20),
+        })
+        .prefault({}),
+    )
     .use(inAccount)
     .output(listOf(workerSuggestion))
     .query(({ ctx, input }) => listSuggestions(ctx, input)),
@@ -46,8 +55,12 @@ export const workersRouter = router({
   draft: keyProcedure
     .meta({
       openapi: {
-        method: "POST", path: "/v1/workers/suggestions/{id}/draft", tags: ["Workers"], summary: "Save a suggestion as a draft post",
-        description: "Writes a draft visible on GET /v1/scheduled-posts and answers the suggestion with its `post_id`. A suggestion saves once: a second save, or a save after dismiss, answers 400 invalid_request.",
+        method: "POST",
+        path: "/v1/workers/suggestions/{id}/draft",
+        tags: ["Workers"],
+        summary: "Save a suggestion as a draft post",
+        description:
+          "Writes a draft visible on GET /v1/scheduled-posts and answers the suggestion with its `post_id`. A suggestion saves once: a second save, or a save after dismiss, answers 400 invalid_request.",
       },
       errors: [...SAVE_ERRORS],
     })
@@ -58,8 +71,12 @@ export const workersRouter = router({
   schedule: keyProcedure
     .meta({
       openapi: {
-        method: "POST", path: "/v1/workers/suggestions/{id}/schedule", tags: ["Workers"], summary: "Schedule a suggestion as a post",
-        description: "Queues a post for `scheduled_for` (60 s to 18 months ahead; one unit of the post quota) and answers the suggestion with its `post_id`. The post does not inherit Default Post Settings. A suggestion saves once (400 invalid_request).",
+        method: "POST",
+        path: "/v1/workers/suggestions/{id}/schedule",
+        tags: ["Workers"],
+        summary: "Schedule a suggestion as a post",
+        description:
+          "Queues a post for `scheduled_for` (60 s to 18 months ahead; one unit of the post quota) and answers the suggestion with its `post_id`. The post does not inherit Default Post Settings. A suggestion saves once (400 invalid_request).",
       },
       errors: [...SAVE_ERRORS, "post_quota_exceeded"],
     })
@@ -70,8 +87,12 @@ export const workersRouter = router({
   dismiss: keyProcedure
     .meta({
       openapi: {
-        method: "POST", path: "/v1/workers/suggestions/{id}/dismiss", tags: ["Workers"], summary: "Dismiss a suggestion",
-        description: "From to_review, drafted or scheduled. No post is created or removed: a saved post stays (delete it with DELETE /v1/scheduled-posts/{id}). No Idempotency-Key support.",
+        method: "POST",
+        path: "/v1/workers/suggestions/{id}/dismiss",
+        tags: ["Workers"],
+        summary: "Dismiss a suggestion",
+        description:
+          "From to_review, drafted or scheduled. No post is created or removed: a saved post stays (delete it with DELETE /v1/scheduled-posts/{id}). No Idempotency-Key support.",
       },
       errors: ["suggestion_not_found"],
     })

@@ -11,7 +11,12 @@ const handle = z
   .string()
   .regex(/^@?[A-Za-z0-9_]{1,15}$/, "must be an X handle: 1 to 15 letters, digits or underscores, @ optional")
   .transform((value) => value.replace(/^@/, ""));
-const limit = z.number({ error: "must be an integer from 1 to 100" }).int().min(1, "must be an integer from 1 to 100").max(100, "must be an integer from 1 to 100").default(20);
+const limit = z
+  .number({ error: "must be an integer from 1 to 100" })
+  .int()
+  .min(1, "must be an integer from 1 to 100")
+  .max(100, "must be an integer from 1 to 100")
+  .default(20);
 const cursor = z.string().max(512).optional().meta({ description: "`pagination.next_cursor` of the previous page" });
 const liveErrors: ErrorCode[] = ["lookup_quota_exceeded", "upstream_unavailable", "upstream_error", "upstream_timeout"];
 const costs = "Costs enrichment units (request bucket) and, unless answered from the 15-minute cache, the daily live allowance (300 per account per UTC day).";
@@ -19,8 +24,13 @@ const costs = "Costs enrichment units (request bucket) and, unless answered from
 export const xLookupsRouter = router({
   post: keyProcedure
     .meta({
-      openapi: { method: "GET", path: "/v1/x/posts/{id}", tags: ["X Lookups"], summary: "Look up a public post with its author (and quotes)",
-        description: `1 unit, 2 with \`include_quotes\`, all or nothing. ${costs}` },
+      openapi: {
+        method: "GET",
+        path: "/v1/x/posts/{id}",
+        tags: ["X Lookups"],
+        summary: "Look up a public post with its author (and quotes)",
+        description: `1 unit, 2 with \`include_quotes\`, all or nothing. ${costs}`,
+      },
       errors: ["post_not_found", ...liveErrors],
     })
     .input(z.object({ id: postId, include_quotes: z.boolean().default(false) }))
@@ -29,8 +39,13 @@ export const xLookupsRouter = router({
 
   replies: keyProcedure
     .meta({
-      openapi: { method: "GET", path: "/v1/x/posts/{id}/replies", tags: ["X Lookups"], summary: "Direct replies to a public post",
-        description: `A flat 3 units. ${costs}` },
+      openapi: {
+        method: "GET",
+        path: "/v1/x/posts/{id}/replies",
+        tags: ["X Lookups"],
+        summary: "Direct replies to a public post",
+        description: `A flat 3 units. ${costs}`,
+      },
       errors: ["post_not_found", ...liveErrors],
     })
     .input(z.object({ id: postId, limit, cursor, sort: z.enum(["recent", "relevance"]).default("recent") }))
@@ -39,7 +54,13 @@ export const xLookupsRouter = router({
 
   user: keyProcedure
     .meta({
-      openapi: { method: "GET", path: "/v1/x/users/{handle}", tags: ["X Lookups"], summary: "Look up a public profile by handle", description: `1 unit. ${costs}` },
+      openapi: {
+        method: "GET",
+        path: "/v1/x/users/{handle}",
+        tags: ["X Lookups"],
+        summary: "Look up a public profile by handle",
+        description: `1 unit. ${costs}`,
+      },
       errors: ["user_not_found", ...liveErrors],
     })
     .input(z.object({ handle }))
@@ -48,8 +69,13 @@ export const xLookupsRouter = router({
 
   userPosts: keyProcedure
     .meta({
-      openapi: { method: "GET", path: "/v1/x/users/{handle}/posts", tags: ["X Lookups"], summary: "A handle's recent posts",
-        description: `1 unit when the handle was looked up in the last 15 minutes, else 2. ${costs}` },
+      openapi: {
+        method: "GET",
+        path: "/v1/x/users/{handle}/posts",
+        tags: ["X Lookups"],
+        summary: "A handle's recent posts",
+        description: `1 unit when the handle was looked up in the last 15 minutes, else 2. ${costs}`,
+      },
       errors: ["user_not_found", ...liveErrors],
     })
     .input(z.object({ handle, limit, cursor, exclude_replies: z.boolean().default(false), exclude_reposts: z.boolean().default(false) }))

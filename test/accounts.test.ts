@@ -89,12 +89,19 @@ for (const index of [0, 1]) {
 
 describe("write permissions declared by procedures", () => {
   const probe = router({
-    settingsWrite: keyProcedure.meta({ sharedWrites: true, editorRestricted: true }).input(z.object(accountSelection)).use(inAccount)
+    settingsWrite: keyProcedure
+      .meta({ sharedWrites: true, editorRestricted: true })
+      .input(z.object(accountSelection))
+      .use(inAccount)
       .mutation(({ ctx }) => ctx.account.relation),
-    queueWrite: keyProcedure.meta({ sharedWrites: true }).input(z.object(accountSelection)).use(inAccount)
+    queueWrite: keyProcedure
+      .meta({ sharedWrites: true })
+      .input(z.object(accountSelection))
+      .use(inAccount)
       .mutation(({ ctx }) => ctx.account.relation),
   });
-  const caller = () => createCallerFactory(probe)(createContextInner({ services: harness.services, headers: { authorization: `Bearer ${harness.world.keys.write}` } }));
+  const caller = () =>
+    createCallerFactory(probe)(createContextInner({ services: harness.services, headers: { authorization: `Bearer ${harness.world.keys.write}` } }));
   const codeOf = async (promise: Promise<unknown>) => {
     try {
       await promise;
@@ -130,7 +137,10 @@ describe("when linked and shared accounts cannot be verified", () => {
       const answer = await transport.request("GET", "/v1/accounts", { key: failing.world.keys.write });
       assert.equal(answer.status, 200);
       assert.equal(answer.body.degraded, true);
-      assert.deepEqual(answer.body.data.map((account: any) => account.id), [failing.world.accounts.main]);
+      assert.deepEqual(
+        answer.body.data.map((account: any) => account.id),
+        [failing.world.accounts.main],
+      );
       assert.equal("total" in answer.body.pagination, false);
     }
   });
@@ -145,7 +155,10 @@ describe("when linked and shared accounts cannot be verified", () => {
       }
       assert.equal((await transport.request("GET", "/v1/tags", { key })).status, 200);
       assert.equal((await transport.request("GET", `/v1/tags?account_id=${failing.world.accounts.main}`, { key })).status, 200);
-      const patch = await transport.request("PATCH", `/v1/tags/${failing.world.tags[0]}`, { key, body: { color: "lime", account_id: failing.world.accounts.linked } });
+      const patch = await transport.request("PATCH", `/v1/tags/${failing.world.tags[0]}`, {
+        key,
+        body: { color: "lime", account_id: failing.world.accounts.linked },
+      });
       assert.equal(patch.status, 503);
       assert.equal(patch.body.error.code, "accounts_unavailable");
     }

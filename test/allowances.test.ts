@@ -45,7 +45,11 @@ describe("daily allowances", () => {
 
   test("the 300th lookup at 23:59:59.999Z is allowed, the 301st refused, and midnight UTC starts a fresh day", async () => {
     const owner = newOwner();
-    const lookup = (units: number) => consumeAllowances(ctx, owner, [{ spec: LIVE_LOOKUPS, units }, { spec: PLATFORM_LIVE_DATA, units }]);
+    const lookup = (units: number) =>
+      consumeAllowances(ctx, owner, [
+        { spec: LIVE_LOOKUPS, units },
+        { spec: PLATFORM_LIVE_DATA, units },
+      ]);
     clock.set("2025-06-01T23:59:59.999Z");
     assert.equal((await lookup(299)).status, "allowed");
     const last = await lookup(1);
@@ -76,7 +80,11 @@ describe("daily allowances", () => {
     const owner = newOwner();
     const account: AllowanceSpec = { name: fresh("lookups"), limit: 3, scope: "account" };
     const platform: AllowanceSpec = { name: fresh("ceiling"), limit: 100, scope: "platform" };
-    const charge = (units: number) => consumeAllowances(ctx, owner, [{ spec: account, units }, { spec: platform, units }]);
+    const charge = (units: number) =>
+      consumeAllowances(ctx, owner, [
+        { spec: account, units },
+        { spec: platform, units },
+      ]);
     assert.equal((await charge(2)).status, "allowed");
     const refused = refusal(await charge(2));
     assert.equal(refused.status === "refused" && refused.blocked.scope, "account");
@@ -91,7 +99,11 @@ describe("daily allowances", () => {
     const [first, second] = [newOwner(), newOwner()];
     const platform: AllowanceSpec = { name: fresh("ceiling"), limit: 3, scope: "platform" };
     const account: AllowanceSpec = { name: fresh("lookups"), limit: 300, scope: "account" };
-    const charge = (owner: string, units: number) => consumeAllowances(ctx, owner, [{ spec: account, units }, { spec: platform, units }]);
+    const charge = (owner: string, units: number) =>
+      consumeAllowances(ctx, owner, [
+        { spec: account, units },
+        { spec: platform, units },
+      ]);
     assert.equal((await charge(first, 2)).status, "allowed");
     assert.equal((await charge(second, 1)).status, "allowed");
     const refused = refusal(await charge(second, 1));
@@ -106,7 +118,10 @@ describe("daily allowances", () => {
     const owner = newOwner();
     const account: AllowanceSpec = { name: fresh("lookups"), limit: 1, scope: "account" };
     const platform: AllowanceSpec = { name: fresh("ceiling"), limit: 1, scope: "platform" };
-    const charges = [{ spec: platform, units: 1 }, { spec: account, units: 1 }];
+    const charges = [
+      { spec: platform, units: 1 },
+      { spec: account, units: 1 },
+    ];
     assert.equal((await consumeAllowances(ctx, owner, charges)).status, "allowed");
     const refused = refusal(await consumeAllowances(ctx, owner, charges));
     assert.equal(refused.status === "refused" && refused.blocked.scope, "account");
@@ -115,9 +130,15 @@ describe("daily allowances", () => {
   test("two charges naming one allowance are summed before the limit is checked", async () => {
     const owner = newOwner();
     const spec: AllowanceSpec = { name: fresh("lookups"), limit: 3, scope: "account" };
-    const refused = await consumeAllowances(ctx, owner, [{ spec, units: 2 }, { spec, units: 2 }]);
+    const refused = await consumeAllowances(ctx, owner, [
+      { spec, units: 2 },
+      { spec, units: 2 },
+    ]);
     assert.equal(refused.status, "refused");
-    const allowed = await consumeAllowances(ctx, owner, [{ spec, units: 1 }, { spec, units: 2 }]);
+    const allowed = await consumeAllowances(ctx, owner, [
+      { spec, units: 1 },
+      { spec, units: 2 },
+    ]);
     assert.equal(allowed.status === "allowed" && allowed.allowances[0].used, 3);
   });
 
@@ -311,7 +332,8 @@ describe("rolling allowances", () => {
   test("releaseRolling() gives back the units charged under a reference", async () => {
     const sql = harness.services.sql;
     const ownerId = newOwner();
-    const charge = (units: number, reference?: string) => consumeRolling(sql, { ownerId, name: "bulk", limit: 5, windowSeconds: 86_400, units, reference, at: at() });
+    const charge = (units: number, reference?: string) =>
+      consumeRolling(sql, { ownerId, name: "bulk", limit: 5, windowSeconds: 86_400, units, reference, at: at() });
     assert.equal((await charge(2, "campaign-1")).status, "allowed");
     assert.equal((await charge(3, "campaign-2")).status, "allowed");
     assert.equal((await charge(1)).status, "refused");

@@ -46,7 +46,9 @@ describe("article Markdown: the subset X articles hold passes through", () => {
   });
 
   test("setext headings, reference links and autolinks are rewritten without loss", () => {
-    const { markdown, warnings } = normalize("Big\n===\n\nSmaller\n-------\n\nSee [the docs][docs], [Docs] and <https://example.com>.\n\n[docs]: https://example.com/docs");
+    const { markdown, warnings } = normalize(
+      "Big\n===\n\nSmaller\n-------\n\nSee [the docs][docs], [Docs] and <https://example.com>.\n\n[docs]: https://example.com/docs",
+    );
     assert.equal(markdown, "# Big\n\n## Smaller\n\nSee [the docs](https://example.com/docs), [Docs](https://example.com/docs) and <https://example.com>.");
     assert.deepEqual(warnings, []);
   });
@@ -134,7 +136,7 @@ describe("article Markdown: other constructs degrade to text with a warning", ()
   });
 
   test("link titles are dropped", () => {
-    const { markdown, warnings } = normalize('[site](https://example.com "Example") and ![pic](https://example.com/p.png \'Pic\')');
+    const { markdown, warnings } = normalize("[site](https://example.com \"Example\") and ![pic](https://example.com/p.png 'Pic')");
     assert.equal(markdown, "[site](https://example.com) and ![pic](https://example.com/p.png)");
     assert.equal(warnings.length, 1);
   });
@@ -147,11 +149,23 @@ describe("article Markdown: other constructs degrade to text with a warning", ()
 });
 
 describe("article Markdown: URLs that are not http(s) are refused", () => {
-  for (const source of ["[x](javascript:alert(1))", "![p](/local.png)", "[top](#top)", "<mailto:ada@example.com>", "<ada@example.com>", "[ftp][f]\n\n[f]: ftp://example.com/file"]) {
+  for (const source of [
+    "[x](javascript:alert(1))",
+    "![p](/local.png)",
+    "[top](#top)",
+    "<mailto:ada@example.com>",
+    "<ada@example.com>",
+    "[ftp][f]\n\n[f]: ftp://example.com/file",
+  ]) {
     test(`refuses ${JSON.stringify(source)} with 400 invalid_parameter naming content_markdown and the line`, () => {
       assert.throws(
         () => normalizeArticleMarkdown(source),
-        (error: unknown) => error instanceof ApiError && error.status === 400 && error.code === "invalid_parameter" && /"content_markdown"/.test(error.message) && /line 1/.test(error.message),
+        (error: unknown) =>
+          error instanceof ApiError &&
+          error.status === 400 &&
+          error.code === "invalid_parameter" &&
+          /"content_markdown"/.test(error.message) &&
+          /line 1/.test(error.message),
       );
     });
   }

@@ -61,7 +61,6 @@ async function withNetwork<T>(services: Services, network: SocialNetwork, body: 
   }
 }
 
-
 /**
  * The network, delegating to `base`, whose first article publish lands and then times out
  * (the answer is lost): a fake implementing the port, not a module mock.
@@ -186,7 +185,9 @@ for (const index of [0, 1]) {
       // Only this case's articles: the other transport's run wrote to the same account.
       const mine = new Set([...drafts, scheduled, failed].map((item) => item.id));
       const filtered = async (status: string) =>
-        (await call("GET", `/v1/articles?account_id=${account}&status=${status}&limit=100`)).body.data.map((item: any) => item.id).filter((id: string) => mine.has(id));
+        (await call("GET", `/v1/articles?account_id=${account}&status=${status}&limit=100`)).body.data
+          .map((item: any) => item.id)
+          .filter((id: string) => mine.has(id));
       assert.deepEqual(await filtered("scheduled"), [scheduled.id]);
       assert.deepEqual(await filtered("failed"), [failed.id]);
       assert.deepEqual(await filtered("draft"), [failed.id, drafts[1].id, drafts[0].id]);
@@ -208,7 +209,10 @@ for (const index of [0, 1]) {
       assert.equal(retitled.status, 200);
       assert.equal(retitled.body.data.title, "New title");
       assert.equal(retitled.body.data.content_markdown, "First body.");
-      const rebodied = await call("PATCH", `/v1/articles/${article.id}`, { content_markdown: "| a | b |\n|---|---|\n| 1 | 2 |", cover_url: "https://images.example/cover.png" });
+      const rebodied = await call("PATCH", `/v1/articles/${article.id}`, {
+        content_markdown: "| a | b |\n|---|---|\n| 1 | 2 |",
+        cover_url: "https://images.example/cover.png",
+      });
       assert.equal(rebodied.body.data.title, "New title");
       assert.equal(rebodied.body.data.content_markdown, "a · b\\\n1 · 2");
       assert.equal(rebodied.body.data.warnings.length, 1);
@@ -222,7 +226,13 @@ for (const index of [0, 1]) {
 
     test("schedule: more than 2 minutes ahead, one quota unit, rescheduling keeps it", async () => {
       const article = await create();
-      for (const scheduled_for of [minutesAhead(1), new Date(Date.now() + 120_000).toISOString(), minutesAhead(-5), "2030-01-01T09:00:00", minutesAhead(19 * 31 * 24 * 60)]) {
+      for (const scheduled_for of [
+        minutesAhead(1),
+        new Date(Date.now() + 120_000).toISOString(),
+        minutesAhead(-5),
+        "2030-01-01T09:00:00",
+        minutesAhead(19 * 31 * 24 * 60),
+      ]) {
         const answer = await call("POST", `/v1/articles/${article.id}/schedule`, { scheduled_for });
         expectError(answer, 400, "invalid_parameter");
         assert.match(answer.body.error.message, /scheduled_for/);
@@ -241,7 +251,10 @@ for (const index of [0, 1]) {
       assert.deepEqual(await ledger(article.id), { balance: 1, entries: ["+article scheduled"] });
       const jobs = await harness.services.sql<{ run_at: Date; version: number }[]>`
         select run_at, (payload->>'version')::int as version from jobs where kind = ${JOB_KIND} and (payload->>'articleId') = ${article.id} order by id`;
-      assert.deepEqual(jobs.map((job) => job.run_at.toISOString()), [first, later]);
+      assert.deepEqual(
+        jobs.map((job) => job.run_at.toISOString()),
+        [first, later],
+      );
       assert.equal(jobs[1].version, jobs[0].version + 1);
     });
 
@@ -249,9 +262,17 @@ for (const index of [0, 1]) {
       const empty = await create({ content_markdown: "" });
       expectError(await call("POST", `/v1/articles/${empty.id}/schedule`, { scheduled_for: minutesAhead(10) }), 400, "invalid_parameter");
       const olu = await create({}, harness.world.keys.not_onboarded);
-      expectError(await call("POST", `/v1/articles/${olu.id}/schedule`, { scheduled_for: minutesAhead(10) }, harness.world.keys.not_onboarded), 403, "onboarding_required");
+      expectError(
+        await call("POST", `/v1/articles/${olu.id}/schedule`, { scheduled_for: minutesAhead(10) }, harness.world.keys.not_onboarded),
+        403,
+        "onboarding_required",
+      );
       const pia = await create({}, harness.world.keys.no_post_quota);
-      expectError(await call("POST", `/v1/articles/${pia.id}/schedule`, { scheduled_for: minutesAhead(10) }, harness.world.keys.no_post_quota), 403, "post_quota_exceeded");
+      expectError(
+        await call("POST", `/v1/articles/${pia.id}/schedule`, { scheduled_for: minutesAhead(10) }, harness.world.keys.no_post_quota),
+        403,
+        "post_quota_exceeded",
+      );
       expectError(await call("POST", `/v1/articles/${pia.id}/publish`, {}, harness.world.keys.no_post_quota), 403, "post_quota_exceeded");
       assert.deepEqual(await ledger(pia.id), { balance: 0, entries: [] });
       const article = await create();

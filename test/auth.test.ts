@@ -61,7 +61,11 @@ for (const transport of [0, 1]) {
     test("a read-only key gets 403 insufficient_scope on POST, PATCH and DELETE, with rate-limit headers", async () => {
       const { read } = harness.world.keys;
       const tagId = harness.world.tags[0];
-      for (const [method, path, body] of [["POST", "/v1/tags", { name: "nope" }], ["PATCH", `/v1/tags/${tagId}`, { name: "nope" }], ["DELETE", `/v1/tags/${tagId}`, undefined]] as const) {
+      for (const [method, path, body] of [
+        ["POST", "/v1/tags", { name: "nope" }],
+        ["PATCH", `/v1/tags/${tagId}`, { name: "nope" }],
+        ["DELETE", `/v1/tags/${tagId}`, undefined],
+      ] as const) {
         const answer = await call(method, path, { key: read, body });
         assert.equal(answer.status, 403, `${method} ${path}`);
         assert.equal(answer.body.error.code, "insufficient_scope");
@@ -81,7 +85,11 @@ for (const transport of [0, 1]) {
 
     test("trialing and team-billed subscriptions work", async () => {
       assert.equal((await call("GET", "/v1/me", { key: harness.world.keys.trial })).status, 200);
-      const team = await createUser(harness.services.sql, { name: "Team", plan: "pro", subscriptionStatus: "team" }, { username: `team_${transport}`, name: "Team" });
+      const team = await createUser(
+        harness.services.sql,
+        { name: "Team", plan: "pro", subscriptionStatus: "team" },
+        { username: `team_${transport}`, name: "Team" },
+      );
       const { key } = await createKey(harness.services.sql, { userId: team.userId, name: "t", scopes: ["read", "write"], prefix: "sxk_" });
       const answer = await call("GET", "/v1/me", { key });
       assert.equal(answer.status, 200);
@@ -146,7 +154,9 @@ describe("key management", () => {
   test("a user holds at most 10 active keys", async () => {
     const user = await createUser(harness.services.sql, { name: "Many" }, { username: "many_keys", name: "Many" });
     const issued = await Promise.all(
-      Array.from({ length: MAX_ACTIVE_KEYS }, (_, i) => createKey(harness.services.sql, { userId: user.userId, name: `k${i}`, scopes: ["read"], prefix: "sxk_" })),
+      Array.from({ length: MAX_ACTIVE_KEYS }, (_, i) =>
+        createKey(harness.services.sql, { userId: user.userId, name: `k${i}`, scopes: ["read"], prefix: "sxk_" }),
+      ),
     );
     assert.equal(issued.length, MAX_ACTIVE_KEYS);
     await assert.rejects(
@@ -174,7 +184,10 @@ describe("key management", () => {
     assert.equal(fresh.status, 200);
     assert.deepEqual(fresh.body.data.key.scopes, ["read"]);
     const active = await keysOfUser(harness.services.sql, user.userId, false);
-    assert.deepEqual(active.map((row) => row.id), [second.record.id]);
+    assert.deepEqual(
+      active.map((row) => row.id),
+      [second.record.id],
+    );
   });
 
   test("a key reports its name, creation date and a last-used date that moves when used", async () => {

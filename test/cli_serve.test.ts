@@ -74,9 +74,10 @@ async function startServe(env: NodeJS.ProcessEnv, demoFile: string): Promise<{ s
       },
       {
         timeoutMs: START_TIMEOUT_MS,
-        abort: () => (server.child.exitCode !== null || server.child.signalCode !== null
-          ? `serve exited (${server.child.exitCode ?? server.child.signalCode})\nstdout: ${server.stdout}\nstderr: ${server.stderr}`
-          : undefined),
+        abort: () =>
+          server.child.exitCode !== null || server.child.signalCode !== null
+            ? `serve exited (${server.child.exitCode ?? server.child.signalCode})\nstdout: ${server.stdout}\nstderr: ${server.stderr}`
+            : undefined,
       },
     );
     return { server, demo };
@@ -191,7 +192,9 @@ for (const { mode, skip } of modes) {
         assert.equal(answer.body.error.code, "account_not_found");
       });
 
-      test("the first start on an empty embedded database prints a working write key", { skip: mode !== "embedded" && "only embedded storage creates the demo world on first start" }, async () => {
+      test("the first start on an empty embedded database prints a working write key", {
+        skip: mode !== "embedded" && "only embedded storage creates the demo world on first start",
+      }, async () => {
         const { server, demo } = first;
         const key = await pollUntil("a printed sxk_ key", () => /\b(sxk_[A-Za-z0-9]+)/.exec(server.stdout)?.[1], { timeoutMs: 10_000 });
         const answer = await call(demo, "GET", "/tags", key);
@@ -216,7 +219,10 @@ for (const { mode, skip } of modes) {
 
         const listed = await call(demo, "GET", "/tags", demo.keys.write);
         assert.equal(listed.status, 200);
-        assert.ok(listed.body.data.some((tag: { name: string }) => tag.name === persistedTag), "the tag created in the first run is gone");
+        assert.ok(
+          listed.body.data.some((tag: { name: string }) => tag.name === persistedTag),
+          "the tag created in the first run is gone",
+        );
         assert.equal((await call(demo, "GET", "/me", demo.keys.read)).status, 200);
 
         const old = await call(demo, "GET", "/tags", first.demo.keys.write);
@@ -311,7 +317,10 @@ for (const { mode, skip } of modes) {
         for (let n = active.length; n < 10; n++) {
           await cliJson(cliEnv, ["keys", "create", "--user", String(userId), "--name", `filler ${n}`, "--scopes", "read"]);
         }
-        const eleventh: Finished = await runNode([...CLI, "keys", "create", "--user", String(userId), "--name", "eleventh"], { env: cliEnv, timeoutMs: START_TIMEOUT_MS });
+        const eleventh: Finished = await runNode([...CLI, "keys", "create", "--user", String(userId), "--name", "eleventh"], {
+          env: cliEnv,
+          timeoutMs: START_TIMEOUT_MS,
+        });
         assert.notEqual(eleventh.code, 0, `the 11th key was created: ${eleventh.stdout}`);
         assert.match(eleventh.stderr, /\b10\b/);
         assert.doesNotMatch(eleventh.stdout, /sxk_/);

@@ -34,10 +34,12 @@ const appFiles = [...appFolders.flatMap(sourceFiles), "mod.ts"];
 
 describe("code rules (STYLE.md)", () => {
   test("tRPC's private API (unstable-core-do-not-import, _def) appears only in core/trpc_internals.ts", () => {
-    const offenders = appFiles.filter((path) => path !== join("core", "trpc_internals.ts")).filter((path) => {
-      const text = code(path);
-      return /unstable-core-do-not-import/.test(text) || /\b_def\b/.test(text);
-    });
+    const offenders = appFiles
+      .filter((path) => path !== join("core", "trpc_internals.ts"))
+      .filter((path) => {
+        const text = code(path);
+        return /unstable-core-do-not-import/.test(text) || /\b_def\b/.test(text);
+      });
     assert.deepEqual(offenders, []);
   });
 

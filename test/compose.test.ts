@@ -14,7 +14,12 @@ test("the mirror guard refuses list-style posts and engagement bait, and accepts
   assert.match(mirrorProblem("Three tools I use:\n1. Linear\n2. Notion\n3. Figma\nWhich one do you use?") ?? "", /list-style/);
   assert.match(mirrorProblem("Like if you agree that remote work is here to stay. RT if you have shipped on a Friday.") ?? "", /bait/);
   assert.match(mirrorProblem("Comment YES and I will send you my template for cold emails that book calls.") ?? "", /bait/);
-  assert.equal(mirrorProblem("I spent a year shipping every Friday. The lesson was not about speed: it was about how small a change can be and still teach you something."), undefined);
+  assert.equal(
+    mirrorProblem(
+      "I spent a year shipping every Friday. The lesson was not about speed: it was about how small a change can be and still teach you something.",
+    ),
+    undefined,
+  );
 });
 
 for (const index of [0, 1]) {
@@ -22,7 +27,10 @@ for (const index of [0, 1]) {
     const post = (path: string, body: unknown, key = harness.world.keys.write) => transports(harness)[index].request("POST", path, { key, body });
 
     test("remix answers text with its credits; the account's own handle keeps the post's own facts", async () => {
-      const answer = await post("/v1/posts/remix", { text: "We grew from 12 to 340 customers in 2025 by answering every support email ourselves.", closeness: 30 });
+      const answer = await post("/v1/posts/remix", {
+        text: "We grew from 12 to 340 customers in 2025 by answering every support email ourselves.",
+        closeness: 30,
+      });
       assert.equal(answer.status, 200);
       assert.equal(answer.body.data.own_post, false);
       assert.ok(answer.body.meta.credits_charged >= 1);
@@ -33,7 +41,14 @@ for (const index of [0, 1]) {
     });
 
     test("remix bounds: closeness 0-100, author_handle shape, text 1-4000", async () => {
-      for (const body of [{ text: "x", closeness: 101 }, { text: "x", closeness: -1 }, { text: "x" }, { text: "", closeness: 5 }, { text: "x".repeat(4001), closeness: 5 }, { text: "x", closeness: 5, author_handle: "not valid!" }]) {
+      for (const body of [
+        { text: "x", closeness: 101 },
+        { text: "x", closeness: -1 },
+        { text: "x" },
+        { text: "", closeness: 5 },
+        { text: "x".repeat(4001), closeness: 5 },
+        { text: "x", closeness: 5, author_handle: "not valid!" },
+      ]) {
         const answer = await post("/v1/posts/remix", body);
         assert.equal(answer.status, 400, JSON.stringify(body).slice(0, 60));
         assert.equal(answer.body.error.code, "invalid_parameter");
@@ -50,14 +65,23 @@ for (const index of [0, 1]) {
     });
 
     test("a refused mirror answers 400 mirror_rejected and charges nothing", async () => {
-      const answer = await post("/v1/posts/draft", { brief: "Our pricing story", mirror: "Five habits of great founders:\n1. Ship daily\n2. Talk to users\n3. Write\n4. Sleep\n5. Repeat" });
+      const answer = await post("/v1/posts/draft", {
+        brief: "Our pricing story",
+        mirror: "Five habits of great founders:\n1. Ship daily\n2. Talk to users\n3. Write\n4. Sleep\n5. Repeat",
+      });
       assert.equal(answer.status, 400);
       assert.equal(answer.body.error.code, "mirror_rejected");
       assert.equal(answer.headers.get("x-credits-charged"), "0");
     });
 
     test("draft bounds and the creator rule answer 400 invalid_parameter", async () => {
-      for (const body of [{ brief: "x", count: 4 }, { brief: "x", voice: "creator" }, { brief: "x", mirror: "too short" }, { brief: "" }, { brief: "x", voice: "robot" }]) {
+      for (const body of [
+        { brief: "x", count: 4 },
+        { brief: "x", voice: "creator" },
+        { brief: "x", mirror: "too short" },
+        { brief: "" },
+        { brief: "x", voice: "robot" },
+      ]) {
         const answer = await post("/v1/posts/draft", body);
         assert.equal(answer.status, 400, JSON.stringify(body));
         assert.equal(answer.body.error.code, "invalid_parameter");
@@ -65,7 +89,11 @@ for (const index of [0, 1]) {
     });
 
     test("a draft in a creator's voice reads that creator; an unknown creator is 404 user_not_found", async () => {
-      const answer = await post("/v1/posts/draft", { brief: "What evals taught us about shipping agents", voice: "creator", creator: harness.world.x!.user_handle });
+      const answer = await post("/v1/posts/draft", {
+        brief: "What evals taught us about shipping agents",
+        voice: "creator",
+        creator: harness.world.x!.user_handle,
+      });
       assert.equal(answer.status, 200);
       const unknown = await post("/v1/posts/draft", { brief: "x", voice: "hybrid", creator: harness.world.x!.unknown_handle });
       assert.equal(unknown.status, 404);

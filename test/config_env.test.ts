@@ -4,7 +4,14 @@ import assert from "node:assert/strict";
 import { configFromEnv } from "../adapters/runtime/config.ts";
 
 test("numbers, booleans and levels are read in their usual spellings", () => {
-  const config = configFromEnv({ DATABASE_POOL_SIZE: " 4 ", TRUST_PROXY: "yes", METRICS_ENABLED: "TRUE", S3_FORCE_PATH_STYLE: "0", LOG_LEVEL: "warn", SHUTDOWN_TIMEOUT_MS: "1500" });
+  const config = configFromEnv({
+    DATABASE_POOL_SIZE: " 4 ",
+    TRUST_PROXY: "yes",
+    METRICS_ENABLED: "TRUE",
+    S3_FORCE_PATH_STYLE: "0",
+    LOG_LEVEL: "warn",
+    SHUTDOWN_TIMEOUT_MS: "1500",
+  });
   assert.equal(config.poolSize, 4);
   assert.equal(config.trustProxy, true);
   assert.equal(config.metricsEnabled, true);

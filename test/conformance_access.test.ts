@@ -6,7 +6,17 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startHarness, transports, type Answer, type Harness, type Transport } from "./support/harness.ts";
-import { answerProblems, buildRequest, describeFailure, send, sweepOperations, validBody, wellFormedPath, type SweepOperation, type SweepRequest } from "./support/openapi_sweep.ts";
+import {
+  answerProblems,
+  buildRequest,
+  describeFailure,
+  send,
+  sweepOperations,
+  validBody,
+  wellFormedPath,
+  type SweepOperation,
+  type SweepRequest,
+} from "./support/openapi_sweep.ts";
 import { realPathIds } from "./support/real_ids.ts";
 
 let harness: Harness;
@@ -29,7 +39,10 @@ function auth(key: string): Record<string, string> {
 }
 
 /** A well-formed request of `operation`, with `account_id` set where the operation takes it. */
-function requestOf(operation: SweepOperation, options: { key?: string; path?: Record<string, string>; accountId?: string; headers?: Record<string, string>; fullBody?: boolean }): SweepRequest {
+function requestOf(
+  operation: SweepOperation,
+  options: { key?: string; path?: Record<string, string>; accountId?: string; headers?: Record<string, string>; fullBody?: boolean },
+): SweepRequest {
   const query: Record<string, string> = {};
   let body = validBody(operation, { all: options.fullBody });
   if (options.accountId && operation.accountIdIn === "query") query.account_id = options.accountId;
@@ -48,7 +61,11 @@ function assertRateHeaders(answer: Answer, where: string): void {
  * Sends the request with the smallest valid body; when that body breaks a rule across
  * fields (`400 invalid_parameter`, which comes before any lookup), sends every field instead.
  */
-async function sendValid(transport: Transport, operation: SweepOperation, options: Parameters<typeof requestOf>[1]): Promise<{ request: SweepRequest; answer: Answer }> {
+async function sendValid(
+  transport: Transport,
+  operation: SweepOperation,
+  options: Parameters<typeof requestOf>[1],
+): Promise<{ request: SweepRequest; answer: Answer }> {
   let request = requestOf(operation, options);
   let answer = await send(transport, request);
   if (answer.status === 400 && operation.bodySchema) {
@@ -58,7 +75,13 @@ async function sendValid(transport: Transport, operation: SweepOperation, option
   return { request, answer };
 }
 
-async function expectCode(transport: Transport, sent: SweepRequest | { request: SweepRequest; answer: Answer }, status: number, code: string | undefined, options: { rateHeaders: boolean }): Promise<Answer> {
+async function expectCode(
+  transport: Transport,
+  sent: SweepRequest | { request: SweepRequest; answer: Answer },
+  status: number,
+  code: string | undefined,
+  options: { rateHeaders: boolean },
+): Promise<Answer> {
   const { request, answer } = "answer" in sent ? sent : { request: sent, answer: await send(transport, sent) };
   const problems = answerProblems(request, answer);
   if (answer.status !== status) problems.push(`expected ${status}${code ? ` ${code}` : ""}`);
@@ -76,7 +99,8 @@ for (const transportIndex of [0, 1]) {
         await expectCode(transport(), requestOf(operation, {}), 401, "unauthorized", { rateHeaders: false });
         await expectCode(transport(), requestOf(operation, { headers: { Authorization: "Basic c3dlZXA=" } }), 401, "unauthorized", { rateHeaders: false });
         await expectCode(transport(), requestOf(operation, { key: harness.world.keys.revoked }), 401, "invalid_api_key", { rateHeaders: false });
-        if (operation.write) await expectCode(transport(), requestOf(operation, { key: harness.world.keys.read }), 403, "insufficient_scope", { rateHeaders: true });
+        if (operation.write)
+          await expectCode(transport(), requestOf(operation, { key: harness.world.keys.read }), 403, "insufficient_scope", { rateHeaders: true });
       });
     }
     for (const operation of operations.filter((operation) => operation.public)) {
@@ -93,7 +117,8 @@ describe("tenancy on every operation", () => {
   const realIds = new Map<string, Record<string, string>>();
   before(async () => {
     // Found before any write of this file, so every id names a live object of the main user.
-    for (const operation of idAddressed) realIds.set(operation.label, await realPathIds(transport(), operation, harness.world.keys.write, harness.world, operations));
+    for (const operation of idAddressed)
+      realIds.set(operation.label, await realPathIds(transport(), operation, harness.world.keys.write, harness.world, operations));
   });
 
   for (const operation of idAddressed) {
@@ -108,7 +133,11 @@ describe("tenancy on every operation", () => {
 
   for (const operation of keyed.filter((operation) => operation.accountIdIn)) {
     test(`${operation.label}: another user's account_id answers 404 account_not_found`, async () => {
-      const sent = await sendValid(transport(), operation, { key: harness.world.keys.write, path: realIds.get(operation.label), accountId: harness.world.accounts.other_user });
+      const sent = await sendValid(transport(), operation, {
+        key: harness.world.keys.write,
+        path: realIds.get(operation.label),
+        accountId: harness.world.accounts.other_user,
+      });
       await expectCode(transport(), sent, 404, "account_not_found", { rateHeaders: true });
     });
   }
@@ -116,7 +145,11 @@ describe("tenancy on every operation", () => {
   for (const operation of keyed.filter((operation) => operation.accountIdIn && operation.write)) {
     if (operation.meta.sharedWrites) {
       test(`${operation.label}: a write to a viewer-shared account is allowed (sharedWrites)`, async () => {
-        const { request, answer } = await sendValid(transport(), operation, { key: harness.world.keys.write, path: realIds.get(operation.label), accountId: harness.world.accounts.shared });
+        const { request, answer } = await sendValid(transport(), operation, {
+          key: harness.world.keys.write,
+          path: realIds.get(operation.label),
+          accountId: harness.world.accounts.shared,
+        });
         const problems = answerProblems(request, answer);
         if (answer.body?.error?.code === "writes_main_account_only") problems.push("refused a write the operation's meta allows");
         assert.deepEqual(problems, [], describeFailure(request, answer, problems));
@@ -124,7 +157,11 @@ describe("tenancy on every operation", () => {
       continue;
     }
     test(`${operation.label}: a write to a viewer-shared account answers 403 writes_main_account_only`, async () => {
-      const sent = await sendValid(transport(), operation, { key: harness.world.keys.write, path: realIds.get(operation.label), accountId: harness.world.accounts.shared });
+      const sent = await sendValid(transport(), operation, {
+        key: harness.world.keys.write,
+        path: realIds.get(operation.label),
+        accountId: harness.world.accounts.shared,
+      });
       await expectCode(transport(), sent, 403, "writes_main_account_only", { rateHeaders: true });
     });
   }
@@ -151,7 +188,8 @@ describe("a throttled key", () => {
         const answer = await send(transport, request);
         const problems = answerProblems(request, answer);
         if (answer.status !== 429 || answer.body?.error?.code !== "rate_limited") problems.push("expected 429 rate_limited");
-        if (!/^\d+$/.test(answer.headers.get("retry-after") ?? "") || typeof answer.body?.error?.retry_after !== "number") problems.push("no Retry-After / retry_after");
+        if (!/^\d+$/.test(answer.headers.get("retry-after") ?? "") || typeof answer.body?.error?.retry_after !== "number")
+          problems.push("no Retry-After / retry_after");
         if (!/^\d+$/.test(answer.headers.get("x-ratelimit-remaining") ?? "")) problems.push("no X-RateLimit-*");
         if (problems.length) failures.push(describeFailure(request, answer, problems));
       }

@@ -8,12 +8,21 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startHarness, transports, type Answer, type Harness } from "./support/harness.ts";
-import { answerProblems, badCases, buildRequest, describeFailure, send, sweepOperations, validBody, wellFormedPath, wholeBodyCases } from "./support/openapi_sweep.ts";
+import {
+  answerProblems,
+  badCases,
+  buildRequest,
+  describeFailure,
+  send,
+  sweepOperations,
+  validBody,
+  wellFormedPath,
+  wholeBodyCases,
+} from "./support/openapi_sweep.ts";
 import { SWEEP_SEED } from "./support/schema_values.ts";
 import { responseProblems } from "./support/response_schemas.ts";
 import { createUser } from "../core/accounts/users.ts";
 import { createKey } from "../core/auth/keys.ts";
-
 
 let harness: Harness;
 let key: string;
@@ -21,7 +30,11 @@ before(async () => {
   harness = await startHarness();
   // The sweep's own user, on the largest plan: thousands of requests never meet a 429
   // that would hide a validation answer (the throttled rules are swept in part 1).
-  const { userId } = await createUser(harness.services.sql, { name: "Sweep", plan: "enterprise" }, { username: "sweep_bot", name: "Sweep Bot", xPremium: true });
+  const { userId } = await createUser(
+    harness.services.sql,
+    { name: "Sweep", plan: "enterprise" },
+    { username: "sweep_bot", name: "Sweep Bot", xPremium: true },
+  );
   key = (await createKey(harness.services.sql, { userId, name: "sweep", scopes: ["read", "write"], prefix: harness.services.settings.keyPrefix })).key;
 });
 after(() => harness.close());
@@ -104,7 +117,8 @@ describe("whole-request rules on every operation with a body", () => {
       const body = { ...validBody(operation), padding: "z".repeat(1024 * 1024) };
       const request = buildRequest(operation, { path: wellFormedPath(operation), body, headers: { Authorization: `Bearer ${key}` } });
       const answer = await send(transports(harness)[1], request);
-      if (answer.status !== 413 || answer.body?.error?.code !== "payload_too_large") failures.push(describeFailure(request, answer, ["expected 413 payload_too_large"]));
+      if (answer.status !== 413 || answer.body?.error?.code !== "payload_too_large")
+        failures.push(describeFailure(request, answer, ["expected 413 payload_too_large"]));
     }
     assert.deepEqual(failures, []);
   });

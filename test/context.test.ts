@@ -15,7 +15,10 @@ after(() => harness.close());
 
 test("the demo world's main account has the demo products in its context", async () => {
   const answer = await transports(harness)[0].request("GET", "/v1/context", { key: harness.world.keys.write });
-  assert.deepEqual(answer.body.data.products.map((product: any) => product.id), harness.world.products);
+  assert.deepEqual(
+    answer.body.data.products.map((product: any) => product.id),
+    harness.world.products,
+  );
   assert.equal(harness.world.products.length, 2);
 });
 
@@ -24,9 +27,7 @@ for (const index of [0, 1]) {
     // Each transport works on its own account so the cases do not see each other's writes.
     const account = () => (index === 0 ? harness.world.accounts.linked : secondLinked);
     const call = (method: string, path: string, body?: Record<string, unknown>, key = harness.world.keys.write) => {
-      const withAccount = method === "GET" || method === "DELETE"
-        ? `${path}${path.includes("?") ? "&" : "?"}account_id=${account()}`
-        : path;
+      const withAccount = method === "GET" || method === "DELETE" ? `${path}${path.includes("?") ? "&" : "?"}account_id=${account()}` : path;
       return transports(harness)[index].request(method, withAccount, { key, body: body && { account_id: account(), ...body } });
     };
     const site = (n: number) => `https://example${index}-${n}.test/product`;
@@ -44,7 +45,11 @@ for (const index of [0, 1]) {
     });
 
     test("PATCH changes only the fields sent; null clears; arrays replace", async () => {
-      await call("PATCH", "/v1/context", { profile_description: { text: "Builder of small tools", enabled: false }, rules: "No hashtags", interests: ["AI", "ai", "Design"] });
+      await call("PATCH", "/v1/context", {
+        profile_description: { text: "Builder of small tools", enabled: false },
+        rules: "No hashtags",
+        interests: ["AI", "ai", "Design"],
+      });
       const answer = await call("PATCH", "/v1/context", { profile_description: { text: "Builds tools" }, voice: { favorite_creators: ["@paulg", "naval"] } });
       assert.equal(answer.status, 200);
       const data = answer.body.data;
@@ -66,7 +71,10 @@ for (const index of [0, 1]) {
       assert.equal(answer.body.data.rules, null);
       assert.deepEqual(answer.body.data.reply, { custom_instructions: null, include_author_name: true });
       assert.deepEqual(answer.body.data.interests, ["growth"]);
-      assert.deepEqual(answer.body.data.products.map((p: any) => p.name), ["Kept"]);
+      assert.deepEqual(
+        answer.body.data.products.map((p: any) => p.name),
+        ["Kept"],
+      );
     });
 
     test("bounds and read-only fields answer 400 invalid_parameter naming the field", async () => {
@@ -93,7 +101,10 @@ for (const index of [0, 1]) {
       const five = Array.from({ length: 5 }, (_, i) => ({ url: site(i), name: `P${i}` }));
       const replaced = await call("PUT", "/v1/context/products", { products: five });
       assert.equal(replaced.status, 200);
-      assert.deepEqual(replaced.body.data.map((p: any) => p.name), ["P0", "P1", "P2", "P3", "P4"]);
+      assert.deepEqual(
+        replaced.body.data.map((p: any) => p.name),
+        ["P0", "P1", "P2", "P3", "P4"],
+      );
       assert.equal(typeof replaced.body.data[0].id, "number");
       for (const products of [[...five, { url: site(5) }], [{ url: site(0) }, { url: site(0) }], [{ url: "ftp://example.test" }], [{ url: "not a url" }]]) {
         const answer = await call("PUT", "/v1/context/products", { products });
@@ -139,7 +150,10 @@ for (const index of [0, 1]) {
 
 describe("who may write the context", () => {
   const call = (method: string, path: string, accountId: string, key = harness.world.keys.write) =>
-    transports(harness)[1].request(method, method === "GET" ? `${path}?account_id=${accountId}` : path, { key, body: method === "GET" ? undefined : { account_id: accountId, rules: "Be kind" } });
+    transports(harness)[1].request(method, method === "GET" ? `${path}?account_id=${accountId}` : path, {
+      key,
+      body: method === "GET" ? undefined : { account_id: accountId, rules: "Be kind" },
+    });
 
   test("a viewer share may write the context (exempt from writes_main_account_only)", async () => {
     const answer = await call("PATCH", "/v1/context", harness.world.accounts.shared);
@@ -151,7 +165,10 @@ describe("who may write the context", () => {
     const answer = await call("PATCH", "/v1/context", harness.world.accounts.editor_shared);
     assert.equal(answer.status, 403);
     assert.equal(answer.body.error.code, "editor_restricted");
-    const products = await transports(harness)[1].request("PUT", "/v1/context/products", { key: harness.world.keys.write, body: { account_id: harness.world.accounts.editor_shared, products: [] } });
+    const products = await transports(harness)[1].request("PUT", "/v1/context/products", {
+      key: harness.world.keys.write,
+      body: { account_id: harness.world.accounts.editor_shared, products: [] },
+    });
     assert.equal(products.status, 403);
     assert.equal(products.body.error.code, "editor_restricted");
     assert.equal((await call("GET", "/v1/context", harness.world.accounts.editor_shared)).status, 200);

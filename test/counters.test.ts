@@ -11,9 +11,7 @@ import { windowStart } from "../core/limits/counters.ts";
 import type { CounterCheck, Counters } from "../core/limits/counters.ts";
 
 const REDIS_URL = process.env.REDIS_URL;
-const REDIS_SKIP = REDIS_URL
-  ? false
-  : "REDIS_URL not set: set REDIS_URL=redis://host:port to run the Redis counters cases";
+const REDIS_SKIP = REDIS_URL ? false : "REDIS_URL not set: set REDIS_URL=redis://host:port to run the Redis counters cases";
 
 /** 2025-06-01T12:00:00.000Z; times are passed explicitly, never read from the clock. */
 const NOON = Date.UTC(2025, 5, 1, 12, 0, 0);
@@ -112,14 +110,20 @@ for (const impl of implementations) {
       assert.equal(refused.allowed, false);
       assert.deepEqual(
         refused.windows.map((w) => [w.key, w.used, w.remaining]),
-        [["full", 1, 0], ["roomy", 0, 5]],
+        [
+          ["full", 1, 0],
+          ["roomy", 0, 5],
+        ],
       );
       assert.equal(await usedOf(counters, "roomy"), 0);
       assert.equal(await usedOf(counters, "full"), 1);
 
       const allowed = await counters.consume([check("roomy", 5), check("other", 5, 2)], NOON);
       assert.equal(allowed.allowed, true);
-      assert.deepEqual(allowed.windows.map((w) => w.used), [1, 2]);
+      assert.deepEqual(
+        allowed.windows.map((w) => w.used),
+        [1, 2],
+      );
     });
 
     test("consume() sums two checks on the same window before comparing to its limit", async () => {
@@ -134,10 +138,7 @@ for (const impl of implementations) {
       const first = await counters.consume([check("aligned", 2)], NOON);
       const lastMs = await counters.consume([check("aligned", 2)], NOON + 59_999);
       const nextMinute = await counters.consume([check("aligned", 2)], NOON + 60_000);
-      assert.deepEqual(
-        [first.windows[0].used, lastMs.windows[0].used, nextMinute.windows[0].used],
-        [1, 2, 1],
-      );
+      assert.deepEqual([first.windows[0].used, lastMs.windows[0].used, nextMinute.windows[0].used], [1, 2, 1]);
       assert.equal((await counters.consume([check("aligned", 2)], NOON + 59_999)).allowed, false);
     });
 
@@ -173,7 +174,12 @@ for (const impl of implementations) {
         const result = await counters.consume([check("units", 10, cost)], NOON);
         used.push([result.allowed, result.windows[0].used]);
       }
-      assert.deepEqual(used, [[true, 4], [true, 8], [false, 8], [true, 10]]);
+      assert.deepEqual(used, [
+        [true, 4],
+        [true, 8],
+        [false, 8],
+        [true, 10],
+      ]);
     });
 
     test("the fail-open wrapper answers from its primary while the primary works", async () => {
@@ -190,12 +196,13 @@ for (const impl of implementations) {
     test("50 parallel consumes with limit 10 allow exactly 10", async () => {
       const first = open();
       const second = open(impl.peer(first));
-      const results = await Promise.all(
-        Array.from({ length: 50 }, (_, i) => (i % 2 === 0 ? first : second).consume([check("race", 10)], NOON)),
-      );
+      const results = await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 === 0 ? first : second).consume([check("race", 10)], NOON)));
       assert.equal(results.filter((result) => result.allowed).length, 10);
       assert.deepEqual(
-        results.filter((result) => result.allowed).map((result) => result.windows[0].used).sort((a, b) => a - b),
+        results
+          .filter((result) => result.allowed)
+          .map((result) => result.windows[0].used)
+          .sort((a, b) => a - b),
         [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
       );
       assert.equal(await usedOf(first, "race"), 10);

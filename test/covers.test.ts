@@ -203,7 +203,9 @@ describe(`covers on the local engine (${storage})`, { timeout: 180_000 }, () => 
     const [article] = await sql<{ cover_object_key: string; cover_url: string }[]>`select cover_object_key, cover_url from articles where id = ${Number(id)}`;
     assert.equal(article.cover_object_key, row.object_key);
     assert.equal(article.cover_url, row.image_url);
-    const [upload] = await sql<{ workspace_id: string; attached_at: Date | null; uploaded_at: Date | null; detected_type: string; size: number; api_key_id: number | null }[]>`
+    const [upload] = await sql<
+      { workspace_id: string; attached_at: Date | null; uploaded_at: Date | null; detected_type: string; size: number; api_key_id: number | null }[]
+    >`
       select workspace_id, attached_at, uploaded_at, detected_type, size, api_key_id from media_uploads where object_key = ${row.object_key}`;
     assert.equal(upload.workspace_id, harness.world.accounts.main);
     assert.ok(upload.attached_at && upload.uploaded_at);
@@ -258,7 +260,9 @@ describe(`covers on the local engine (${storage})`, { timeout: 180_000 }, () => 
     const row = await generation(sql, answer.body.data.id);
     assert.equal(row.status, "done");
     assert.equal(row.attached, false);
-    const [article] = await sql<{ cover_url: string; cover_object_key: string | null }[]>`select cover_url, cover_object_key from articles where id = ${Number(id)}`;
+    const [article] = await sql<
+      { cover_url: string; cover_object_key: string | null }[]
+    >`select cover_url, cover_object_key from articles where id = ${Number(id)}`;
     assert.deepEqual(article, { cover_url: "https://example.com/mine.png", cover_object_key: null });
     const [upload] = await sql<{ attached_at: Date | null }[]>`select attached_at from media_uploads where object_key = ${row.object_key}`;
     assert.equal(upload.attached_at, null, "purged after 24 hours unless a post attaches it");
@@ -275,7 +279,12 @@ describe(`covers on the local engine (${storage})`, { timeout: 180_000 }, () => 
   test("an Idempotency-Key replays the 202 and charges once", async () => {
     const id = await insertArticle(sql, harness.world.accounts.main);
     const spent = await spentBefore();
-    const send = () => transports(harness)[1].request("POST", `/v1/articles/${id}/cover`, { key: harness.world.keys.write, body: {}, headers: { "Idempotency-Key": `cover-${id}` } });
+    const send = () =>
+      transports(harness)[1].request("POST", `/v1/articles/${id}/cover`, {
+        key: harness.world.keys.write,
+        body: {},
+        headers: { "Idempotency-Key": `cover-${id}` },
+      });
     const first = await send();
     const again = await send();
     assert.equal(first.status, 202);
@@ -286,7 +295,11 @@ describe(`covers on the local engine (${storage})`, { timeout: 180_000 }, () => 
     assert.equal(await spentBefore(), spent + 25);
     const [{ count }] = await sql<{ count: number }[]>`select count(*)::int as count from cover_generations where article_id = ${Number(id)}`;
     assert.equal(count, 1);
-    const reused = await transports(harness)[1].request("POST", `/v1/articles/${id}/cover`, { key: harness.world.keys.write, body: { attach: false }, headers: { "Idempotency-Key": `cover-${id}` } });
+    const reused = await transports(harness)[1].request("POST", `/v1/articles/${id}/cover`, {
+      key: harness.world.keys.write,
+      body: { attach: false },
+      headers: { "Idempotency-Key": `cover-${id}` },
+    });
     assertError(reused, 409, "idempotency_key_reuse", "same key, other body");
     await runCoverJobs(harness);
   });
@@ -305,7 +318,11 @@ describe(`covers on the local engine (${storage})`, { timeout: 180_000 }, () => 
 
   for (const [index, name] of ["in-process", "http"].entries()) {
     test(`GET /v1/cover-styles lists the workspace's styles, then the built-in set, and style_id picks one (${name})`, async () => {
-      const own = await insertCoverStyle(sql, { workspaceId: harness.world.accounts.main, name: `House style ${name}`, styleText: "Risograph print in teal and orange" });
+      const own = await insertCoverStyle(sql, {
+        workspaceId: harness.world.accounts.main,
+        name: `House style ${name}`,
+        styleText: "Risograph print in teal and orange",
+      });
       const answer = await transports(harness)[index].request("GET", "/v1/cover-styles", { key: harness.world.keys.read });
       assert.equal(answer.status, 200, JSON.stringify(answer.body));
       const ids = answer.body.data.map((style: { id: string }) => style.id);
@@ -315,12 +332,25 @@ describe(`covers on the local engine (${storage})`, { timeout: 180_000 }, () => 
       assert.equal(answer.body.data.at(-1).built_in, true, "the workspace's own come first");
       assert.ok(!answer.body.data.some((style: { name: string }) => style.name === "Theirs"), "another workspace's styles are not listed");
       assert.equal(answer.body.pagination.total, answer.body.data.length);
-      const linked = await transports(harness)[index].request("GET", `/v1/cover-styles?account_id=${harness.world.accounts.linked}`, { key: harness.world.keys.read });
-      assert.ok(linked.body.data.some((style: { id: string }) => style.id === String(own.id)), "a linked account shares its main account's workspace");
-      assertError(await transports(harness)[index].request("GET", "/v1/cover-styles?account_id=123", { key: harness.world.keys.read }), 404, "account_not_found", "unknown account");
+      const linked = await transports(harness)[index].request("GET", `/v1/cover-styles?account_id=${harness.world.accounts.linked}`, {
+        key: harness.world.keys.read,
+      });
+      assert.ok(
+        linked.body.data.some((style: { id: string }) => style.id === String(own.id)),
+        "a linked account shares its main account's workspace",
+      );
+      assertError(
+        await transports(harness)[index].request("GET", "/v1/cover-styles?account_id=123", { key: harness.world.keys.read }),
+        404,
+        "account_not_found",
+        "unknown account",
+      );
 
       const id = await insertArticle(sql, harness.world.accounts.main);
-      const cover = await transports(harness)[index].request("POST", `/v1/articles/${id}/cover`, { key: harness.world.keys.write, body: { style_id: Number(own.id) } });
+      const cover = await transports(harness)[index].request("POST", `/v1/articles/${id}/cover`, {
+        key: harness.world.keys.write,
+        body: { style_id: Number(own.id) },
+      });
       assert.equal(cover.status, 202, JSON.stringify(cover.body));
       assert.equal(cover.body.data.style_id, String(own.id));
       const row = await generation(sql, cover.body.data.id);
@@ -406,7 +436,10 @@ describe(`covers with the OpenAI-compatible client (${storage})`, { timeout: 180
     assert.equal(row.error_code, "upstream_error");
     assert.equal(row.credits_charged, 0);
     assert.equal(await keptForReference(sql, row.credit_owner_id, row.credit_reference), 0);
-    assert.deepEqual(await ledgerOf(sql, row), [{ entry: "charge", amount: -25 }, { entry: "refund", amount: 25 }]);
+    assert.deepEqual(await ledgerOf(sql, row), [
+      { entry: "charge", amount: -25 },
+      { entry: "refund", amount: 25 },
+    ]);
   });
 
   test("a rate-limited model is retried with backoff, at most three attempts, then failed and refunded once", async () => {
@@ -426,8 +459,13 @@ describe(`covers with the OpenAI-compatible client (${storage})`, { timeout: 180
     const row = await generation(sql, generationId);
     assert.equal(row.attempts, 3);
     assert.equal(row.error_code, "upstream_unavailable");
-    assert.deepEqual(await ledgerOf(sql, row), [{ entry: "charge", amount: -25 }, { entry: "refund", amount: 25 }]);
-    const [job] = await sql<{ status: string; attempts: number }[]>`select status, attempts from jobs where kind = ${COVER_JOB_KIND} and payload->>'generationId' = ${generationId}`;
+    assert.deepEqual(await ledgerOf(sql, row), [
+      { entry: "charge", amount: -25 },
+      { entry: "refund", amount: 25 },
+    ]);
+    const [job] = await sql<
+      { status: string; attempts: number }[]
+    >`select status, attempts from jobs where kind = ${COVER_JOB_KIND} and payload->>'generationId' = ${generationId}`;
     assert.deepEqual(job, { status: "done", attempts: 3 });
     assert.equal((await runCoverJobs(harness, clock)).claimed, 0, "nothing left to run");
   });
@@ -449,7 +487,10 @@ describe(`covers without a media store (${storage})`, () => {
   }
 });
 
-describe("covers in a bree worker thread", { skip: process.env.DATABASE_URL ? false : "DATABASE_URL not set: worker threads run jobs only on PostgreSQL", timeout: 120_000 }, () => {
+describe("covers in a bree worker thread", {
+  skip: process.env.DATABASE_URL ? false : "DATABASE_URL not set: worker threads run jobs only on PostgreSQL",
+  timeout: 120_000,
+}, () => {
   let harness: Harness;
   let dir: string;
   before(async () => {
@@ -475,10 +516,14 @@ describe("covers in a bree worker thread", { skip: process.env.DATABASE_URL ? fa
     });
     try {
       assert.equal(runner.mode, "worker-thread");
-      await pollUntil("the cover to be done", async () => {
-        const row = await generation(sql, answer.body.data.id);
-        return row.status === "queued" || row.status === "running" ? undefined : row;
-      }, { timeoutMs: 60_000, intervalMs: 100 });
+      await pollUntil(
+        "the cover to be done",
+        async () => {
+          const row = await generation(sql, answer.body.data.id);
+          return row.status === "queued" || row.status === "running" ? undefined : row;
+        },
+        { timeoutMs: 60_000, intervalMs: 100 },
+      );
     } finally {
       await runner.stop();
     }

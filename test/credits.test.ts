@@ -38,23 +38,34 @@ describe("priced procedures", () => {
   let harness: Harness;
   let fail = false;
   const probe = router({
-    flat: keyProcedure.meta({ openapi: { method: "POST", path: "/v1/probe/flat" }, credits: { flat: 3 }, idempotent: true })
-      .input(z.object({ text: z.string().min(1), account_id: z.string().optional() })).use(inAccount).use(chargesCredits)
+    flat: keyProcedure
+      .meta({ openapi: { method: "POST", path: "/v1/probe/flat" }, credits: { flat: 3 }, idempotent: true })
+      .input(z.object({ text: z.string().min(1), account_id: z.string().optional() }))
+      .use(inAccount)
+      .use(chargesCredits)
       .mutation(({ input }) => {
         if (fail) throw new ApiError("upstream_error", "The model failed before output");
         return { data: { text: input.text.toUpperCase() } };
       }),
-    metered: keyProcedure.meta({ openapi: { method: "POST", path: "/v1/probe/metered" }, credits: { metered: 1 } })
-      .input(z.object({ cost: z.number().int() })).use(chargesCredits)
+    metered: keyProcedure
+      .meta({ openapi: { method: "POST", path: "/v1/probe/metered" }, credits: { metered: 1 } })
+      .input(z.object({ cost: z.number().int() }))
+      .use(chargesCredits)
       .mutation(async ({ ctx, input }) => {
         await chargeCall(ctx, input.cost);
         if (fail) throw new ApiError("upstream_error", "Failed after output");
         return { data: { cost: input.cost } };
       }),
-    free: keyProcedure.meta({ openapi: { method: "POST", path: "/v1/probe/free" }, credits: "free" })
-      .input(z.object({})).use(chargesCredits).mutation(() => ({ data: { ok: true } })),
-    background: keyProcedure.meta({ openapi: { method: "POST", path: "/v1/probe/background" }, credits: { flat: 25 }, successStatus: 202 })
-      .input(z.object({})).use(chargesCredits).mutation(() => ({ data: { status: "queued" } })),
+    free: keyProcedure
+      .meta({ openapi: { method: "POST", path: "/v1/probe/free" }, credits: "free" })
+      .input(z.object({}))
+      .use(chargesCredits)
+      .mutation(() => ({ data: { ok: true } })),
+    background: keyProcedure
+      .meta({ openapi: { method: "POST", path: "/v1/probe/background" }, credits: { flat: 25 }, successStatus: 202 })
+      .input(z.object({}))
+      .use(chargesCredits)
+      .mutation(() => ({ data: { status: "queued" } })),
   });
   let server: ProbeServer;
   const call = (path: string, key: string, body: unknown, headers: Record<string, string> = {}) => server.post(path, key, body, headers);
@@ -175,16 +186,23 @@ describe("priced procedures", () => {
   });
 
   test("a pool renews when its period ends, by the clock or by the reset job", async () => {
-    const user = await createUser(harness.services.sql, { name: "Trialist", plan: "trial", subscriptionStatus: "trialing" }, { username: "credit_trial", name: "T" });
+    const user = await createUser(
+      harness.services.sql,
+      { name: "Trialist", plan: "trial", subscriptionStatus: "trialing" },
+      { username: "credit_trial", name: "T" },
+    );
     const who = owner(user.mainAccountId, "trial");
     await chargeCredits(ctx, who, { amount: 50, reference: "use-all" });
     assert.equal((await creditState(ctx, who)).remaining, 0);
     clock.advance(86_400_000);
     assert.equal((await creditState(ctx, who)).remaining, 50);
     clock.advance(-86_400_000);
-    await harness.services.sql`update credit_pools set period_end = now() - interval '1 second', period_start = now() - interval '1 day', spent = 7 where owner_id = ${user.mainAccountId}`;
+    await harness.services
+      .sql`update credit_pools set period_end = now() - interval '1 second', period_start = now() - interval '1 day', spent = 7 where owner_id = ${user.mainAccountId}`;
     assert.ok((await renewExpiredPools(harness.services.sql, new Date())) >= 1);
-    const [pool] = await harness.services.sql<{ spent: number; period_end: Date }[]>`select spent, period_end from credit_pools where owner_id = ${user.mainAccountId}`;
+    const [pool] = await harness.services.sql<
+      { spent: number; period_end: Date }[]
+    >`select spent, period_end from credit_pools where owner_id = ${user.mainAccountId}`;
     assert.equal(pool.spent, 0);
     assert.ok(pool.period_end.getTime() > Date.now());
   });
@@ -213,12 +231,19 @@ describe("when the credit ledger cannot be verified", () => {
 
   test("a priced call is refused with 429 ai_credits_exhausted and null balance fields", async () => {
     const probe = router({
-      flat: keyProcedure.meta({ openapi: { method: "POST", path: "/v1/probe/flat" }, credits: { flat: 1 } })
-        .input(z.object({})).use(chargesCredits).mutation(() => ({ data: { ok: true } })),
+      flat: keyProcedure
+        .meta({ openapi: { method: "POST", path: "/v1/probe/flat" }, credits: { flat: 1 } })
+        .input(z.object({}))
+        .use(chargesCredits)
+        .mutation(() => ({ data: { ok: true } })),
     });
-    const response = await createHttpApp(probe, harness.services).fetch(new Request("http://probe.test/v1/probe/flat", {
-      method: "POST", headers: { Authorization: `Bearer ${harness.world.keys.write}` }, body: "{}",
-    }));
+    const response = await createHttpApp(probe, harness.services).fetch(
+      new Request("http://probe.test/v1/probe/flat", {
+        method: "POST",
+        headers: { Authorization: `Bearer ${harness.world.keys.write}` },
+        body: "{}",
+      }),
+    );
     const body = await response.json();
     assert.equal(response.status, 429);
     assert.equal(body.error.code, "ai_credits_exhausted");

@@ -75,7 +75,10 @@ function resolved(document: Json, node: Json | undefined): Json | undefined {
   for (let hops = 0; current && typeof current.$ref === "string" && hops < 10; hops++) {
     const ref: string = current.$ref;
     assert.ok(ref.startsWith("#/"), `only local references are expected, got ${ref}`);
-    current = ref.slice(2).split("/").reduce<any>((parent, part) => parent?.[part.replace(/~1/g, "/").replace(/~0/g, "~")], document);
+    current = ref
+      .slice(2)
+      .split("/")
+      .reduce<any>((parent, part) => parent?.[part.replace(/~1/g, "/").replace(/~0/g, "~")], document);
     assert.ok(current, `${ref} does not resolve`);
   }
   return current;
@@ -253,7 +256,10 @@ describe("GET /v1/docs", { timeout: 120_000 }, () => {
 
     test("operations taking account_id list account_not_found (404) and accounts_unavailable (503)", () => {
       const scoped = operations.filter((operation) => operation.inputKeys.includes("account_id"));
-      assert.ok(scoped.some((operation) => operation.path === "/v1/tags"), "GET/POST /v1/tags take account_id");
+      assert.ok(
+        scoped.some((operation) => operation.path === "/v1/tags"),
+        "GET/POST /v1/tags take account_id",
+      );
       for (const operation of scoped) {
         const responses = responsesOf(document, operation);
         assert.ok(codesIn(responses["404"] ?? {}).includes("account_not_found"), `${label(operation)} 404 lacks account_not_found`);
@@ -293,11 +299,16 @@ describe("GET /v1/docs", { timeout: 120_000 }, () => {
       assert.match(document.info.description, /X-RateLimit-Reset[^\n]*epoch seconds/i);
     });
 
-    test("spec-coverage finds the identity and tag endpoints served", { skip: existsSync(SPEC_COVERAGE) ? false : `no ${SPEC_COVERAGE}: shared/ is not beside this clone` }, async () => {
+    test("spec-coverage finds the identity and tag endpoints served", {
+      skip: existsSync(SPEC_COVERAGE) ? false : `no ${SPEC_COVERAGE}: shared/ is not beside this clone`,
+    }, async () => {
       const result = await runNode([SPEC_COVERAGE, "-"], { input: JSON.stringify(document), timeoutMs: 30_000 });
       assert.equal(result.code, 0, result.stderr);
       const missing = new Set(
-        result.stdout.split("\n").filter((line) => line.startsWith("missing ")).flatMap((line) => line.slice(line.indexOf(": ") + 2).split(", ")),
+        result.stdout
+          .split("\n")
+          .filter((line) => line.startsWith("missing "))
+          .flatMap((line) => line.slice(line.indexOf(": ") + 2).split(", ")),
       );
       assert.match(result.stdout, /spec endpoints: \d+\/\d+ served/);
       for (const endpoint of ["GET /v1/accounts", "GET /v1/me", "GET /v1/tags", "POST /v1/tags", "PATCH /v1/tags/{id}", "DELETE /v1/tags/{id}"]) {

@@ -85,7 +85,8 @@ describe(`embedding Threadline (${mode})`, { timeout: 120_000 }, () => {
       await threadline.close();
       await threadline.close(); // a second close() is harmless
       await assert.rejects(services.sql`select 1`, "the pool still answers after close()");
-      if (database) await pollUntil("PostgreSQL connections to end", async () => ((await backendsOf(database)) === 0 ? true : undefined), { timeoutMs: 10_000 });
+      if (database)
+        await pollUntil("PostgreSQL connections to end", async () => ((await backendsOf(database)) === 0 ? true : undefined), { timeoutMs: 10_000 });
     } finally {
       await closeServer(server);
       await threadline.close();

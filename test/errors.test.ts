@@ -16,22 +16,59 @@ after(() => harness.close());
 
 test("the codes table carries every code of the spec's table with its status", () => {
   const spec: Record<string, number> = {
-    invalid_parameter: 400, invalid_request: 400, invalid_media: 400, media_not_uploaded: 400, unsupported_media_type: 400,
-    media_too_large: 400, fetch_failed: 400, url_not_allowed: 400, range_too_large: 400, system_list_read_only: 400,
-    system_list_not_supported: 400, mirror_rejected: 400, unauthorized: 401, invalid_api_key: 401, insufficient_scope: 403,
-    writes_main_account_only: 403, editor_restricted: 403, onboarding_required: 403, post_quota_exceeded: 403,
-    x_premium_required: 403, cap_reached: 403, account_not_found: 404, not_found: 404, list_not_found: 404,
-    worker_not_found: 404, agent_not_found: 404, idempotency_key_reuse: 409, dataset_not_ready: 409, feed_limit_reached: 409,
-    rate_limited: 429, media_quota_exceeded: 429, ai_credits_exhausted: 429, ai_action_limited: 429, lookup_quota_exceeded: 429,
-    collection_quota_exceeded: 429, dm_limit_reached: 429, internal_error: 500, upstream_error: 502, generation_failed: 502,
-    x_publish_failed: 502, media_not_configured: 503, accounts_unavailable: 503, upstream_unavailable: 503, upstream_timeout: 504,
+    invalid_parameter: 400,
+    invalid_request: 400,
+    invalid_media: 400,
+    media_not_uploaded: 400,
+    unsupported_media_type: 400,
+    media_too_large: 400,
+    fetch_failed: 400,
+    url_not_allowed: 400,
+    range_too_large: 400,
+    system_list_read_only: 400,
+    system_list_not_supported: 400,
+    mirror_rejected: 400,
+    unauthorized: 401,
+    invalid_api_key: 401,
+    insufficient_scope: 403,
+    writes_main_account_only: 403,
+    editor_restricted: 403,
+    onboarding_required: 403,
+    post_quota_exceeded: 403,
+    x_premium_required: 403,
+    cap_reached: 403,
+    account_not_found: 404,
+    not_found: 404,
+    list_not_found: 404,
+    worker_not_found: 404,
+    agent_not_found: 404,
+    idempotency_key_reuse: 409,
+    dataset_not_ready: 409,
+    feed_limit_reached: 409,
+    rate_limited: 429,
+    media_quota_exceeded: 429,
+    ai_credits_exhausted: 429,
+    ai_action_limited: 429,
+    lookup_quota_exceeded: 429,
+    collection_quota_exceeded: 429,
+    dm_limit_reached: 429,
+    internal_error: 500,
+    upstream_error: 502,
+    generation_failed: 502,
+    x_publish_failed: 502,
+    media_not_configured: 503,
+    accounts_unavailable: 503,
+    upstream_unavailable: 503,
+    upstream_timeout: 504,
   };
   for (const [code, status] of Object.entries(spec)) assert.equal(ERROR_STATUS[code as keyof typeof ERROR_STATUS], status, code);
 });
 
 describe("unexpected failures", () => {
   const probe = router({
-    broken: keyProcedure.meta({ openapi: { method: "GET", path: "/v1/probe/broken" } }).input(z.object({}))
+    broken: keyProcedure
+      .meta({ openapi: { method: "GET", path: "/v1/probe/broken" } })
+      .input(z.object({}))
       .query(() => {
         throw new Error("connection string postgres://secret@db");
       }),
@@ -47,7 +84,9 @@ describe("unexpected failures", () => {
       assert.equal(rest.status, 500);
       assert.deepEqual(body, { error: { code: "internal_error", message: "Internal server error" } });
       assert.match(rest.headers.get("x-ratelimit-limit") ?? "", /^\d+$/);
-      const trpc = await app.fetch(new Request("http://probe.test/trpc/broken?input=%7B%7D", { headers: { Authorization: `Bearer ${harness.world.keys.write}` } }));
+      const trpc = await app.fetch(
+        new Request("http://probe.test/trpc/broken?input=%7B%7D", { headers: { Authorization: `Bearer ${harness.world.keys.write}` } }),
+      );
       const trpcBody = await trpc.json();
       assert.equal(trpc.status, 500);
       assert.equal(trpcBody.error.data.code, "internal_error");

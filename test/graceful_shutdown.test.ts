@@ -77,21 +77,29 @@ describe("SIGTERM during a running publish job", { skip }, () => {
       // Due now (the API refuses a time under a minute ahead; the lead time is not what is tested).
       await sql`update scheduled_posts set scheduled_for = now() where id = ${postId}`;
       await sql`update jobs set run_at = now() where kind = 'publish_scheduled_post' and (payload->>'postId')::bigint = ${postId}`;
-      const held = await pollUntil("the publish job to be stuck in its network call", async () => {
-        const [job] = await sql<{ id: number; status: string; locked_by: string | null }[]>`
+      const held = await pollUntil(
+        "the publish job to be stuck in its network call",
+        async () => {
+          const [job] = await sql<{ id: number; status: string; locked_by: string | null }[]>`
           select id, status, locked_by from jobs where kind = 'publish_scheduled_post' and (payload->>'postId')::bigint = ${postId}`;
-        const [waiting] = await sql<{ n: number }[]>`
+          const [waiting] = await sql<{ n: number }[]>`
           select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query ilike '%insert into network_posts%'`;
-        return job?.status === "running" && waiting.n > 0 ? job : undefined;
-      }, { timeoutMs: 60_000, intervalMs: 100 });
+          return job?.status === "running" && waiting.n > 0 ? job : undefined;
+        },
+        { timeoutMs: 60_000, intervalMs: 100 },
+      );
 
       const started = Date.now();
       const exit = await first.node.stop("SIGTERM", 30_000);
       assert.equal(exit.code, 0, `exit ${exit.code ?? exit.signal}\nstderr: ${first.node.stderr}`);
       assert.ok(Date.now() - started < SHUTDOWN_TIMEOUT_MS + 10_000, `stopped in ${Date.now() - started} ms`);
-      const [job] = await sql<{ status: string; locked_by: string | null; attempts: number }[]>`select status, locked_by, attempts from jobs where id = ${held.id}`;
+      const [job] = await sql<
+        { status: string; locked_by: string | null; attempts: number }[]
+      >`select status, locked_by, attempts from jobs where id = ${held.id}`;
       assert.deepEqual({ status: job.status, locked_by: job.locked_by }, { status: "queued", locked_by: null }, "the job is released, not left to its lease");
-      const [post] = await sql<{ status: string; publish_claimed_by: string | null }[]>`select status, publish_claimed_by from scheduled_posts where id = ${postId}`;
+      const [post] = await sql<
+        { status: string; publish_claimed_by: string | null }[]
+      >`select status, publish_claimed_by from scheduled_posts where id = ${postId}`;
       assert.deepEqual(post, { status: "scheduled", publish_claimed_by: null }, "the post's claim is released");
       assert.match(first.node.stdout, /"msg":"Jobs still running at shutdown were released for another process"/);
     } finally {
@@ -101,15 +109,23 @@ describe("SIGTERM during a running publish job", { skip }, () => {
     }
 
     const second = await serve();
-    const sent = await pollUntil("the post to be sent by the second server", async () => {
-      const [row] = await sql<{ status: string; x_post_ids: string[] | null }[]>`select status, x_post_ids from scheduled_posts where id = ${postId}`;
-      return row.status === "scheduled" ? undefined : row;
-    }, { timeoutMs: 60_000, intervalMs: 250 });
+    const sent = await pollUntil(
+      "the post to be sent by the second server",
+      async () => {
+        const [row] = await sql<{ status: string; x_post_ids: string[] | null }[]>`select status, x_post_ids from scheduled_posts where id = ${postId}`;
+        return row.status === "scheduled" ? undefined : row;
+      },
+      { timeoutMs: 60_000, intervalMs: 250 },
+    );
     assert.equal(sent.status, "sent");
     assert.equal(sent.x_post_ids?.length, 2);
     const onNetwork = await sql<{ text: string; n: number }[]>`
       select text, count(*)::int as n from network_posts where text like ${`Shutdown ${marker}%`} group by text order by text`;
-    assert.deepEqual(onNetwork.map((row) => [row.text, row.n]), texts.map((text) => [text, 1]), "each part on the network exactly once");
+    assert.deepEqual(
+      onNetwork.map((row) => [row.text, row.n]),
+      texts.map((text) => [text, 1]),
+      "each part on the network exactly once",
+    );
     assert.equal((await second.node.stop("SIGTERM", 30_000)).code, 0);
   });
 });

@@ -99,7 +99,9 @@ describe("concurrency and recovery", () => {
     const [, http] = transports(harness);
     const name = `race-${Date.now()}`;
     const answers = await Promise.all(
-      Array.from({ length: 8 }, () => http.request("POST", "/v1/tags", { key: harness.world.keys.write, body: { name }, headers: { "Idempotency-Key": `race-${name}` } })),
+      Array.from({ length: 8 }, () =>
+        http.request("POST", "/v1/tags", { key: harness.world.keys.write, body: { name }, headers: { "Idempotency-Key": `race-${name}` } }),
+      ),
     );
     assert.equal(await countTags(name), 1);
     const created = answers.filter((answer) => answer.status === 201 && answer.headers.get("idempotency-replayed") === null);
@@ -131,11 +133,13 @@ describe("concurrency and recovery", () => {
     });
     const call = (key: string, n: number) => {
       const app = createHttpApp(probe, harness.services);
-      return app.fetch(new Request("http://probe.test/v1/probe/slow", {
-        method: "POST",
-        headers: { Authorization: `Bearer ${harness.world.keys.write}`, "Idempotency-Key": key, "Content-Type": "application/json" },
-        body: JSON.stringify({ n }),
-      }));
+      return app.fetch(
+        new Request("http://probe.test/v1/probe/slow", {
+          method: "POST",
+          headers: { Authorization: `Bearer ${harness.world.keys.write}`, "Idempotency-Key": key, "Content-Type": "application/json" },
+          body: JSON.stringify({ n }),
+        }),
+      );
     };
 
     test("a retry while the first request runs answers 409 idempotency_in_flight with Retry-After, then the replay", async () => {
@@ -183,7 +187,11 @@ describe("concurrency and recovery", () => {
     await http.request("POST", "/v1/tags", { key: harness.world.keys.write, body, headers: { "Idempotency-Key": "day-old" } });
     const { sql } = harness.services;
     await sql`update idempotency_keys set created_at = now() - interval '25 hours' where key = 'day-old'`;
-    const reused = await http.request("POST", "/v1/tags", { key: harness.world.keys.write, body: { name: `new-${Date.now()}` }, headers: { "Idempotency-Key": "day-old" } });
+    const reused = await http.request("POST", "/v1/tags", {
+      key: harness.world.keys.write,
+      body: { name: `new-${Date.now()}` },
+      headers: { "Idempotency-Key": "day-old" },
+    });
     assert.equal(reused.status, 201);
     assert.equal(reused.headers.get("idempotency-replayed"), null);
     await sql`update idempotency_keys set created_at = now() - interval '25 hours' where key = 'day-old'`;
@@ -194,11 +202,12 @@ describe("concurrency and recovery", () => {
 
   test("the tRPC surface honours Idempotency-Key too", async () => {
     const name = `trpc-${Date.now()}`;
-    const send = () => fetch(`${harness.baseUrl}/trpc/tags.create`, {
-      method: "POST",
-      headers: { Authorization: `Bearer ${harness.world.keys.write}`, "Idempotency-Key": `trpc-${name}`, "Content-Type": "application/json" },
-      body: JSON.stringify({ name }),
-    });
+    const send = () =>
+      fetch(`${harness.baseUrl}/trpc/tags.create`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${harness.world.keys.write}`, "Idempotency-Key": `trpc-${name}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ name }),
+      });
     const first = await send();
     assert.equal(first.status, 200);
     const second = await send();

@@ -119,7 +119,9 @@ for (const { mode, skip } of modes) {
       assert.equal(running, 120);
     });
 
-    test("claimJobs() skips rows another transaction has locked instead of waiting", { skip: mode === "embedded" && "PGlite runs transactions one at a time, so a claim cannot run beside an open one" }, async () => {
+    test("claimJobs() skips rows another transaction has locked instead of waiting", {
+      skip: mode === "embedded" && "PGlite runs transactions one at a time, so a claim cannot run beside an open one",
+    }, async () => {
       await sql`insert into jobs (kind) select 'test_skip' from generate_series(1, 10)`;
       const other = (await testDb.open({ poolSize: 2 })).sql;
       let release!: () => void;
@@ -140,7 +142,10 @@ for (const { mode, skip } of modes) {
       await holder;
       assert.equal(lockedIds.length, 4);
       assert.equal(mine.length, 6);
-      assert.deepEqual(mine.filter((job) => lockedIds.includes(job.id)), []);
+      assert.deepEqual(
+        mine.filter((job) => lockedIds.includes(job.id)),
+        [],
+      );
     });
 
     test("claimJobs() leaves jobs whose run_at is in the future, and takes due ones oldest first", async () => {
@@ -148,7 +153,10 @@ for (const { mode, skip } of modes) {
       const newer = await enqueueJob(sql, { kind: "test_due", runAt: new Date(Date.now() - 1_000) });
       const older = await enqueueJob(sql, { kind: "test_due", runAt: new Date(Date.now() - 60_000) });
       const jobs = await claimJobs(sql, { workerId: "w", kinds: ["test_due"], limit: 10, leaseSeconds: 30 });
-      assert.deepEqual(jobs.map((job) => job.id), [older, newer]);
+      assert.deepEqual(
+        jobs.map((job) => job.id),
+        [older, newer],
+      );
       assert.equal((await jobById(sql, future)).status, "queued");
       // A kind filter leaves other kinds alone.
       await enqueueJob(sql, { kind: "test_other" });
@@ -227,7 +235,9 @@ for (const { mode, skip } of modes) {
       let killed: RunningNode | undefined;
       if (mode === "postgres") {
         // A real process claims the job, starts the handler, and is SIGKILLed mid-run.
-        killed = startNode(["--import", "tsx", RUNNER_SCRIPT, "--url", testDb.url!, "--worker", "doomed", "--mode", "hang", "--lease", "1"], { env: childEnv() });
+        killed = startNode(["--import", "tsx", RUNNER_SCRIPT, "--url", testDb.url!, "--worker", "doomed", "--mode", "hang", "--lease", "1"], {
+          env: childEnv(),
+        });
         await pollUntil("the doomed worker to start the job", () => (killed!.stdout.includes(`started ${id}`) ? true : undefined), {
           timeoutMs: 30_000,
           abort: () => (killed!.child.exitCode !== null ? `it exited: ${killed!.stderr}` : undefined),
@@ -310,7 +320,9 @@ for (const { mode, skip } of modes) {
       assert.ok(job.finished_at instanceof Date);
     });
 
-    test("two processes share 200 jobs and run each exactly once", { skip: mode === "embedded" && "needs PostgreSQL: in-memory PGlite lives in one process" }, async () => {
+    test("two processes share 200 jobs and run each exactly once", {
+      skip: mode === "embedded" && "needs PostgreSQL: in-memory PGlite lives in one process",
+    }, async () => {
       const args = (worker: string) => ["--import", "tsx", RUNNER_SCRIPT, "--url", testDb.url!, "--worker", worker, "--mode", "record"];
       const children = [startNode(args("proc-a"), { env: childEnv() }), startNode(args("proc-b"), { env: childEnv() })];
       try {
@@ -329,7 +341,10 @@ for (const { mode, skip } of modes) {
         for (const [i, exit] of exits.entries()) assert.equal(exit.code, 0, children[i].stderr);
         const reports = children.map((child) => JSON.parse(child.stdout.trim().split("\n").at(-1)!) as { worker: string; ran: number });
         assert.equal(reports[0].ran + reports[1].ran, 200);
-        assert.ok(reports.every((report) => report.ran > 0), `both processes ran jobs: ${JSON.stringify(reports)}`);
+        assert.ok(
+          reports.every((report) => report.ran > 0),
+          `both processes ran jobs: ${JSON.stringify(reports)}`,
+        );
         const [summary] = await sql<{ jobs: number; done: number; once: number; effects: number; matched: number }[]>`
           select count(*)::int as jobs,
                  count(*) filter (where status = 'done')::int as done,
@@ -385,7 +400,11 @@ for (const { mode, skip } of modes) {
         assert.equal(await purgeIdempotencyKeys(earlySql), 0);
         assert.equal(await resetCreditPools(earlySql, new Date()), 0);
         for (const kind of ["purge_idempotency_keys", "reset_credit_pools", "purge_finished_jobs"]) await enqueueJob(earlySql, { kind });
-        const result = await runJobsOnce({ sql: earlySql, workerId: "early", handlers: jobHandlers({ sql: earlySql, clock: systemClock, network: openNetwork({ sql: earlySql, clock: systemClock }) }) });
+        const result = await runJobsOnce({
+          sql: earlySql,
+          workerId: "early",
+          handlers: jobHandlers({ sql: earlySql, clock: systemClock, network: openNetwork({ sql: earlySql, clock: systemClock }) }),
+        });
         assert.deepEqual(result, { claimed: 3, completed: 3, retried: 0, failed: 0 });
       } finally {
         await early.drop();
@@ -401,9 +420,7 @@ for (const { mode, skip } of modes) {
         insert into jobs (kind, status, finished_at) values ('test_recent', 'done', now() - interval '1 day') returning id`;
       const warnings: unknown[] = [];
       const logger = { warn: (...args: unknown[]) => warnings.push(args), error: (...args: unknown[]) => warnings.push(args) };
-      const runner = await startJobRunner(
-        mode === "postgres" ? { databaseUrl: testDb.url, pollIntervalMs: 50, logger } : { sql, pollIntervalMs: 50, logger },
-      );
+      const runner = await startJobRunner(mode === "postgres" ? { databaseUrl: testDb.url, pollIntervalMs: 50, logger } : { sql, pollIntervalMs: 50, logger });
       try {
         assert.equal(runner.mode, mode === "postgres" ? "worker-thread" : "in-process");
         const kinds = ["purge_idempotency_keys", "reset_credit_pools", "purge_finished_jobs"];
@@ -415,11 +432,14 @@ for (const { mode, skip } of modes) {
           },
           { timeoutMs: 30_000, abort: () => (warnings.length > 0 ? JSON.stringify(warnings) : undefined) },
         );
-        assert.deepEqual(rows.map((row) => [row.kind, row.attempts]), [
-          ["purge_finished_jobs", 1],
-          ["purge_idempotency_keys", 1],
-          ["reset_credit_pools", 1],
-        ]);
+        assert.deepEqual(
+          rows.map((row) => [row.kind, row.attempts]),
+          [
+            ["purge_finished_jobs", 1],
+            ["purge_idempotency_keys", 1],
+            ["reset_credit_pools", 1],
+          ],
+        );
         const left = await sql<{ id: number }[]>`select id from jobs where id in (${stale}, ${recent})`;
         assert.deepEqual([...left], [{ id: recent }]);
       } finally {
@@ -483,6 +503,9 @@ describe("bree worker threads", () => {
   test("without the preload the same worker cannot load TypeScript (why the preload exists)", async () => {
     const result = await runThroughBree([]);
     assert.deepEqual(result.messages, []);
-    assert.ok(result.errors.some((error) => /Unknown file extension "\.ts"/.test(error)), JSON.stringify(result.errors));
+    assert.ok(
+      result.errors.some((error) => /Unknown file extension "\.ts"/.test(error)),
+      JSON.stringify(result.errors),
+    );
   });
 });

@@ -33,7 +33,13 @@ interface Raw {
 }
 
 /** Sends a raw request (bytes, no Authorization) through transport `index`, to a URL the server answered. */
-async function rawRequest(harness: Harness, index: number, method: string, url: string, init: { body?: BodyInit | null; headers?: Record<string, string>; duplex?: "half" } = {}): Promise<Raw> {
+async function rawRequest(
+  harness: Harness,
+  index: number,
+  method: string,
+  url: string,
+  init: { body?: BodyInit | null; headers?: Record<string, string>; duplex?: "half" } = {},
+): Promise<Raw> {
   const parsed = new URL(url, "http://localhost");
   const target = index === 0 ? `http://in-process.test${parsed.pathname}${parsed.search}` : new URL(url, harness.baseUrl).toString();
   const request = new Request(target, { method, ...init } as RequestInit);
@@ -52,7 +58,6 @@ function assertError(answer: { status: number; body: any }, status: number, code
   assert.equal(answer.status, status, `${context} ${JSON.stringify(answer.body)}`);
   assert.equal(answer.body?.error?.code, code, `${context} ${JSON.stringify(answer.body)}`);
 }
-
 
 describe("media with the local store", () => {
   let harness: Harness;
@@ -95,7 +100,12 @@ describe("media with the local store", () => {
       });
 
       test("the full flow: PUT the bytes without auth, then GET url answers them with their type", async () => {
-        for (const [bytes, type] of [[PNG, "image/png"], [JPEG, "image/jpeg"], [GIF, "image/gif"], [WEBP, "image/webp"]] as const) {
+        for (const [bytes, type] of [
+          [PNG, "image/png"],
+          [JPEG, "image/jpeg"],
+          [GIF, "image/gif"],
+          [WEBP, "image/webp"],
+        ] as const) {
           const data = await announce(bytes, type);
           const before = await rawRequest(harness, index, "GET", data.url);
           assertError(before, 404, "not_found", `${type} before upload`);
@@ -240,7 +250,11 @@ describe("media with the local store", () => {
         await rejects(checkAttachableMedia(sql, media, workspace, ["AAAAAAAAAAAAAAAAAAAAAA.png"]), "invalid_media", /"AAAAAAAAAAAAAAAAAAAAAA\.png"/);
         const foreign = await post({ filename: "cy.png", file_type: "image/png", size: PNG.length }, harness.world.keys.other_user);
         assert.equal((await put(foreign.body.data.upload_url, PNG, "image/png")).status, 200);
-        await rejects(checkAttachableMedia(sql, media, workspace, [uploaded.object_key, foreign.body.data.object_key]), "invalid_media", new RegExp(foreign.body.data.object_key));
+        await rejects(
+          checkAttachableMedia(sql, media, workspace, [uploaded.object_key, foreign.body.data.object_key]),
+          "invalid_media",
+          new RegExp(foreign.body.data.object_key),
+        );
         const never = await announce(PNG, "image/png");
         await rejects(checkAttachableMedia(sql, media, workspace, [never.object_key]), "media_not_uploaded", new RegExp(never.object_key));
         await rejects(checkAttachableMedia(sql, undefined, workspace, [uploaded.object_key]), "media_not_configured");
@@ -317,7 +331,10 @@ describe("media quota, expiry and purge (manual clock)", () => {
   test("an upload URL is refused with 401 unauthorized once its 20 minutes are over", async () => {
     clock.set("2026-11-23T08:00:00Z");
     for (const index of [0, 1]) {
-      const announced = await transports(harness)[index].request("POST", "/v1/media", { key: harness.world.keys.write, body: { filename: "p.png", file_type: "image/png", size: PNG.length } });
+      const announced = await transports(harness)[index].request("POST", "/v1/media", {
+        key: harness.world.keys.write,
+        body: { filename: "p.png", file_type: "image/png", size: PNG.length },
+      });
       assert.equal(announced.body.data.expires_at, "2026-11-23T08:20:00.000Z");
       clock.set("2026-11-23T08:20:00Z");
       const late = await rawRequest(harness, index, "PUT", announced.body.data.upload_url, { body: PNG, headers: { "Content-Type": "image/png" } });
@@ -334,7 +351,10 @@ describe("media quota, expiry and purge (manual clock)", () => {
     const { sql, media } = harness.services;
     const upload = async (at: string) => {
       clock.set(at);
-      const announced = await transports(harness)[0].request("POST", "/v1/media", { key: harness.world.keys.write, body: { filename: "p.png", file_type: "image/png", size: PNG.length } });
+      const announced = await transports(harness)[0].request("POST", "/v1/media", {
+        key: harness.world.keys.write,
+        body: { filename: "p.png", file_type: "image/png", size: PNG.length },
+      });
       const { object_key, upload_url } = announced.body.data;
       assert.equal((await rawRequest(harness, 0, "PUT", upload_url, { body: PNG, headers: { "Content-Type": "image/png" } })).status, 200);
       return object_key as string;
@@ -343,11 +363,17 @@ describe("media quota, expiry and purge (manual clock)", () => {
     await markMediaAttached(sql, [attached], new Date(clock.now()));
     const stale = await upload("2026-11-25T09:00:00Z");
     clock.set("2026-11-25T09:00:00Z");
-    const neverUploaded = (await transports(harness)[0].request("POST", "/v1/media", { key: harness.world.keys.write, body: { filename: "n.png", file_type: "image/png", size: 10 } })).body.data.object_key;
+    const neverUploaded = (
+      await transports(harness)[0].request("POST", "/v1/media", {
+        key: harness.world.keys.write,
+        body: { filename: "n.png", file_type: "image/png", size: 10 },
+      })
+    ).body.data.object_key;
     const young = await upload("2026-11-25T10:00:00Z");
 
     const keys = [attached, stale, neverUploaded, young];
-    const remaining = async () => (await sql<{ object_key: string }[]>`select object_key from media_uploads where object_key = any(${keys}::text[])`).map((row) => row.object_key).sort();
+    const remaining = async () =>
+      (await sql<{ object_key: string }[]>`select object_key from media_uploads where object_key = any(${keys}::text[])`).map((row) => row.object_key).sort();
     // Earlier tests' uploads (days before) go in this first run; these four are under 24 hours old.
     await purgeUnattachedMedia(sql, media, new Date("2026-11-26T08:59:59Z"));
     assert.deepEqual(await remaining(), [...keys].sort());
@@ -372,15 +398,23 @@ describe("media without a store (MEDIA_STORE=none)", () => {
   for (const index of [0, 1]) {
     test(`POST /v1/media answers 503 media_not_configured (${index === 0 ? "in-process" : "http"})`, async () => {
       assert.equal(harness.services.media, undefined);
-      const answer = await transports(harness)[index].request("POST", "/v1/media", { key: harness.world.keys.write, body: { filename: "p.png", file_type: "image/png", size: 10 } });
+      const answer = await transports(harness)[index].request("POST", "/v1/media", {
+        key: harness.world.keys.write,
+        body: { filename: "p.png", file_type: "image/png", size: 10 },
+      });
       assertError(answer, 503, "media_not_configured");
-      const put = await rawRequest(harness, index, "PUT", "/v1/media/uploads/AAAAAAAAAAAAAAAAAAAAAA.png?expires=1&signature=x", { body: PNG, headers: { "Content-Type": "image/png" } });
+      const put = await rawRequest(harness, index, "PUT", "/v1/media/uploads/AAAAAAAAAAAAAAAAAAAAAA.png?expires=1&signature=x", {
+        body: PNG,
+        headers: { "Content-Type": "image/png" },
+      });
       assertError(put, 503, "media_not_configured");
     });
   }
 });
 
-describe("the purge in a bree worker thread opens the media store from its workerData", { skip: process.env.DATABASE_URL ? false : "DATABASE_URL not set: worker threads run jobs only on PostgreSQL" }, () => {
+describe("the purge in a bree worker thread opens the media store from its workerData", {
+  skip: process.env.DATABASE_URL ? false : "DATABASE_URL not set: worker threads run jobs only on PostgreSQL",
+}, () => {
   let harness: Harness;
   let dir: string;
   before(async () => {
@@ -393,7 +427,10 @@ describe("the purge in a bree worker thread opens the media store from its worke
   });
 
   test("purge_unattached_media run by the worker deletes the file under MEDIA_DIR and the row", async () => {
-    const announced = await transports(harness)[1].request("POST", "/v1/media", { key: harness.world.keys.write, body: { filename: "p.png", file_type: "image/png", size: PNG.length } });
+    const announced = await transports(harness)[1].request("POST", "/v1/media", {
+      key: harness.world.keys.write,
+      body: { filename: "p.png", file_type: "image/png", size: PNG.length },
+    });
     const { object_key, upload_url } = announced.body.data;
     assert.equal((await rawRequest(harness, 1, "PUT", upload_url, { body: PNG, headers: { "Content-Type": "image/png" } })).status, 200);
     const file = join(dir, object_key.slice(0, 2), object_key);
@@ -409,10 +446,14 @@ describe("the purge in a bree worker thread opens the media store from its worke
     });
     try {
       assert.equal(runner.mode, "worker-thread");
-      await pollUntil("the purge job to finish", async () => {
-        const [job] = await sql<{ status: string }[]>`select status from jobs where id = ${jobId}`;
-        return job.status === "done" ? true : undefined;
-      }, { timeoutMs: 60_000, intervalMs: 100 });
+      await pollUntil(
+        "the purge job to finish",
+        async () => {
+          const [job] = await sql<{ status: string }[]>`select status from jobs where id = ${jobId}`;
+          return job.status === "done" ? true : undefined;
+        },
+        { timeoutMs: 60_000, intervalMs: 100 },
+      );
     } finally {
       await runner.stop();
     }

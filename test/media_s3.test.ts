@@ -19,7 +19,6 @@ import { createS3MediaStore } from "../adapters/media/s3_media_store.ts";
 const [PNG, GIF] = [PNG_1X1, GIF_1X1];
 const rejects = rejectsWithCode;
 
-
 describe("SigV4 signer", () => {
   // The examples of the AWS S3 documentation ("Authenticating Requests: Using Query
   // Parameters" and "... Using the Authorization Header"), with their published signatures.
@@ -33,7 +32,14 @@ describe("SigV4 signer", () => {
   });
 
   test("signHeaders() gives the AWS documentation's GET-with-Range signature", () => {
-    const headers = signHeaders({ method: "GET", url: new URL("https://examplebucket.s3.amazonaws.com/test.txt"), headers: { Range: "bytes=0-9" }, payloadHash: sha256Hex(""), at, credentials });
+    const headers = signHeaders({
+      method: "GET",
+      url: new URL("https://examplebucket.s3.amazonaws.com/test.txt"),
+      headers: { Range: "bytes=0-9" },
+      payloadHash: sha256Hex(""),
+      at,
+      credentials,
+    });
     assert.equal(
       headers.authorization,
       "AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20130524/us-east-1/s3/aws4_request,SignedHeaders=host;range;x-amz-content-sha256;x-amz-date,Signature=f0e8bdb87c964420e857bd35b5d6ed310bd44f0170aba48dd91039c6036bdb41",
@@ -69,11 +75,15 @@ describe("media with an S3-compatible store", () => {
   });
 
   const announce = async (index: number, fileType: string, size: number, key = harness.world.keys.write) => {
-    const answer = await transports(harness)[index].request("POST", "/v1/media", { key, body: { filename: `f.${fileType.split("/")[1]}`, file_type: fileType, size } });
+    const answer = await transports(harness)[index].request("POST", "/v1/media", {
+      key,
+      body: { filename: `f.${fileType.split("/")[1]}`, file_type: fileType, size },
+    });
     assert.equal(answer.status, 201, JSON.stringify(answer.body));
     return answer.body.data as { object_key: string; upload_url: string; url: string };
   };
-  const put = (url: string, bytes: Uint8Array, contentType: string) => fetch(url, { method: "PUT", headers: { "Content-Type": contentType }, body: bytes as BodyInit });
+  const put = (url: string, bytes: Uint8Array, contentType: string) =>
+    fetch(url, { method: "PUT", headers: { "Content-Type": contentType }, body: bytes as BodyInit });
 
   for (const index of [0, 1]) {
     test(`POST /v1/media answers a presigned bucket URL the fake accepts, signing type and length (${index === 0 ? "in-process" : "http"})`, async () => {
@@ -129,7 +139,10 @@ describe("media with an S3-compatible store", () => {
     assert.equal(found.get(data.object_key)?.file_type, "image/gif");
     assert.equal(new URL(found.get(data.object_key)!.url).pathname, `/${fake.bucket}/${data.object_key}`);
     const lookedAt = fake.requests.slice(reads);
-    assert.deepEqual(lookedAt.map((request) => [request.method, request.auth, request.status]), [["GET", "header", 206]]);
+    assert.deepEqual(
+      lookedAt.map((request) => [request.method, request.auth, request.status]),
+      [["GET", "header", 206]],
+    );
     const [row] = await sql<{ size: number; detected_type: string; uploaded_at: Date | null }[]>`
       select size, detected_type, uploaded_at from media_uploads where object_key = ${data.object_key}`;
     assert.deepEqual([row.size, row.detected_type, row.uploaded_at instanceof Date], [GIF.length, "image/gif", true]);
@@ -156,7 +169,13 @@ describe("media with an S3-compatible store", () => {
   test("a store signing with the wrong secret is refused by the fake (502 upstream_error naming the S3 code)", async () => {
     const data = await announce(0, "image/png", PNG.length);
     assert.equal((await put(data.upload_url, PNG, "image/png")).status, 200);
-    const wrong = createS3MediaStore({ endpoint: fake.endpoint, bucket: fake.bucket, region: fake.region, accessKeyId: fake.accessKeyId, secretAccessKey: "not-the-secret" });
+    const wrong = createS3MediaStore({
+      endpoint: fake.endpoint,
+      bucket: fake.bucket,
+      region: fake.region,
+      accessKeyId: fake.accessKeyId,
+      secretAccessKey: "not-the-secret",
+    });
     await rejects(wrong.head(data.object_key, 16), "upstream_error", /SignatureDoesNotMatch/);
     await rejects(wrong.delete(data.object_key), "upstream_error", /SignatureDoesNotMatch/);
     assert.ok(fake.objects.has(data.object_key));
@@ -169,7 +188,11 @@ describe("media with an S3-compatible store", () => {
     const before = fake.requests.length;
     await purgeUnattachedMedia(sql, media, new Date(Date.now() + 25 * 3600 * 1000));
     assert.equal(fake.objects.has(data.object_key), false);
-    assert.ok(fake.requests.slice(before).some((request) => request.method === "DELETE" && request.key === data.object_key && request.auth === "header" && request.status === 204));
+    assert.ok(
+      fake.requests
+        .slice(before)
+        .some((request) => request.method === "DELETE" && request.key === data.object_key && request.auth === "header" && request.status === 204),
+    );
     const [{ count }] = await sql<{ count: number }[]>`select count(*)::int as count from media_uploads where object_key = ${data.object_key}`;
     assert.equal(count, 0);
   });

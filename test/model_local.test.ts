@@ -71,13 +71,15 @@ describe("local rephrase: every type", () => {
 
 describe("local rephrase: the rules", () => {
   test("concise is shorter and drops the listed fillers, hedges and wordy phrases, keeping facts", async () => {
-    const input = "I think we just really need to basically ship faster in order to learn. It was, honestly, a very good week with 3 launches, I guess. This is not really done.";
+    const input =
+      "I think we just really need to basically ship faster in order to learn. It was, honestly, a very good week with 3 launches, I guess. This is not really done.";
     const out = await text("concise", input);
     assert.ok(out.length < input.length);
-    for (const filler of ["just", "basically", "honestly", "very", "in order to", "I think", "I guess"]) assert.ok(!hasWord(out, filler), `${filler} in ${out}`);
+    for (const filler of ["just", "basically", "honestly", "very", "in order to", "I think", "I guess"])
+      assert.ok(!hasWord(out, filler), `${filler} in ${out}`);
     assert.match(out, /^We need to ship faster to learn\./);
     assert.match(out, /3 launches/);
-    assert.match(out, /not really done/, "\"not really\" carries meaning and stays");
+    assert.match(out, /not really done/, '"not really" carries meaning and stays');
   });
 
   test("grammar fixes the listed errors and nothing else", async () => {
@@ -205,7 +207,10 @@ describe("local engine: the other tasks", () => {
 
   test("inline_edit edits the selection by type or by instruction, and refuses instructions it cannot follow", async () => {
     assert.equal(await generate({ task: "inline_edit", input: { text: "I really just think this is basically right", editType: "concise" } }), "This is right");
-    assert.equal(await generate({ task: "inline_edit", input: { text: "i think teh plan works", instruction: "please fix typos" } }), "I think the plan works.");
+    assert.equal(
+      await generate({ task: "inline_edit", input: { text: "i think teh plan works", instruction: "please fix typos" } }),
+      "I think the plan works.",
+    );
     await assert.rejects(
       () => generate({ task: "inline_edit", input: { text: "some text", instruction: "say it like a pirate" } }),
       (error: unknown) => error instanceof ModelCapabilityError && error.message.includes('"say it like a pirate"'),
@@ -246,10 +251,16 @@ describe("local engine: the other tasks", () => {
 
   test("outreach_message personalises only with the hook and names only the recipient", async () => {
     const format = "I run a small studio that builds onboarding flows. Open to a quick chat?";
-    const hooked = await generate({ task: "outreach_message", input: { format, recipient: { name: "Ana Lopez", handle: "ana" }, hook: "Onboarding is where SaaS loses half its signups" } });
+    const hooked = await generate({
+      task: "outreach_message",
+      input: { format, recipient: { name: "Ana Lopez", handle: "ana" }, hook: "Onboarding is where SaaS loses half its signups" },
+    });
     assert.match(hooked, /^Hey Ana, your post "Onboarding is where SaaS loses half its signups" stuck with me\./);
     assert.ok(hooked.endsWith(format));
-    const generic = await generate({ task: "outreach_message", input: { format: "Hi {first_name}! Loved {hook}. Open to a chat?", recipient: { name: "Ana Lopez" }, hook: null } });
+    const generic = await generate({
+      task: "outreach_message",
+      input: { format: "Hi {first_name}! Loved {hook}. Open to a chat?", recipient: { name: "Ana Lopez" }, hook: null },
+    });
     assert.equal(generic, "Hi Ana! Open to a chat?");
   });
 
@@ -260,8 +271,14 @@ describe("local engine: the other tasks", () => {
     assert.deepEqual(keywords.keywords, ["b2b saas", "saas", "hiring"]);
     const two = parseTaskOutput("keyword_suggestion", await generate({ task: "keyword_suggestion", input: { icp, vocabulary, max: 2 } }));
     assert.equal(two.keywords.length, 2);
-    const fallback = parseTaskOutput("keyword_suggestion", await generate({ task: "keyword_suggestion", input: { icp: "indie game developers", vocabulary: [] } }));
-    assert.ok(fallback.keywords.every((keyword) => keyword.split(" ").every((word) => /indie|game|developers/.test(word))), fallback.keywords.join());
+    const fallback = parseTaskOutput(
+      "keyword_suggestion",
+      await generate({ task: "keyword_suggestion", input: { icp: "indie game developers", vocabulary: [] } }),
+    );
+    assert.ok(
+      fallback.keywords.every((keyword) => keyword.split(" ").every((word) => /indie|game|developers/.test(word))),
+      fallback.keywords.join(),
+    );
     const expanded = parseTaskOutput("icp_expansion", await generate({ task: "icp_expansion", input: { icp, vocabulary } }));
     assert.ok(expanded.roles.includes("founders") && expanded.roles.includes("software engineers"));
     assert.ok(expanded.keywords.every((keyword) => vocabulary.includes(keyword)));
@@ -316,7 +333,10 @@ describe("prices and errors", () => {
 
   test("modelApiError maps each model failure to one API code", () => {
     const unavailable = modelApiError(new ModelUnavailableError("down", { reason: "rate_limited", retryAfterSeconds: 7 }));
-    assert.deepEqual([unavailable?.status, unavailable?.code, unavailable?.headers["Retry-After"], unavailable?.extra.retry_after], [503, "upstream_unavailable", "7", 7]);
+    assert.deepEqual(
+      [unavailable?.status, unavailable?.code, unavailable?.headers["Retry-After"], unavailable?.extra.retry_after],
+      [503, "upstream_unavailable", "7", 7],
+    );
     const failed = modelApiError(new ModelFailedError("bad"));
     assert.deepEqual([failed?.status, failed?.code], [502, "upstream_error"]);
     assert.equal(modelApiError(new ModelFailedError("bad"), { failedCode: "generation_failed" })?.code, "generation_failed");

@@ -48,7 +48,10 @@ describe("chat completions", () => {
     assert.equal(request.body.model, "gpt-test");
     assert.equal(request.body.max_tokens, 700);
     assert.equal(request.body.temperature, 0.2);
-    assert.deepEqual(request.body.messages.map((message: { role: string }) => message.role), ["system", "user"]);
+    assert.deepEqual(
+      request.body.messages.map((message: { role: string }) => message.role),
+      ["system", "user"],
+    );
     assert.match(request.body.messages[0].content, /Make the post shorter/);
     assert.match(request.body.messages[1].content, /A very long post\./);
     // concise leaves the voice alone; a style preset carries it.
@@ -103,7 +106,11 @@ describe("failures", () => {
   test("a Retry-After beyond the bound is not waited for: 503 at once, carrying the provider's Retry-After", async () => {
     fake.script({ kind: "status", status: 429, headers: { "Retry-After": "120" } });
     const started = Date.now();
-    const { requests, result } = await sent(() => client({ maxRetryDelayMs: 2000 }).generate({ task: "grammar", input: { text: "hi" } }).catch((error: unknown) => error));
+    const { requests, result } = await sent(() =>
+      client({ maxRetryDelayMs: 2000 })
+        .generate({ task: "grammar", input: { text: "hi" } })
+        .catch((error: unknown) => error),
+    );
     assert.ok(Date.now() - started < 1000);
     assert.equal(requests.length, 1);
     assert.ok(result instanceof ModelUnavailableError && result.reason === "rate_limited" && result.retryAfterSeconds === 120);
@@ -113,7 +120,11 @@ describe("failures", () => {
 
   test("500 is retried, then fails as 502 upstream_error", async () => {
     fake.script({ kind: "status", status: 500 }, { kind: "status", status: 502 }, { kind: "status", status: 500 });
-    const { requests, result } = await sent(() => client().generate({ task: "grammar", input: { text: "hi" } }).catch((error: unknown) => error));
+    const { requests, result } = await sent(() =>
+      client()
+        .generate({ task: "grammar", input: { text: "hi" } })
+        .catch((error: unknown) => error),
+    );
     assert.equal(requests.length, 3, "one try and two retries");
     assert.ok(result instanceof ModelFailedError && result.status === 500);
     assert.deepEqual([modelApiError(result)?.status, modelApiError(result)?.code], [502, "upstream_error"]);
@@ -122,7 +133,11 @@ describe("failures", () => {
 
   test("401 is a configuration error, not retried", async () => {
     fake.script({ kind: "status", status: 401, body: { error: { message: "Incorrect API key provided: sk-t***" } } });
-    const { requests, result } = await sent(() => client().generate({ task: "grammar", input: { text: "hi" } }).catch((error: unknown) => error));
+    const { requests, result } = await sent(() =>
+      client()
+        .generate({ task: "grammar", input: { text: "hi" } })
+        .catch((error: unknown) => error),
+    );
     assert.equal(requests.length, 1);
     assert.ok(result instanceof ModelUnavailableError && result.reason === "config");
     assert.match(result.message, /AI_API_KEY/);
@@ -149,7 +164,11 @@ describe("failures", () => {
 
   test("malformed JSON fails without a retry; an empty answer fails too", async () => {
     fake.script({ kind: "malformed" });
-    const { requests, result } = await sent(() => client().generate({ task: "grammar", input: { text: "hi" } }).catch((error: unknown) => error));
+    const { requests, result } = await sent(() =>
+      client()
+        .generate({ task: "grammar", input: { text: "hi" } })
+        .catch((error: unknown) => error),
+    );
     assert.equal(requests.length, 1);
     assert.ok(result instanceof ModelFailedError);
     assert.match(result.message, /malformed JSON/);
@@ -173,7 +192,10 @@ describe("failures", () => {
     const { port } = probe.address() as { port: number };
     await new Promise<void>((resolve) => probe.close(() => resolve()));
     const model = createOpenAiCompatibleModel({ baseUrl: `http://127.0.0.1:${port}/v1`, model: "m" });
-    await assert.rejects(() => model.generate({ task: "grammar", input: { text: "hi" } }), (error: unknown) => error instanceof ModelUnavailableError && error.reason === "unreachable");
+    await assert.rejects(
+      () => model.generate({ task: "grammar", input: { text: "hi" } }),
+      (error: unknown) => error instanceof ModelUnavailableError && error.reason === "unreachable",
+    );
   });
 });
 
@@ -193,7 +215,10 @@ describe("images", () => {
     const { requests } = await sent(() => client({ imageModel: "gpt-image-1" }).generateImage({ prompt: "p" }));
     assert.equal("response_format" in requests[0].body, false);
     assert.equal(requests[0].body.size, "1536x1024");
-    await assert.rejects(() => client().generateImage({ prompt: "p" }), (error: unknown) => error instanceof ModelCapabilityError && /AI_IMAGE_MODEL/.test(error.message));
+    await assert.rejects(
+      () => client().generateImage({ prompt: "p" }),
+      (error: unknown) => error instanceof ModelCapabilityError && /AI_IMAGE_MODEL/.test(error.message),
+    );
     fake.script({ kind: "image", b64: Buffer.from("GIF89a not a png").toString("base64") });
     await assert.rejects(() => client({ imageModel: "dall-e-3" }).generateImage({ prompt: "p" }), ModelFailedError);
   });
@@ -210,11 +235,26 @@ describe("wiring", () => {
 
   test("configFromEnv reads the AI_* variables", () => {
     const config = configFromEnv({
-      AI_BASE_URL: "https://llm.example/v1", AI_API_KEY: "k", AI_MODEL: "m", AI_IMAGE_MODEL: "i",
-      AI_PRICE_INPUT_PER_1K: "0.5", AI_PRICE_OUTPUT_PER_1K: "2", AI_PRICE_IMAGE: "8", AI_TIMEOUT_MS: "30000",
+      AI_BASE_URL: "https://llm.example/v1",
+      AI_API_KEY: "k",
+      AI_MODEL: "m",
+      AI_IMAGE_MODEL: "i",
+      AI_PRICE_INPUT_PER_1K: "0.5",
+      AI_PRICE_OUTPUT_PER_1K: "2",
+      AI_PRICE_IMAGE: "8",
+      AI_TIMEOUT_MS: "30000",
     });
     assert.deepEqual(
-      [config.aiBaseUrl, config.aiApiKey, config.aiModel, config.aiImageModel, config.aiPriceInputPer1K, config.aiPriceOutputPer1K, config.aiPriceImage, config.aiTimeoutMs],
+      [
+        config.aiBaseUrl,
+        config.aiApiKey,
+        config.aiModel,
+        config.aiImageModel,
+        config.aiPriceInputPer1K,
+        config.aiPriceOutputPer1K,
+        config.aiPriceImage,
+        config.aiTimeoutMs,
+      ],
       ["https://llm.example/v1", "k", "m", "i", 0.5, 2, 8, 30_000],
     );
   });

@@ -16,7 +16,9 @@ import { createTestDatabase, type TestDatabase } from "./support/test_database.t
 
 const ready = process.env.DATABASE_URL && process.env.REDIS_URL;
 
-describe("two server processes on one database and Redis", { skip: ready ? false : "needs DATABASE_URL and REDIS_URL: embedded storage belongs to one process" }, () => {
+describe("two server processes on one database and Redis", {
+  skip: ready ? false : "needs DATABASE_URL and REDIS_URL: embedded storage belongs to one process",
+}, () => {
   let database: TestDatabase;
   let dir: string;
   const servers: { node: RunningNode; url: string }[] = [];
@@ -65,14 +67,19 @@ describe("two server processes on one database and Redis", { skip: ready ? false
   test("one Idempotency-Key runs once across processes", async () => {
     const name = `mp-${randomBytes(3).toString("hex")}`;
     const answers = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => fetch(`${servers[i % 2].url}/v1/tags`, {
-        method: "POST",
-        headers: { Authorization: `Bearer ${world.keys.write}`, "Idempotency-Key": name, "Content-Type": "application/json" },
-        body: JSON.stringify({ name }),
-      })),
+      Array.from({ length: 6 }, (_, i) =>
+        fetch(`${servers[i % 2].url}/v1/tags`, {
+          method: "POST",
+          headers: { Authorization: `Bearer ${world.keys.write}`, "Idempotency-Key": name, "Content-Type": "application/json" },
+          body: JSON.stringify({ name }),
+        }),
+      ),
     );
     const statuses = answers.map((answer) => answer.status);
-    assert.ok(statuses.every((status) => status === 201 || status === 409), statuses.join(","));
+    assert.ok(
+      statuses.every((status) => status === 201 || status === 409),
+      statuses.join(","),
+    );
     const sql = postgres(database.url!, { max: 1, onnotice: () => {} });
     try {
       const [{ count }] = await sql<{ count: number }[]>`select count(*)::int as count from tags where name = ${name}`;
@@ -85,13 +92,17 @@ describe("two server processes on one database and Redis", { skip: ready ? false
   test("each periodic job is enqueued once per slot and run exactly once", async () => {
     const sql = postgres(database.url!, { max: 1, onnotice: () => {} });
     try {
-      const rows = await pollUntil("both processes' periodic jobs to finish", async () => {
-        // Periodic runs only: the demo world's queued posts and articles have publish jobs due later.
-        const kinds = periodicJobs.map((job) => job.kind);
-        const jobs = await sql<{ unique_key: string; status: string; attempts: number }[]>`
+      const rows = await pollUntil(
+        "both processes' periodic jobs to finish",
+        async () => {
+          // Periodic runs only: the demo world's queued posts and articles have publish jobs due later.
+          const kinds = periodicJobs.map((job) => job.kind);
+          const jobs = await sql<{ unique_key: string; status: string; attempts: number }[]>`
           select unique_key, status, attempts from jobs where unique_key is not null and kind in ${sql(kinds)}`;
-        return jobs.length >= 3 && jobs.every((job) => job.status === "done") ? jobs : undefined;
-      }, { timeoutMs: 30_000 });
+          return jobs.length >= 3 && jobs.every((job) => job.status === "done") ? jobs : undefined;
+        },
+        { timeoutMs: 30_000 },
+      );
       const keys = rows.map((row) => row.unique_key);
       assert.equal(new Set(keys).size, keys.length, "no slot was enqueued twice");
       for (const row of rows) assert.equal(row.attempts, 1, row.unique_key);

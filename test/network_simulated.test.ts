@@ -102,7 +102,8 @@ describe("determinism", () => {
     assert.notDeepEqual(other.world.pop.usernames.slice(100, 120), network.world.pop.usernames.slice(100, 120));
     const ada = await network.userByUsername("ada_builds");
     assert.equal((await other.userByUsername("ada_builds")).id, ada.id);
-    const texts = async (net: SocialNetwork) => (await net.timeline(ada.id, { limit: 20, excludeReplies: true, excludeReposts: true })).items.map((post) => post.text);
+    const texts = async (net: SocialNetwork) =>
+      (await net.timeline(ada.id, { limit: 20, excludeReplies: true, excludeReposts: true })).items.map((post) => post.text);
     assert.notDeepEqual(await texts(other), await texts(network));
     assert.equal((await other.postById(fixtures.post_id)).text, (await network.postById(fixtures.post_id)).text);
   });
@@ -124,7 +125,11 @@ describe("realism", () => {
     const { world } = network;
     const now = clock.now();
     const today = Math.floor(now / DAY);
-    const tiers = [[0, 1_000], [1_000, 10_000], [10_000, Infinity]] as const;
+    const tiers = [
+      [0, 1_000],
+      [1_000, 10_000],
+      [10_000, Infinity],
+    ] as const;
     const samples: { followers: number; engagements: number; score: number }[] = [];
     for (let user = 0; user < world.pop.size; user++) {
       if (world.pop.isProtected[user]) continue;
@@ -138,7 +143,10 @@ describe("realism", () => {
       }
     }
     const medians = tiers.map(([low, high]) => {
-      const values = samples.filter((s) => s.followers >= low && s.followers < high).map((s) => s.engagements).sort((a, b) => a - b);
+      const values = samples
+        .filter((s) => s.followers >= low && s.followers < high)
+        .map((s) => s.engagements)
+        .sort((a, b) => a - b);
       return values[values.length >> 1];
     });
     const rates = tiers.map(([low, high]) => {
@@ -154,7 +162,9 @@ describe("realism", () => {
 
   test("threads are ordered parts: each continuation answers the previous part of the same conversation", async () => {
     const ada = await network.userByUsername("ada_builds");
-    const posts = await collect((cursor) => network.timeline(ada.id, { cursor, limit: 100, excludeReplies: true, excludeReposts: true, since: new Date(clock.now() - 90 * DAY).toISOString() }));
+    const posts = await collect((cursor) =>
+      network.timeline(ada.id, { cursor, limit: 100, excludeReplies: true, excludeReposts: true, since: new Date(clock.now() - 90 * DAY).toISOString() }),
+    );
     const originals = posts.filter((post) => post.kind === "post" && !post.isThreadContinuation);
     assert.ok(originals.length >= 20, `ada_builds has ${originals.length} original posts in 90 days`);
     const continuations = posts.filter((post) => post.isThreadContinuation);
@@ -205,8 +215,14 @@ describe("lookups", () => {
     assert.deepEqual(await network.userById(ada.id), ada);
     const kai = await network.userByUsername(fixtures.user_handle);
     const many = await network.usersByIds([kai.id, "999", ada.id]);
-    assert.deepEqual(many.map((user) => user.username), [fixtures.user_handle, "ada_builds"]);
-    assert.deepEqual((await network.usersByUsernames(["nobody_home_404", "ADA_BUILDS"])).map((user) => user.id), [ada.id]);
+    assert.deepEqual(
+      many.map((user) => user.username),
+      [fixtures.user_handle, "ada_builds"],
+    );
+    assert.deepEqual(
+      (await network.usersByUsernames(["nobody_home_404", "ADA_BUILDS"])).map((user) => user.id),
+      [ada.id],
+    );
   });
 
   test("a follower far down a large account's list (a lurker) can be looked up by id and handle", async () => {
@@ -286,7 +302,11 @@ describe("the demo fixtures", () => {
     const all = pages.flatMap((page) => page.items);
     assert.equal(new Set(all.map((reply) => reply.id)).size, post.metrics.replies);
     const sorted = [...all].sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
-    assert.deepEqual(all.map((p) => p.createdAt), sorted.map((p) => p.createdAt), "newest first");
+    assert.deepEqual(
+      all.map((p) => p.createdAt),
+      sorted.map((p) => p.createdAt),
+      "newest first",
+    );
     const again = await network.replies(post.id, { cursor: pages[0].nextCursor, limit: 100 });
     assert.deepEqual(again, pages[1]);
     const best = await network.replies(post.id, { sort: "relevance", limit: 20 });
@@ -299,7 +319,12 @@ describe("the demo fixtures", () => {
   });
 
   test("the demo accounts exist with their Threadline ids, and their lookups are the same for every seed", async () => {
-    for (const [handle, id] of [["ada_builds", "1600000000000000001"], ["ada_labs", "1600000000000000002"], ["dana_writes", "1600000000000000011"], ["cy_private", "1600000000000000041"]]) {
+    for (const [handle, id] of [
+      ["ada_builds", "1600000000000000001"],
+      ["ada_labs", "1600000000000000002"],
+      ["dana_writes", "1600000000000000011"],
+      ["cy_private", "1600000000000000041"],
+    ]) {
       assert.equal((await network.userByUsername(handle)).id, id);
     }
     assert.equal((await network.userByUsername("ada_labs")).premium, "none");
@@ -312,7 +337,10 @@ describe("pagination", () => {
     const ada = await network.userByUsername("ada_builds");
     const big = await network.timeline(ada.id, { limit: 60 });
     const walked = await collect((cursor) => network.timeline(ada.id, { cursor, limit: 7 }), 9);
-    assert.deepEqual(walked.slice(0, 60).map((p) => p.id), big.items.map((p) => p.id));
+    assert.deepEqual(
+      walked.slice(0, 60).map((p) => p.id),
+      big.items.map((p) => p.id),
+    );
   });
 
   test("a cursor stays valid while new posts arrive: the next page does not shift", async () => {
@@ -325,7 +353,10 @@ describe("pagination", () => {
     const newer = await net.timeline(kai.id, { limit: 10 });
     assert.notEqual(newer.items[0].id, first.items[0].id, "posts arrived");
     const secondLater = await net.timeline(kai.id, { limit: 10, cursor: first.nextCursor });
-    assert.deepEqual(secondLater.items.map((p) => p.id), second.items.map((p) => p.id));
+    assert.deepEqual(
+      secondLater.items.map((p) => p.id),
+      second.items.map((p) => p.id),
+    );
   });
 
   test("followers page by offset to the account's follower count", async () => {
@@ -364,7 +395,12 @@ describe("recent search", () => {
     const byPhrase = await collect((cursor) => network.search({ query: `"${phrase}"`, ...yesterday(), cursor, limit: 100 }), 30);
     assert.ok(byPhrase.some((post) => post.id === target.id));
     assert.ok(byPhrase.every((post) => ` ${tokenize(post.text).join(" ")} `.includes(` ${phrase} `)));
-    const before = await network.search({ query: `"${phrase}"`, since: yesterday().since, until: new Date(Date.parse(target.createdAt)).toISOString(), limit: 100 });
+    const before = await network.search({
+      query: `"${phrase}"`,
+      since: yesterday().since,
+      until: new Date(Date.parse(target.createdAt)).toISOString(),
+      limit: 100,
+    });
     assert.ok(!before.items.some((post) => post.id === target.id), "until is exclusive");
     assert.deepEqual((await network.search({ query: "zzqxqzz" })).items, []);
   });
@@ -376,7 +412,10 @@ describe("recent search", () => {
     const originals = await network.search({ query, ...yesterday(), originalsOnly: true, limit: 100 });
     assert.ok(originals.items.every((post) => post.kind === "post" && !post.isThreadContinuation));
     const withQuotes = await collect((cursor) => network.search({ query: "this OR read OR worth", ...yesterday(), cursor, limit: 100 }), 20);
-    assert.ok(withQuotes.some((post) => post.kind === "quote"), "quotes are searchable");
+    assert.ok(
+      withQuotes.some((post) => post.kind === "quote"),
+      "quotes are searchable",
+    );
     const spanish = await network.search({ query: "sobre", ...yesterday(), lang: "es", limit: 20 });
     assert.ok(spanish.items.length > 0 && spanish.items.every((post) => post.lang === "es"));
     const excluded = await network.search({ query: "design -systems", ...yesterday(), limit: 100 });
@@ -400,7 +439,10 @@ describe("mentions", () => {
       assert.ok(post.replyToUserId === ada.id || post.mentionedUserIds.includes(ada.id));
     }
     assert.ok(mentions.some((post) => post.kind === "reply") && mentions.some((post) => post.kind === "post"));
-    assert.deepEqual(mentions.map((p) => p.createdAt), [...mentions.map((p) => p.createdAt)].sort().reverse());
+    assert.deepEqual(
+      mentions.map((p) => p.createdAt),
+      [...mentions.map((p) => p.createdAt)].sort().reverse(),
+    );
   });
 });
 
@@ -430,7 +472,11 @@ describe("time", () => {
 describe("faults", () => {
   test("THREADLINE_FAULTS=x: every call fails as 503 upstream_unavailable", async () => {
     const faulty = createFaultyNetwork(network);
-    for (const call of [() => faulty.userByUsername("ada_builds"), () => faulty.search({ query: "ai" }), () => faulty.publishPost({ authorId: "1", text: "x" })]) {
+    for (const call of [
+      () => faulty.userByUsername("ada_builds"),
+      () => faulty.search({ query: "ai" }),
+      () => faulty.publishPost({ authorId: "1", text: "x" }),
+    ]) {
       const error = apiError(await rejects(call(), NetworkUnavailableError));
       assert.equal(error.status, 503);
       assert.equal(error.code, "upstream_unavailable");
@@ -520,8 +566,15 @@ for (const mode of ["embedded", ...(process.env.DATABASE_URL ? ["postgres"] : []
       const target = await writer.postById(fixtures.post_id);
       const post = await writer.publishPost({ authorId: ada.id, text: "Shipping the network port today @nina_designs", mediaKeys: ["media/ada/1.png"] });
       assert.deepEqual(post.mentionedUserIds, [nina.id]);
-      const thread = await writer.publishThread({ authorId: ada.id, parts: [{ text: "A thread on ports 1/3" }, { text: "2/3 adapters" }, { text: "3/3 fin" }], token: "thread-1" });
-      assert.deepEqual(thread.slice(1).map((p) => p.replyToId), thread.slice(0, 2).map((p) => p.id));
+      const thread = await writer.publishThread({
+        authorId: ada.id,
+        parts: [{ text: "A thread on ports 1/3" }, { text: "2/3 adapters" }, { text: "3/3 fin" }],
+        token: "thread-1",
+      });
+      assert.deepEqual(
+        thread.slice(1).map((p) => p.replyToId),
+        thread.slice(0, 2).map((p) => p.id),
+      );
       assert.ok(thread.slice(1).every((p) => p.isThreadContinuation && p.conversationId === thread[0].id));
       const reply = await writer.publishPost({ authorId: ada.id, text: "Naming things, always.", replyToId: target.id });
       assert.equal(reply.kind, "reply");
@@ -534,7 +587,10 @@ for (const mode of ["embedded", ...(process.env.DATABASE_URL ? ["postgres"] : []
       assert.deepEqual((await reader.postById(post.id)).text, post.text);
       const timeline = await reader.timeline(ada.id, { limit: 30 });
       for (const id of [post.id, reply.id, repost.id, article.postId, ...thread.map((p) => p.id)]) {
-        assert.ok(timeline.items.some((item) => item.id === id), `timeline has ${id}`);
+        assert.ok(
+          timeline.items.some((item) => item.id === id),
+          `timeline has ${id}`,
+        );
       }
       const replies = await collect((cursor) => reader.replies(target.id, { cursor, limit: 100 }));
       assert.ok(replies.some((r) => r.id === reply.id));
@@ -590,7 +646,10 @@ for (const mode of ["embedded", ...(process.env.DATABASE_URL ? ["postgres"] : []
       assert.ok(landed);
       const posts = await publishThreadParts(flaky, { authorId: ada.id, parts, token: "retry" });
       assert.equal(posts[0].id, landed.id);
-      assert.deepEqual((await net.publishThread({ authorId: ada.id, parts, token: "retry" })).map((p) => p.id), posts.map((p) => p.id));
+      assert.deepEqual(
+        (await net.publishThread({ authorId: ada.id, parts, token: "retry" })).map((p) => p.id),
+        posts.map((p) => p.id),
+      );
       const mine = (await net.timeline(ada.id, { limit: 30 })).items.filter((p) => p.text.startsWith("Retry"));
       assert.equal(mine.length, 3);
       assert.equal((await net.findPublished({ authorId: ada.id, text: "Retry 2/3" }))?.id, posts[1].id);
@@ -601,11 +660,17 @@ for (const mode of ["embedded", ...(process.env.DATABASE_URL ? ["postgres"] : []
       const ada = await net.userByUsername("ada_builds");
       const labs = await net.userByUsername("ada_labs");
       await net.publishPost({ authorId: labs.id, text: "Same words" });
-      assert.equal((await rejects(net.publishPost({ authorId: labs.id, text: "Same words" }), NetworkRejectedError) as NetworkRejectedError).reason, "duplicate");
+      assert.equal(
+        ((await rejects(net.publishPost({ authorId: labs.id, text: "Same words" }), NetworkRejectedError)) as NetworkRejectedError).reason,
+        "duplicate",
+      );
       await rejects(net.publishPost({ authorId: labs.id, text: "x".repeat(281) }), NetworkRejectedError);
       await net.publishPost({ authorId: ada.id, text: "y".repeat(2000) });
       await rejects(net.publishPost({ authorId: ada.id, text: "reply", replyToId: "2294002590345855390" }), NetworkNotFoundError);
-      assert.equal(apiError(await rejects(net.publishArticle({ authorId: labs.id, title: "T", markdown: "m" }), NetworkRejectedError)).code, "x_premium_required");
+      assert.equal(
+        apiError(await rejects(net.publishArticle({ authorId: labs.id, title: "T", markdown: "m" }), NetworkRejectedError)).code,
+        "x_premium_required",
+      );
 
       const day = manualClock("2026-11-25T08:00:00Z");
       const articles = createSimulatedNetwork({ sql: first, clock: day, seed: 7 });
@@ -624,11 +689,16 @@ for (const mode of ["embedded", ...(process.env.DATABASE_URL ? ["postgres"] : []
       const again = await net.sendDm({ senderId: ada.id, recipientId: labs.id, text: "once", token: "dm-1" });
       assert.equal((await net.sendDm({ senderId: ada.id, recipientId: labs.id, text: "once", token: "dm-1" })).id, again.id);
 
-      const own = (await net.timeline(ada.id, { excludeReplies: true, excludeReposts: true, until: new Date(local.now() - 2 * DAY).toISOString(), limit: 1 })).items[0];
+      const own = (await net.timeline(ada.id, { excludeReplies: true, excludeReposts: true, until: new Date(local.now() - 2 * DAY).toISOString(), limit: 1 }))
+        .items[0];
       await net.deletePost(ada.id, own.id);
       await net.deletePost(ada.id, own.id);
       await rejects(net.postById(own.id), NetworkNotFoundError);
-      assert.ok(!(await net.timeline(ada.id, { until: own.createdAt, since: new Date(Date.parse(own.createdAt) - DAY).toISOString(), limit: 100 })).items.some((p) => p.id === own.id));
+      assert.ok(
+        !(await net.timeline(ada.id, { until: own.createdAt, since: new Date(Date.parse(own.createdAt) - DAY).toISOString(), limit: 100 })).items.some(
+          (p) => p.id === own.id,
+        ),
+      );
       await rejects(net.deletePost(ada.id, fixtures.post_id), NetworkRejectedError);
       await net.undoRepost(ada.id, fixtures.large_post_id);
       assert.ok(!(await collect((cursor) => net.reposters(fixtures.large_post_id, { cursor, limit: 1000 }))).some((user) => user.id === ada.id));

@@ -129,8 +129,16 @@ async function requestsDuring(run: () => Promise<unknown>) {
 /** A recent original of a large account with replies, quotes and reposts (recent search sees 7 days). */
 async function recentBusyPost(): Promise<NetworkPost> {
   const kai = await sim.userByUsername(fixtures.user_handle);
-  const { items } = await sim.timeline(kai.id, { since: iso(clock.now() - 5 * DAY), until: iso(clock.now() - DAY), excludeReplies: true, excludeReposts: true, limit: 100 });
-  const busy = items.filter((post) => !post.isThreadContinuation && post.metrics.quotes > 0 && post.metrics.reposts > 0).sort((a, b) => b.metrics.replies - a.metrics.replies)[0];
+  const { items } = await sim.timeline(kai.id, {
+    since: iso(clock.now() - 5 * DAY),
+    until: iso(clock.now() - DAY),
+    excludeReplies: true,
+    excludeReposts: true,
+    limit: 100,
+  });
+  const busy = items
+    .filter((post) => !post.isThreadContinuation && post.metrics.quotes > 0 && post.metrics.reposts > 0)
+    .sort((a, b) => b.metrics.replies - a.metrics.replies)[0];
   assert.ok(busy && busy.metrics.replies >= 15, "kai_on_ai has a recent post with replies, quotes and reposts");
   return busy;
 }
@@ -168,7 +176,8 @@ describe("reads answer what the simulated network answers", () => {
       pick((post) => post.kind === "repost", "repost"),
       pick((post) => post.media.length > 0, "post with media"),
     ];
-    for (const post of [await sim.postById(fixtures.post_id), ...samples]) assert.deepEqual(await x.postById(post.id), await asOnX(await sim.postById(post.id)), post.kind);
+    for (const post of [await sim.postById(fixtures.post_id), ...samples])
+      assert.deepEqual(await x.postById(post.id), await asOnX(await sim.postById(post.id)), post.kind);
     const ids = [samples[0].id, "2294002590345855390", samples[2].id];
     assert.deepEqual(await x.postsByIds(ids), await asOnX(await sim.postsByIds(ids)));
   });
@@ -178,14 +187,19 @@ describe("reads answer what the simulated network answers", () => {
     assert.deepEqual(await x.replies(post.id, { limit: 20 }), await asOnX(await sim.replies(post.id, { limit: 20 })));
     assert.deepEqual(await x.replies(post.id, { limit: 10, sort: "relevance" }), await asOnX(await sim.replies(post.id, { limit: 10, sort: "relevance" })));
     const replies = await collect((cursor) => x.replies(post.id, { cursor, limit: 10 }));
-    assert.deepEqual(replies.map((reply) => reply.id), (await collect((cursor) => sim.replies(post.id, { cursor, limit: 10 }))).map((reply) => reply.id));
+    assert.deepEqual(
+      replies.map((reply) => reply.id),
+      (await collect((cursor) => sim.replies(post.id, { cursor, limit: 10 }))).map((reply) => reply.id),
+    );
     assert.ok(replies.every((reply) => reply.replyToId === post.id));
     assert.deepEqual(await x.quotes(post.id, { limit: 10 }), await asOnX(await sim.quotes(post.id, { limit: 10 })));
     assert.deepEqual(await x.reposters(post.id, { limit: 40 }), await sim.reposters(post.id, { limit: 40 }));
     // The simulated world does not list likers; the client asks X's liking_users all the same.
     const [likers] = await requestsDuring(async () => assert.deepEqual(await x.likers!(post.id, { limit: 50 }), { items: [] }));
     assert.deepEqual([likers.pathname, likers.query.get("max_results")], [`/2/tweets/${post.id}/liking_users`, "50"]);
-    const searched = fake.requests.find((request) => request.pathname === "/2/tweets/search/recent" && request.query.get("query")?.startsWith("in_reply_to_tweet_id:"));
+    const searched = fake.requests.find(
+      (request) => request.pathname === "/2/tweets/search/recent" && request.query.get("query")?.startsWith("in_reply_to_tweet_id:"),
+    );
     assert.equal(searched?.query.get("query"), `in_reply_to_tweet_id:${post.id}`);
   });
 
@@ -230,7 +244,10 @@ describe("reads answer what the simulated network answers", () => {
     const liked = { query: "design OR marketing OR ai", ...window, minLikes: 20 };
     const viaX = await collect((cursor) => x.search({ ...liked, cursor, limit: 100 }));
     assert.ok(viaX.length > 0 && viaX.every((post) => post.metrics.likes >= 20));
-    assert.deepEqual(viaX.map((post) => post.id), (await collect((cursor) => sim.search({ ...liked, cursor, limit: 100 }))).map((post) => post.id));
+    assert.deepEqual(
+      viaX.map((post) => post.id),
+      (await collect((cursor) => sim.search({ ...liked, cursor, limit: 100 }))).map((post) => post.id),
+    );
     const [call] = await requestsDuring(() => x.search({ query: "design OR ai", lang: "en", originalsOnly: true, ...window }));
     assert.equal(call.query.get("query"), "(design OR ai) lang:en -is:retweet -is:reply -is:quote");
     assert.equal(call.query.get("start_time"), window.since.replace(".000Z", "Z"));
@@ -275,7 +292,10 @@ describe("pagination", () => {
     const first = await x.timeline(ada.id, { limit: 7 });
     assert.equal(first.nextCursor, (await sim.timeline(ada.id, { limit: 7 })).nextCursor, "the token passes through");
     const walked = await collect((cursor) => x.timeline(ada.id, { cursor, limit: 7 }), 6);
-    assert.deepEqual(walked.map((post) => post.id), (await sim.timeline(ada.id, { limit: 42 })).items.map((post) => post.id));
+    assert.deepEqual(
+      walked.map((post) => post.id),
+      (await sim.timeline(ada.id, { limit: 42 })).items.map((post) => post.id),
+    );
     const [call] = await requestsDuring(() => x.timeline(ada.id, { cursor: first.nextCursor, limit: 7 }));
     assert.equal(call.query.get("pagination_token"), first.nextCursor);
   });
@@ -286,9 +306,15 @@ describe("pagination", () => {
       // Pages of 3, 2, 3, 2, ...: the rest of each X page of 5, then the next X page.
       const walked = await collect((cursor) => x.timeline(ada.id, { cursor, limit: 3 }), 8);
       assert.equal(walked.length, 20);
-      assert.deepEqual(walked.map((post) => post.id), (await sim.timeline(ada.id, { limit: 20 })).items.map((post) => post.id));
+      assert.deepEqual(
+        walked.map((post) => post.id),
+        (await sim.timeline(ada.id, { limit: 20 })).items.map((post) => post.id),
+      );
     });
-    assert.ok(calls.filter((call) => call.pathname.endsWith("/tweets")).every((call) => call.query.get("max_results") === "5"), "X's minimum is asked");
+    assert.ok(
+      calls.filter((call) => call.pathname.endsWith("/tweets")).every((call) => call.query.get("max_results") === "5"),
+      "X's minimum is asked",
+    );
   });
 
   test("a cursor X never issued answers 400 invalid_parameter", async () => {
@@ -322,7 +348,9 @@ describe("failures map to the API's codes", () => {
     // The per-user daily post cap: the wait runs to its reset, not to the 15-minute window's.
     const tomorrow = Math.ceil((clock.now() + DAY) / 1000);
     fake.script({
-      path: "/2/tweets", kind: "status", status: 429,
+      path: "/2/tweets",
+      kind: "status",
+      status: 429,
       headers: { "x-rate-limit-reset": String(reset), "x-user-limit-24hour-remaining": "0", "x-user-limit-24hour-reset": String(tomorrow) },
     });
     assert.equal((await rejects(x.publishPost({ authorId: ADA_ID, text: "Over the daily cap" }), NetworkRateLimitedError)).retryAfter, 86_400);
@@ -338,7 +366,15 @@ describe("failures map to the API's codes", () => {
     fake.script({ kind: "malformed" });
     assert.equal(apiError(await rejects(x.postById(fixtures.post_id), NetworkUpstreamError)).code, "upstream_error");
     // A 400 that is not about the cursor is X refusing what the client built: an upstream error, not the caller's.
-    fake.script({ kind: "status", status: 400, body: { errors: [{ parameters: { "tweet.fields": ["bogus"] }, message: "bad field" }], title: "Invalid Request", type: "https://api.twitter.com/2/problems/invalid-request" } });
+    fake.script({
+      kind: "status",
+      status: 400,
+      body: {
+        errors: [{ parameters: { "tweet.fields": ["bogus"] }, message: "bad field" }],
+        title: "Invalid Request",
+        type: "https://api.twitter.com/2/problems/invalid-request",
+      },
+    });
     assert.equal(apiError(await rejects(x.postById(fixtures.post_id), NetworkUpstreamError)).code, "upstream_error");
   });
 
@@ -419,10 +455,16 @@ describe("writes need a user-context token", () => {
   test("a thread retried after a crash resumes: parts that landed are not published twice", async () => {
     const parts = [{ text: "Thread: one" }, { text: "Thread: two" }, { text: "Thread: three" }];
     const posts = await x.publishThread({ authorId: ADA_ID, parts, token: "thread-1" });
-    assert.deepEqual(posts.map((post) => post.isThreadContinuation), [false, true, true]);
+    assert.deepEqual(
+      posts.map((post) => post.isThreadContinuation),
+      [false, true, true],
+    );
     const calls = await requestsDuring(async () => {
       const again = await client().publishThread({ authorId: ADA_ID, parts, token: "thread-1" });
-      assert.deepEqual(again.map((post) => post.id), posts.map((post) => post.id));
+      assert.deepEqual(
+        again.map((post) => post.id),
+        posts.map((post) => post.id),
+      );
     });
     assert.ok(!calls.some((call) => call.method === "POST"));
   });
@@ -447,23 +489,39 @@ describe("writes need a user-context token", () => {
     const listed = (await x.directMessages(ADA_ID)).items.find((item) => item.id === dm.id);
     assert.deepEqual(listed && { ...listed, createdAt: dm.createdAt }, dm);
     await rejects(x.sendDm({ senderId: ADA_ID, recipientId: ADA_ID, text: "me" }), NetworkRejectedError);
-    fake.script({ path: /^\/2\/dm_conversations\//, kind: "status", status: 403, body: { title: "Forbidden", detail: "You cannot send messages to this user.", type: "about:blank", status: 403 } });
+    fake.script({
+      path: /^\/2\/dm_conversations\//,
+      kind: "status",
+      status: 403,
+      body: { title: "Forbidden", detail: "You cannot send messages to this user.", type: "about:blank", status: 403 },
+    });
     assert.equal((await rejects(x.sendDm({ senderId: ADA_ID, recipientId: ADA_LABS_ID, text: "closed" }), NetworkRejectedError)).reason, "dm_closed");
   });
 
   test("articles publish through X's Articles API; without premium: 403 x_premium_required", async () => {
     let article: Awaited<ReturnType<SocialNetwork["publishArticle"]>> | undefined;
     const calls = await requestsDuring(async () => {
-      article = await x.publishArticle({ authorId: ADA_ID, title: "Notes on shipping", markdown: "# Why\n\nShip **small** things.\n\n- one\n- two", token: "a-1" });
+      article = await x.publishArticle({
+        authorId: ADA_ID,
+        title: "Notes on shipping",
+        markdown: "# Why\n\nShip **small** things.\n\n- one\n- two",
+        token: "a-1",
+      });
     });
     const [draft, publish] = calls.filter((call) => call.method === "POST");
     assert.equal(draft.pathname, "/2/articles/draft");
     assert.match(publish.pathname, /^\/2\/articles\/\d+\/publish$/);
     assert.equal(draft.headers.authorization, `Bearer ${ADA_TOKEN}`);
     assert.equal(draft.body.title, "Notes on shipping");
-    assert.deepEqual(draft.body.content_state.blocks.map((block: { type: string; text: string }) => [block.type, block.text]), [
-      ["header-one", "Why"], ["unstyled", "Ship small things."], ["unordered-list-item", "one"], ["unordered-list-item", "two"],
-    ]);
+    assert.deepEqual(
+      draft.body.content_state.blocks.map((block: { type: string; text: string }) => [block.type, block.text]),
+      [
+        ["header-one", "Why"],
+        ["unstyled", "Ship small things."],
+        ["unordered-list-item", "one"],
+        ["unordered-list-item", "two"],
+      ],
+    );
     assert.deepEqual(draft.body.content_state.blocks[1].inline_style_ranges, [{ offset: 5, length: 5, style: "BOLD" }]);
     const post = await x.postById(article!.postId);
     assert.deepEqual(post.article, { id: article!.id, title: "Notes on shipping" });

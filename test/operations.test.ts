@@ -49,7 +49,10 @@ describe("request logs and X-Request-Id", () => {
       assert.notEqual(long.headers.get("x-request-id"), "x".repeat(129));
       const failed = await transport.request("POST", "/v1/tags", { key: world.keys.write, body: { name: 42, note: bodyMarker } });
       assert.equal(failed.status, 400);
-      const byId = await transport.request("GET", "/v1/scheduled-posts/987654321", { key: world.keys.write, headers: { "X-Request-Id": `by-id-${transport.name}` } });
+      const byId = await transport.request("GET", "/v1/scheduled-posts/987654321", {
+        key: world.keys.write,
+        headers: { "X-Request-Id": `by-id-${transport.name}` },
+      });
       assert.equal(byId.status, 404);
       // Every answer carries an id: tRPC, docs, unknown routes (inside and outside /v1), 405, operations.
       const answers = [
@@ -91,7 +94,9 @@ describe("request logs and X-Request-Id", () => {
 
   test("an unexpected failure gives an error line with the request id and the stack", async () => {
     const probe = router({
-      broken: keyProcedure.meta({ openapi: { method: "GET", path: "/v1/probe/broken" } }).input(z.object({}))
+      broken: keyProcedure
+        .meta({ openapi: { method: "GET", path: "/v1/probe/broken" } })
+        .input(z.object({}))
         .query(() => {
           throw new Error("kaboom in the probe");
         }),
@@ -124,15 +129,23 @@ describe("request logs and X-Request-Id", () => {
     // A job the runner runs (its claim lag is observed) and one it has no handler for (only counted as queued).
     const ran = await enqueueJob(sql, { kind: "purge_idempotency_keys" });
     await enqueueJob(sql, { kind: "ops_test_unhandled" });
-    await pollUntil("the job to be done", async () => {
-      const [row] = await sql<{ status: string }[]>`select status from jobs where id = ${ran}`;
-      return row.status === "done" ? true : undefined;
-    }, { timeoutMs: 30_000 });
-    const scrape = async () => (await transport.request("GET", "/metrics", { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } }));
-    const scraped = await pollUntil("the job's claim to be counted", async () => {
-      const answer = await scrape();
-      return /threadline_job_lag_seconds_count\{kind="purge_idempotency_keys"\} [1-9]/.test(answer.body) ? answer : undefined;
-    }, { timeoutMs: 10_000 });
+    await pollUntil(
+      "the job to be done",
+      async () => {
+        const [row] = await sql<{ status: string }[]>`select status from jobs where id = ${ran}`;
+        return row.status === "done" ? true : undefined;
+      },
+      { timeoutMs: 30_000 },
+    );
+    const scrape = async () => await transport.request("GET", "/metrics", { headers: { Authorization: `Bearer ${METRICS_TOKEN}` } });
+    const scraped = await pollUntil(
+      "the job's claim to be counted",
+      async () => {
+        const answer = await scrape();
+        return /threadline_job_lag_seconds_count\{kind="purge_idempotency_keys"\} [1-9]/.test(answer.body) ? answer : undefined;
+      },
+      { timeoutMs: 10_000 },
+    );
     assert.equal(scraped.status, 200);
     assert.match(scraped.headers.get("content-type") ?? "", /^text\/plain/);
     const text: string = scraped.body;

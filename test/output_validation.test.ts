@@ -59,7 +59,9 @@ test("the same procedure's bad input is still 400 invalid_parameter naming the f
 });
 
 test("toApiFailure marks an output validation failure unexpected, and input validation not", async () => {
-  const caller = probe.createCaller(createContextInner({ services: harness.services, headers: { Authorization: `Bearer ${harness.world.keys.write}` }, ip: "198.51.100.9" }));
+  const caller = probe.createCaller(
+    createContextInner({ services: harness.services, headers: { Authorization: `Bearer ${harness.world.keys.write}` }, ip: "198.51.100.9" }),
+  );
   const output = await caller.lying({}).catch((error: unknown) => error);
   const outputFailure = toApiFailure(output);
   assert.equal(outputFailure.status, 500);

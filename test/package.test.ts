@@ -45,7 +45,13 @@ test("the package holds compiled JavaScript, declarations, the migrations and th
   for (const name of ["dist", "package.json", "README.md", "LICENSE"]) assert.ok(top.includes(name), name);
   for (const name of ["core", "test", "bench", "mod.ts"]) assert.ok(!top.includes(name), `${name} is not published`);
   const dist = await readdir(join(root, "dist"), { recursive: true });
-  for (const file of ["mod.js", "mod.d.ts", join("jobs", "run_due_jobs.js"), join("adapters", "cli", "bin.js"), join("core", "db", "migrations", "0001_platform.sql")]) {
+  for (const file of [
+    "mod.js",
+    "mod.d.ts",
+    join("jobs", "run_due_jobs.js"),
+    join("adapters", "cli", "bin.js"),
+    join("core", "db", "migrations", "0001_platform.sql"),
+  ]) {
     assert.ok(dist.includes(file), file);
   }
   assert.ok(!dist.some((file) => file.endsWith(".ts") && !file.endsWith(".d.ts")), "no TypeScript sources in dist/");
@@ -76,7 +82,11 @@ test("a plain node script embeds it: admin API user and key, then a /v1 call wit
 });
 
 test("the installed threadline binary runs from the compiled files", async () => {
-  const run = await runNode([join(appDir, "node_modules", "threadline", "dist", "adapters", "cli", "bin.js"), "openapi"], { cwd: appDir, env: childEnv(), timeoutMs: 30_000 });
+  const run = await runNode([join(appDir, "node_modules", "threadline", "dist", "adapters", "cli", "bin.js"), "openapi"], {
+    cwd: appDir,
+    env: childEnv(),
+    timeoutMs: 30_000,
+  });
   assert.equal(run.code, 0, run.stderr);
   assert.equal(JSON.parse(run.stdout).openapi.startsWith("3.1"), true);
 });
@@ -95,14 +105,19 @@ test("a TypeScript consumer type-checks against the declarations", async () => {
   );
   await writeFile(
     join(appDir, "tsconfig.json"),
-    JSON.stringify({ compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", target: "ES2023", strict: true, noEmit: true, skipLibCheck: true, types: [] }, files: ["consumer.ts"] }),
+    JSON.stringify({
+      compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", target: "ES2023", strict: true, noEmit: true, skipLibCheck: true, types: [] },
+      files: ["consumer.ts"],
+    }),
   );
   const tsc = join(PROJECT_ROOT, "node_modules", "typescript", "bin", "tsc");
   const run = await runNode([tsc, "-p", "tsconfig.json"], { cwd: appDir, env: childEnv(), timeoutMs: 60_000 });
   assert.equal(run.code, 0, `${run.stdout}\n${run.stderr}`);
 });
 
-test("on PostgreSQL the job worker thread runs from the compiled files", { skip: process.env.DATABASE_URL ? false : "needs DATABASE_URL (CI runs it in the PostgreSQL pass)" }, async () => {
+test("on PostgreSQL the job worker thread runs from the compiled files", {
+  skip: process.env.DATABASE_URL ? false : "needs DATABASE_URL (CI runs it in the PostgreSQL pass)",
+}, async () => {
   const script = `
     import { createThreadline } from "threadline";
     const threadline = createThreadline({ databaseUrl: process.env.PACKAGE_DATABASE_URL, runJobs: true, logLevel: "silent", shutdownTimeoutMs: 2000 });

@@ -16,14 +16,24 @@ import { actionCapError, lookupQuotaError } from "../core/limits/allowance_error
 import { createThreadline } from "../mod.ts";
 
 const probe = router({
-  lookup: keyProcedure.meta({ openapi: { method: "POST", path: "/v1/probe/lookup" } })
+  lookup: keyProcedure
+    .meta({ openapi: { method: "POST", path: "/v1/probe/lookup" } })
     .input(z.object({ units: z.number().int() }))
     .mutation(async ({ ctx, input }) => {
       const owner = requirePrincipal(ctx).mainAccountId;
-      const outcome = await requireAllowances(ctx, owner, [{ spec: LIVE_LOOKUPS, units: input.units }, { spec: PLATFORM_LIVE_DATA, units: input.units }], lookupQuotaError);
+      const outcome = await requireAllowances(
+        ctx,
+        owner,
+        [
+          { spec: LIVE_LOOKUPS, units: input.units },
+          { spec: PLATFORM_LIVE_DATA, units: input.units },
+        ],
+        lookupQuotaError,
+      );
       return { data: { remaining: outcome.allowances[0].remaining } };
     }),
-  triage: keyProcedure.meta({ openapi: { method: "POST", path: "/v1/probe/triage" } })
+  triage: keyProcedure
+    .meta({ openapi: { method: "POST", path: "/v1/probe/triage" } })
     .input(z.object({}))
     .mutation(async ({ ctx }) => {
       const principal = requirePrincipal(ctx);

@@ -42,7 +42,8 @@ for (const index of [0, 1]) {
   describe(`plug templates over ${index === 0 ? "in-process" : "http"}`, () => {
     const call = (method: string, path: string, body?: unknown, key = harness.world.keys.write) =>
       transports(harness)[index].request(method, path, { key, body });
-    const draft = (extra: Record<string, unknown>) => call("POST", "/v1/scheduled-posts", { text: `Plug draft ${index} ${randomBytes(3).toString("hex")}`, ...extra });
+    const draft = (extra: Record<string, unknown>) =>
+      call("POST", "/v1/scheduled-posts", { text: `Plug draft ${index} ${randomBytes(3).toString("hex")}`, ...extra });
 
     test("GET /v1/plug-templates lists the workspace's templates with id, text and has_media", async () => {
       const answer = await call("GET", "/v1/plug-templates");
@@ -54,9 +55,15 @@ for (const index of [0, 1]) {
       // Workspace-wide: the linked account lists the same templates; another user's stay out.
       const linked = await call("GET", `/v1/plug-templates?account_id=${harness.world.accounts.linked}`);
       assert.equal(linked.status, 200);
-      assert.deepEqual(linked.body.data.map((item: { id: string }) => item.id), [ids.demo, ids.withMedia]);
+      assert.deepEqual(
+        linked.body.data.map((item: { id: string }) => item.id),
+        [ids.demo, ids.withMedia],
+      );
       const foreign = await call("GET", "/v1/plug-templates", undefined, harness.world.keys.other_user);
-      assert.deepEqual(foreign.body.data.map((item: { id: string }) => item.id), [ids.foreign]);
+      assert.deepEqual(
+        foreign.body.data.map((item: { id: string }) => item.id),
+        [ids.foreign],
+      );
     });
 
     test("auto_plug is stored and shown; PATCH without it keeps it, null removes it", async () => {
@@ -108,7 +115,11 @@ describe("the auto_plug follow-up", () => {
     const answer = await transports(harness)[0].request("POST", "/v1/scheduled-posts", {
       key: harness.world.keys.write,
       headers: { "Idempotency-Key": `plug-${tag}` },
-      body: { parts: [{ text: `Plug thread ${tag} (1/2)` }, { text: `Plug thread ${tag} (2/2)` }], scheduled_for: "now", auto_plug: { template_id: ids.demo, threshold } },
+      body: {
+        parts: [{ text: `Plug thread ${tag} (1/2)` }, { text: `Plug thread ${tag} (2/2)` }],
+        scheduled_for: "now",
+        auto_plug: { template_id: ids.demo, threshold },
+      },
     });
     assert.equal(answer.status, 201, JSON.stringify(answer.body));
     assert.equal(answer.body.data.status, "sent");
@@ -120,8 +131,10 @@ describe("the auto_plug follow-up", () => {
      where kind = ${FOLLOW_UP_JOB_KIND} and payload->>'postId' = ${postId} and payload->>'action' = 'auto_plug' order by id`;
 
   const plugged = async (postId: string) =>
-    (await harness.services.sql<{ auto_plugged_at: Date | null; auto_plug_post_id: string | null }[]>`
-      select auto_plugged_at, auto_plug_post_id from scheduled_posts where id = ${postId}`)[0];
+    (
+      await harness.services.sql<{ auto_plugged_at: Date | null; auto_plug_post_id: string | null }[]>`
+      select auto_plugged_at, auto_plug_post_id from scheduled_posts where id = ${postId}`
+    )[0];
 
   /** Makes the post's queued follow-ups due and runs them through `network`. */
   async function runDue(postId: string, network: SocialNetwork = harness.services.network) {
@@ -138,10 +151,11 @@ describe("the auto_plug follow-up", () => {
     const real = harness.services.network;
     return new Proxy(real, {
       get(target, property) {
-        if (property === "postById") return async (id: string) => {
-          const post = await target.postById(id);
-          return { ...post, metrics: { ...post.metrics, likes } };
-        };
+        if (property === "postById")
+          return async (id: string) => {
+            const post = await target.postById(id);
+            return { ...post, metrics: { ...post.metrics, likes } };
+          };
         const value = Reflect.get(target, property, target);
         return typeof value === "function" ? value.bind(target) : value;
       },
@@ -163,7 +177,10 @@ describe("the auto_plug follow-up", () => {
     // The check at hour 24 is the last: nothing comes after it.
     const { sql, clock, network } = harness.services;
     await runFollowUp({ sql, clock, network }, { postId: Number(post.id), action: "auto_plug", check: 24 });
-    assert.equal((await plugJobs(post.id)).some((job) => job.unique_key.endsWith(":auto_plug:25")), false);
+    assert.equal(
+      (await plugJobs(post.id)).some((job) => job.unique_key.endsWith(":auto_plug:25")),
+      false,
+    );
     assert.equal((await plugged(post.id)).auto_plugged_at, null);
   });
 
@@ -202,5 +219,8 @@ test("`plug-templates create` adds a template to the workspace of the account na
   const [row] = await harness.services.sql<{ workspace_id: string }[]>`select workspace_id from plug_templates where id = ${made.data.id}`;
   assert.equal(row.workspace_id, harness.world.accounts.shared, "a linked account's template belongs to its main account's workspace");
   await assert.rejects(createPlugTemplateCommand(harness.services, parseArgs(["plug-templates", "create", "--account", linked, "--text", " "])), /"text"/);
-  await assert.rejects(createPlugTemplateCommand(harness.services, parseArgs(["plug-templates", "create", "--account", "42", "--text", "x"])), /Cannot find account "42"/);
+  await assert.rejects(
+    createPlugTemplateCommand(harness.services, parseArgs(["plug-templates", "create", "--account", "42", "--text", "x"])),
+    /Cannot find account "42"/,
+  );
 });

@@ -48,8 +48,7 @@ async function runDue(postId: string) {
   assert.equal(first.failed, 0);
 }
 
-const reposted = async (postId: string) =>
-  (await harness.services.network.reposters(postId)).items.some((user) => user.id === harness.world.accounts.main);
+const reposted = async (postId: string) => (await harness.services.network.reposters(postId)).items.some((user) => user.id === harness.world.accounts.main);
 
 test("auto_retweet reposts after_hours after sending and undoes it remove_after_hours later, once", async () => {
   const post = await sendNow({ auto_retweet: { after_hours: 2, remove_after_hours: 3 } });
@@ -67,7 +66,8 @@ test("auto_retweet reposts after_hours after sending and undoes it remove_after_
     select auto_retweeted_at, auto_retweet_removed_at from scheduled_posts where id = ${post.id}`;
   assert.ok(row.auto_retweeted_at && row.auto_retweet_removed_at);
   // Running the repost job again (a retry) repeats nothing.
-  await harness.services.sql`update jobs set status = 'queued', finished_at = null where kind = ${FOLLOW_UP_JOB_KIND} and payload->>'postId' = ${post.id} and payload->>'action' = 'repost'`;
+  await harness.services
+    .sql`update jobs set status = 'queued', finished_at = null where kind = ${FOLLOW_UP_JOB_KIND} and payload->>'postId' = ${post.id} and payload->>'action' = 'repost'`;
   await runDue(post.id);
   assert.equal(await reposted(post.x_post_id), false);
 });

@@ -26,10 +26,15 @@ import { childEnv, pollUntil, startNode } from "./support/child_node.ts";
 import { startHarness, type Harness } from "./support/harness.ts";
 
 const JOB_KIND = "publish_scheduled_post";
-const postgresOnly = process.env.DATABASE_URL ? false : "needs DATABASE_URL: embedded PGlite in memory belongs to one process, so a second process cannot share it";
+const postgresOnly = process.env.DATABASE_URL
+  ? false
+  : "needs DATABASE_URL: embedded PGlite in memory belongs to one process, so a second process cannot share it";
 
 /** The network, delegating to `base`, with its publishes and lookups recorded and an optional fault per publish. */
-function observedNetwork(base: SocialNetwork, hooks: { before?(input: PublishPostInput): Promise<void> | void; after?(input: PublishPostInput, post: NetworkPost): Promise<void> | void } = {}) {
+function observedNetwork(
+  base: SocialNetwork,
+  hooks: { before?(input: PublishPostInput): Promise<void> | void; after?(input: PublishPostInput, post: NetworkPost): Promise<void> | void } = {},
+) {
   const calls = { publish: [] as string[], find: [] as string[] };
   const network: SocialNetwork = {
     ...base,
@@ -91,7 +96,16 @@ describe(`the publisher on ${process.env.DATABASE_URL ? "PostgreSQL" : "embedded
   };
 
   async function postRow(postId: number) {
-    const [row] = await sql<{ status: string; x_post_ids: string[] | null; error: string | null; sent_at: Date | null; quota_period_start: Date | null; publish_claimed_by: string | null }[]>`
+    const [row] = await sql<
+      {
+        status: string;
+        x_post_ids: string[] | null;
+        error: string | null;
+        sent_at: Date | null;
+        quota_period_start: Date | null;
+        publish_claimed_by: string | null;
+      }[]
+    >`
       select status, x_post_ids, error, sent_at, quota_period_start, publish_claimed_by from scheduled_posts where id = ${postId}`;
     return row;
   }
@@ -125,7 +139,13 @@ describe(`the publisher on ${process.env.DATABASE_URL ? "PostgreSQL" : "embedded
     const [first, second, third] = texts(3);
     const { postId, version } = await schedulePost([
       first,
-      { text: second, media: [{ object_key: "media/a.png", alt_text: "A" }, { object_key: "media/b.png", alt_text: null }] },
+      {
+        text: second,
+        media: [
+          { object_key: "media/a.png", alt_text: "A" },
+          { object_key: "media/b.png", alt_text: null },
+        ],
+      },
       third,
     ]);
     const result = await runJobs(deps.network);
@@ -138,16 +158,34 @@ describe(`the publisher on ${process.env.DATABASE_URL ? "PostgreSQL" : "embedded
     assert.equal(row.x_post_ids?.length, 3);
     const ids = row.x_post_ids!;
     const posts = await Promise.all(ids.map((id) => deps.network.postById(id)));
-    assert.deepEqual(posts.map((post) => post.text), [first, second, third]);
-    assert.deepEqual(posts.map((post) => post.replyToId), [null, ids[0], ids[1]]);
-    assert.deepEqual(posts.map((post) => post.conversationId), [ids[0], ids[0], ids[0]]);
+    assert.deepEqual(
+      posts.map((post) => post.text),
+      [first, second, third],
+    );
+    assert.deepEqual(
+      posts.map((post) => post.replyToId),
+      [null, ids[0], ids[1]],
+    );
+    assert.deepEqual(
+      posts.map((post) => post.conversationId),
+      [ids[0], ids[0], ids[0]],
+    );
     assert.ok(posts.every((post) => post.authorId === account));
-    assert.deepEqual(posts[1].media.map((item) => item.key), ["media/a.png", "media/b.png"]);
+    assert.deepEqual(
+      posts[1].media.map((item) => item.key),
+      ["media/a.png", "media/b.png"],
+    );
     assert.deepEqual(await partStates(postId, version), ["0:published", "1:published", "2:published"]);
     const timeline = await deps.network.timeline(account, { limit: 10 });
-    assert.ok(ids.every((id) => timeline.items.some((post) => post.id === id)), "the parts are on the author's timeline");
+    assert.ok(
+      ids.every((id) => timeline.items.some((post) => post.id === id)),
+      "the parts are on the author's timeline",
+    );
     // The quota unit stays spent.
-    assert.deepEqual((await ledgerOf(postId)).map((entry) => entry.delta), [1]);
+    assert.deepEqual(
+      (await ledgerOf(postId)).map((entry) => entry.delta),
+      [1],
+    );
   });
 
   test("a job for an older version, or for a post not due yet, publishes nothing", async () => {
@@ -193,7 +231,10 @@ describe(`the publisher on ${process.env.DATABASE_URL ? "PostgreSQL" : "embedded
     assert.deepEqual(calls.publish.map(partOf), [0, 1, 1, 2]);
     // Part 1 was `publishing` when the network failed: the retry asked before publishing it again.
     assert.deepEqual(calls.find.map(partOf), [1]);
-    assert.deepEqual((await onNetwork(postId, version)).map((row) => partOf(row.client_token)), [0, 1, 2]);
+    assert.deepEqual(
+      (await onNetwork(postId, version)).map((row) => partOf(row.client_token)),
+      [0, 1, 2],
+    );
   });
 
   test("a part whose publish timed out after landing is reconciled, not published again", async () => {
@@ -215,7 +256,10 @@ describe(`the publisher on ${process.env.DATABASE_URL ? "PostgreSQL" : "embedded
     assert.deepEqual(calls.find.map(partOf), [0]);
     const landed = await onNetwork(postId, version);
     assert.equal(landed.length, 2);
-    assert.deepEqual((await postRow(postId)).x_post_ids, landed.map((row) => row.post_id));
+    assert.deepEqual(
+      (await postRow(postId)).x_post_ids,
+      landed.map((row) => row.post_id),
+    );
     assert.equal(landed[1].reply_to_id, landed[0].post_id);
   });
 
@@ -249,7 +293,13 @@ describe(`the publisher on ${process.env.DATABASE_URL ? "PostgreSQL" : "embedded
     assert.equal(row.error, "X refused part 2 of 2: A post carries at most 4 media (part 1 is already published)");
     assert.equal(row.quota_period_start, null);
     assert.equal(row.publish_claimed_by, null);
-    assert.deepEqual([...(await ledgerOf(postId))], [{ delta: 1, reason: "scheduled" }, { delta: -1, reason: "publish failed" }]);
+    assert.deepEqual(
+      [...(await ledgerOf(postId))],
+      [
+        { delta: 1, reason: "scheduled" },
+        { delta: -1, reason: "publish failed" },
+      ],
+    );
     const [afterwards] = await sql<{ used: number }[]>`select used from post_quota_usage u join accounts a on a.user_id = u.user_id where a.id = ${account}`;
     assert.equal(afterwards.used, before.used - 1);
     assert.equal((await onNetwork(postId, version)).length, 1);
@@ -274,7 +324,10 @@ describe(`the publisher on ${process.env.DATABASE_URL ? "PostgreSQL" : "embedded
     const row = await postRow(postId);
     assert.equal(row.status, "error");
     assert.equal(row.error, `X could not publish the post after ${job.max_attempts} attempts: X is unreachable`);
-    assert.deepEqual((await ledgerOf(postId)).map((entry) => entry.delta), [1, -1]);
+    assert.deepEqual(
+      (await ledgerOf(postId)).map((entry) => entry.delta),
+      [1, -1],
+    );
   });
 
   test("publishNow() publishes inline, answers retry on a transient failure, and settles like the job", async () => {
@@ -316,9 +369,14 @@ describe(`the publisher on ${process.env.DATABASE_URL ? "PostgreSQL" : "embedded
     const [runner, ...results] = await Promise.all([runJobs(network), ...racers]);
     for (const pool of pools) await pool.close();
     // The job runner is the fourth racer: it either published the post or met it busy or sent.
-    const winners = results.filter((result) => result.outcome === "sent" && result.byThisCall).length + (runner.completed === 1 && results.every((result) => !(result.outcome === "sent" && result.byThisCall)) ? 1 : 0);
+    const winners =
+      results.filter((result) => result.outcome === "sent" && result.byThisCall).length +
+      (runner.completed === 1 && results.every((result) => !(result.outcome === "sent" && result.byThisCall)) ? 1 : 0);
     assert.equal(winners, 1, JSON.stringify({ runner, results }));
-    assert.ok(results.every((result) => result.outcome === "sent" || result.outcome === "busy"), JSON.stringify(results));
+    assert.ok(
+      results.every((result) => result.outcome === "sent" || result.outcome === "busy"),
+      JSON.stringify(results),
+    );
     assert.deepEqual(calls.publish.map(partOf), [0, 1, 2], "each part was asked for once");
     assert.equal((await onNetwork(postId, version)).length, 3);
     const sent = await postRow(postId);
@@ -334,10 +392,14 @@ describe(`the publisher on ${process.env.DATABASE_URL ? "PostgreSQL" : "embedded
     const { postId } = await schedulePost(texts(2));
     const runner = await startJobRunner({ databaseUrl: harness.database.url, networkSettings: {}, periodic: false, pollIntervalMs: 50 });
     try {
-      const ids = await pollUntil("the post to be sent", async () => {
-        const row = await postRow(postId);
-        return row.status === "sent" ? row.x_post_ids! : undefined;
-      }, { timeoutMs: 30_000 });
+      const ids = await pollUntil(
+        "the post to be sent",
+        async () => {
+          const row = await postRow(postId);
+          return row.status === "sent" ? row.x_post_ids! : undefined;
+        },
+        { timeoutMs: 30_000 },
+      );
       const posts = await Promise.all(ids.map((id) => deps.network.postById(id)));
       assert.equal(posts[1].replyToId, ids[0]);
     } finally {
@@ -347,9 +409,12 @@ describe(`the publisher on ${process.env.DATABASE_URL ? "PostgreSQL" : "embedded
 
   test("a publisher killed between thread parts, then restarted, publishes every part exactly once", { skip: postgresOnly }, async () => {
     const { postId, version } = await schedulePost(texts(5));
-    const child = startNode(["--import", "tsx", "test/support/publisher_crash_process.ts", "--url", harness.database.url!, "--crash-after", "2", "--lease", "2"], {
-      env: childEnv(),
-    });
+    const child = startNode(
+      ["--import", "tsx", "test/support/publisher_crash_process.ts", "--url", harness.database.url!, "--crash-after", "2", "--lease", "2"],
+      {
+        env: childEnv(),
+      },
+    );
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`The publisher process did not die within 60 s\nstdout: ${child.stdout}\nstderr: ${child.stderr}`)), 60_000);
@@ -362,25 +427,43 @@ describe(`the publisher on ${process.env.DATABASE_URL ? "PostgreSQL" : "embedded
     assert.equal((await onNetwork(postId, version)).length, 3);
 
     // Restart: once the dead worker's leases pass, the sweep hands the job back.
-    await pollUntil("the dead worker's job to return to the queue", async () => {
-      await sweepStaleJobs(sql);
-      const [job] = await sql<JobRow[]>`select * from jobs where kind = ${JOB_KIND} and payload->>'postId' = ${String(postId)}`;
-      return job.status === "queued" ? job : undefined;
-    }, { timeoutMs: 30_000, intervalMs: 200 });
-    await pollUntil("the dead worker's claim on the post to pass", async () => {
-      const [row] = await sql<{ passed: boolean }[]>`select publish_claimed_until < now() as passed from scheduled_posts where id = ${postId}`;
-      return row.passed ? true : undefined;
-    }, { timeoutMs: 30_000, intervalMs: 200 });
+    await pollUntil(
+      "the dead worker's job to return to the queue",
+      async () => {
+        await sweepStaleJobs(sql);
+        const [job] = await sql<JobRow[]>`select * from jobs where kind = ${JOB_KIND} and payload->>'postId' = ${String(postId)}`;
+        return job.status === "queued" ? job : undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 200 },
+    );
+    await pollUntil(
+      "the dead worker's claim on the post to pass",
+      async () => {
+        const [row] = await sql<{ passed: boolean }[]>`select publish_claimed_until < now() as passed from scheduled_posts where id = ${postId}`;
+        return row.passed ? true : undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 200 },
+    );
     const { network, calls } = observedNetwork(deps.network);
     assert.deepEqual(await runJobs(network), { claimed: 1, completed: 1, retried: 0, failed: 0 });
 
     assert.deepEqual(calls.find.map(partOf), [2], "the unknown outcome was reconciled");
     assert.deepEqual(calls.publish.map(partOf), [3, 4], "only the parts that never went out were published");
     const landed = await onNetwork(postId, version);
-    assert.deepEqual(landed.map((row) => partOf(row.client_token)), [0, 1, 2, 3, 4], "every part exactly once");
+    assert.deepEqual(
+      landed.map((row) => partOf(row.client_token)),
+      [0, 1, 2, 3, 4],
+      "every part exactly once",
+    );
     const row = await postRow(postId);
     assert.equal(row.status, "sent");
-    assert.deepEqual(row.x_post_ids, landed.map((part) => part.post_id));
-    assert.deepEqual(landed.map((part) => part.reply_to_id), [null, ...landed.slice(0, -1).map((part) => part.post_id)]);
+    assert.deepEqual(
+      row.x_post_ids,
+      landed.map((part) => part.post_id),
+    );
+    assert.deepEqual(
+      landed.map((part) => part.reply_to_id),
+      [null, ...landed.slice(0, -1).map((part) => part.post_id)],
+    );
   });
 });

@@ -39,7 +39,11 @@ describe("wall times in a time zone", () => {
   });
 
   test("slot occurrences keep the wall time across DST and produce a shared instant once", () => {
-    const slots = [{ time: "09:00", days: EVERY_DAY }, { time: "02:30", days: [0] }, { time: "03:30", days: [0] }];
+    const slots = [
+      { time: "09:00", days: EVERY_DAY },
+      { time: "02:30", days: [0] },
+      { time: "03:30", days: [0] },
+    ];
     const instants = [...slotOccurrences(slots, "America/New_York", Date.parse("2027-03-13T00:00:00Z"), Date.parse("2027-03-15T23:59:00Z"))].map(iso);
     assert.deepEqual(instants, ["2027-03-13T14:00:00.000Z", "2027-03-14T07:30:00.000Z", "2027-03-14T13:00:00.000Z", "2027-03-15T13:00:00.000Z"]);
   });
@@ -56,7 +60,8 @@ describe("nextFreeSlot", () => {
     await insertPostRow(harness.services.sql, account, { status: "draft", scheduledFor: "2027-03-08T17:00:00Z" });
     assert.equal((await nextFreeSlot(harness.services.sql, account, now)).toISOString(), "2027-03-08T17:00:00.000Z");
 
-    await harness.services.sql`insert into queue_settings (account_id, slots, timezone) values (${account}, ${harness.services.sql.json([{ time: "09:00", days: [0] }])}, 'America/New_York')`;
+    await harness.services
+      .sql`insert into queue_settings (account_id, slots, timezone) values (${account}, ${harness.services.sql.json([{ time: "09:00", days: [0] }])}, 'America/New_York')`;
     // Sunday 2027-03-14 09:00 is already EDT (UTC-4).
     assert.equal((await nextFreeSlot(harness.services.sql, account, now)).toISOString(), "2027-03-14T13:00:00.000Z");
   });
@@ -102,10 +107,16 @@ for (const index of [0, 1]) {
 
     test("PATCH changes only the fields sent; PUT replaces both; null returns a field to its default", async () => {
       const account = await fresh("pp");
-      const slots = [{ time: "18:30", days: [5, 1, 3] }, { time: "08:00", days: [1] }];
+      const slots = [
+        { time: "18:30", days: [5, 1, 3] },
+        { time: "08:00", days: [1] },
+      ];
       const first = await patch(account, { slots });
       assert.equal(first.status, 200);
-      assert.deepEqual(first.body.data.slots, [{ time: "08:00", days: [1] }, { time: "18:30", days: [1, 3, 5] }]);
+      assert.deepEqual(first.body.data.slots, [
+        { time: "08:00", days: [1] },
+        { time: "18:30", days: [1, 3, 5] },
+      ]);
       assert.equal(first.body.data.slots_are_default, false);
       assert.equal(first.body.data.timezone_is_default, true);
       assert.deepEqual(first.body.data.reflow, { moved: 0, skipped: 0, bailed: false });
@@ -138,10 +149,21 @@ for (const index of [0, 1]) {
 
     test("bounds answer 400 invalid_parameter naming the field", async () => {
       const account = await fresh("bad");
-      const many = Array.from({ length: 51 }, (_, i) => ({ time: `${String(Math.floor(i / 4)).padStart(2, "0")}:${String((i % 4) * 15).padStart(2, "0")}`, days: [1] }));
+      const many = Array.from({ length: 51 }, (_, i) => ({
+        time: `${String(Math.floor(i / 4)).padStart(2, "0")}:${String((i % 4) * 15).padStart(2, "0")}`,
+        days: [1],
+      }));
       for (const [body, field] of [
         [{ slots: many }, "slots"],
-        [{ slots: [{ time: "09:00", days: [1] }, { time: "09:00", days: [2] }] }, "slots[1].time"],
+        [
+          {
+            slots: [
+              { time: "09:00", days: [1] },
+              { time: "09:00", days: [2] },
+            ],
+          },
+          "slots[1].time",
+        ],
         [{ slots: [{ time: "09:00", days: [] }] }, "slots[0].days"],
         [{ slots: [{ time: "09:00", days: [7] }] }, "slots[0].days[0]"],
         [{ slots: [{ time: "09:00", days: [1, 1] }] }, "slots[0].days"],
@@ -200,7 +222,10 @@ for (const index of [0, 1]) {
       const after = await Promise.all([tue, thu, fri].map(async (id) => (await postRow(sql, id)).publish_version));
       assert.deepEqual(after, [versions[0] + 1, versions[1] + 1, versions[2]]);
       const jobs = await sql<{ run_at: Date }[]>`select run_at from jobs where unique_key = ${`publish:${tue}:${after[0]}`}`;
-      assert.deepEqual(jobs.map((job) => job.run_at.toISOString()), ["2027-03-08T18:00:00.000Z"]);
+      assert.deepEqual(
+        jobs.map((job) => job.run_at.toISOString()),
+        ["2027-03-08T18:00:00.000Z"],
+      );
 
       const again = await patch(account, { slots: [{ time: "18:00", days: EVERY_DAY }] });
       assert.deepEqual(again.body.data.reflow, { moved: 0, skipped: 0, bailed: false });
@@ -210,7 +235,10 @@ for (const index of [0, 1]) {
       const account = await fresh("tz");
       const sql = harness.services.sql;
       await patch(account, { slots: [{ time: "09:00", days: EVERY_DAY }] });
-      const ids = [await insertPostRow(sql, account, { scheduledFor: "2027-03-09T09:00:00Z" }), await insertPostRow(sql, account, { scheduledFor: "2027-03-10T09:00:00Z" })];
+      const ids = [
+        await insertPostRow(sql, account, { scheduledFor: "2027-03-09T09:00:00Z" }),
+        await insertPostRow(sql, account, { scheduledFor: "2027-03-10T09:00:00Z" }),
+      ];
       const zoneOnly = await patch(account, { timezone: "America/New_York" });
       assert.deepEqual(zoneOnly.body.data.reflow, { moved: 0, skipped: 0, bailed: false });
       await patch(account, { timezone: null });
@@ -246,7 +274,9 @@ for (const index of [0, 1]) {
       const account = await fresh("bail");
       const sql = harness.services.sql;
       // The first 501 default occurrences (09:00, 13:00, 17:00 UTC) from Mon 12:00.
-      const times = [...slotOccurrences(DEFAULT_SLOTS, "UTC", Date.parse(NOW) + 60_000, Date.parse("2028-01-01T00:00:00Z"))].slice(0, 501).map((ms) => new Date(ms));
+      const times = [...slotOccurrences(DEFAULT_SLOTS, "UTC", Date.parse(NOW) + 60_000, Date.parse("2028-01-01T00:00:00Z"))]
+        .slice(0, 501)
+        .map((ms) => new Date(ms));
       const ids = await insertQueuedRows(sql, account, times);
       const slots = [{ time: "10:00", days: EVERY_DAY }];
       const answer = await patch(account, { slots });
@@ -316,7 +346,11 @@ describe("queue settings while the scheduler is unreachable", () => {
     test(`every queue call answers 503 upstream_unavailable and changes nothing (${index === 0 ? "in-process" : "http"})`, async () => {
       const transport = transports(failing)[index];
       const key = failing.world.keys.write;
-      for (const [method, body] of [["GET", undefined], ["PUT", { timezone: "Asia/Tokyo" }], ["PATCH", { timezone: "Asia/Tokyo" }]] as const) {
+      for (const [method, body] of [
+        ["GET", undefined],
+        ["PUT", { timezone: "Asia/Tokyo" }],
+        ["PATCH", { timezone: "Asia/Tokyo" }],
+      ] as const) {
         const answer = await transport.request(method, "/v1/queue-settings", { key, body });
         assert.equal(answer.status, 503, method);
         assert.equal(answer.body.error.code, "upstream_unavailable");

@@ -22,7 +22,11 @@ describe("request buckets", () => {
   test("every authenticated answer carries X-RateLimit-* and the IETF fields, errors included", async () => {
     for (const transport of transports(harness)) {
       const key = harness.world.keys.write;
-      for (const [path, status] of [["/v1/tags", 200], ["/v1/tags?limit=0", 400], [`/v1/tags?account_id=${harness.world.accounts.other_user}`, 404]] as const) {
+      for (const [path, status] of [
+        ["/v1/tags", 200],
+        ["/v1/tags?limit=0", 400],
+        [`/v1/tags?account_id=${harness.world.accounts.other_user}`, 404],
+      ] as const) {
         const answer = await transport.request("GET", path, { key });
         assert.equal(answer.status, status, path);
         assert.equal(answer.headers.get("x-ratelimit-limit"), "3000", path);
@@ -125,13 +129,20 @@ describe("day windows and extra units", () => {
   test("enrichment units declared by a procedure have their own bucket, all or nothing with the write", async () => {
     clock.set("2026-11-22T08:00:00Z");
     const probe = router({
-      enrich: keyProcedure.meta({ openapi: { method: "POST", path: "/v1/probe/enrich" }, units: { enrichment: 2 } })
-        .input(z.object({})).mutation(() => ({ data: { ok: true } })),
+      enrich: keyProcedure
+        .meta({ openapi: { method: "POST", path: "/v1/probe/enrich" }, units: { enrichment: 2 } })
+        .input(z.object({}))
+        .mutation(() => ({ data: { ok: true } })),
     });
     const app = createHttpApp(probe, harness.services);
-    const send = () => app.fetch(new Request("http://probe.test/v1/probe/enrich", {
-      method: "POST", headers: { Authorization: `Bearer ${harness.world.keys.throttled}` }, body: "{}",
-    }));
+    const send = () =>
+      app.fetch(
+        new Request("http://probe.test/v1/probe/enrich", {
+          method: "POST",
+          headers: { Authorization: `Bearer ${harness.world.keys.throttled}` },
+          body: "{}",
+        }),
+      );
     // Basic: 5 enrichment units a minute, so two calls of 2 fit and the third does not.
     assert.equal((await send()).status, 200);
     const second = await send();
@@ -162,7 +173,9 @@ describe("when the shared counters are unreachable", () => {
   });
 });
 
-describe("several server processes", { skip: process.env.DATABASE_URL && process.env.REDIS_URL ? false : "needs DATABASE_URL and REDIS_URL: processes share buckets through Redis" }, () => {
+describe("several server processes", {
+  skip: process.env.DATABASE_URL && process.env.REDIS_URL ? false : "needs DATABASE_URL and REDIS_URL: processes share buckets through Redis",
+}, () => {
   test("two processes on one database and Redis share one bucket", async () => {
     const clock = manualClock("2026-11-21T14:00:01Z");
     const first = await startHarness({ config: { clock } });

@@ -38,10 +38,11 @@ async function startProxy(target: { host: string; port: number }) {
     restore() {
       cut = false;
     },
-    close: () => new Promise<void>((resolve) => {
-      for (const socket of sockets) socket.destroy();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -73,20 +74,28 @@ describe("readiness while PostgreSQL is unreachable", { skip }, () => {
   test("GET /readyz is 503 naming the database while it is cut, and 200 again once it is back", { timeout: 60_000 }, async () => {
     assert.equal((await readyz()).status, 200);
     proxy.cut();
-    const down = await pollUntil("readyz to fail", async () => {
-      const answer = await readyz();
-      return answer.status === 503 ? answer : undefined;
-    }, { timeoutMs: 20_000, intervalMs: 200 });
+    const down = await pollUntil(
+      "readyz to fail",
+      async () => {
+        const answer = await readyz();
+        return answer.status === 503 ? answer : undefined;
+      },
+      { timeoutMs: 20_000, intervalMs: 200 },
+    );
     assert.equal(down.body.status, "unavailable");
     assert.deepEqual(down.body.failed, ["database"]);
     assert.match(down.body.checks.database, /^failed: /);
     const health = await threadline.fetch(new Request("http://ops.test/healthz"));
     assert.equal(health.status, 200, "the process is still up");
     proxy.restore();
-    const up = await pollUntil("readyz to recover", async () => {
-      const answer = await readyz();
-      return answer.status === 200 ? answer : undefined;
-    }, { timeoutMs: 30_000, intervalMs: 200 });
+    const up = await pollUntil(
+      "readyz to recover",
+      async () => {
+        const answer = await readyz();
+        return answer.status === 200 ? answer : undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 200 },
+    );
     assert.equal(up.body.checks.database, "ok");
     assert.equal(up.body.checks.migrations, "ok");
   });

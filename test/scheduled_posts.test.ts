@@ -151,7 +151,10 @@ for (const index of [0, 1]) {
       const [first, second] = harness.world.tags;
       const created = await create({ text: "string tags", tags: [String(first)] });
       assert.equal(created.status, 201);
-      assert.deepEqual(created.body.data.tags.map((t: any) => t.id), [first]);
+      assert.deepEqual(
+        created.body.data.tags.map((t: any) => t.id),
+        [first],
+      );
       const patched = await call("PATCH", `/v1/scheduled-posts/${created.body.data.id}`, { tags: [second, String(first)] });
       assert.equal(patched.status, 200);
       assert.deepEqual(patched.body.data.tags.map((t: any) => t.id).sort(), [first, second].sort());
@@ -175,7 +178,10 @@ for (const index of [0, 1]) {
       assert.equal(retitled.body.data.title, "T2");
       assert.equal(retitled.body.data.scratchpad, "S");
       assert.deepEqual(retitled.body.data.parts, created.body.data.parts);
-      assert.deepEqual(retitled.body.data.tags.map((t: any) => t.id), [tag]);
+      assert.deepEqual(
+        retitled.body.data.tags.map((t: any) => t.id),
+        [tag],
+      );
       // A part sent with media and no text loses its text (spec: Scheduling).
       const replaced = await call("PATCH", `/v1/scheduled-posts/${id}`, { parts: [{ media: [{ object_key: image }] }] });
       assert.deepEqual(replaced.body.data.parts, [{ text: "", media: [{ object_key: image, alt_text: null }] }]);
@@ -205,7 +211,9 @@ for (const index of [0, 1]) {
       const demoted = await call("PATCH", `/v1/scheduled-posts/${id}`, { status: "draft" });
       assert.equal(demoted.body.data.status, "draft");
       assert.equal(await quotaBalance(id), 0);
-      const [ledger] = await harness.services.sql<{ entries: number }[]>`select count(*)::int as entries from post_quota_ledger where subject = ${`post:${id}`}`;
+      const [ledger] = await harness.services.sql<
+        { entries: number }[]
+      >`select count(*)::int as entries from post_quota_ledger where subject = ${`post:${id}`}`;
       assert.equal(ledger.entries, 2);
     });
 
@@ -227,7 +235,11 @@ for (const index of [0, 1]) {
       assert.equal(deleted.status, 200);
       assert.deepEqual(deleted.body.data, { id, deleted: true });
       assert.equal(await quotaBalance(id), 0);
-      for (const [method, body] of [["GET", undefined], ["PATCH", { title: "x" }], ["DELETE", undefined]] as const) {
+      for (const [method, body] of [
+        ["GET", undefined],
+        ["PATCH", { title: "x" }],
+        ["DELETE", undefined],
+      ] as const) {
         const gone = await call(method, `/v1/scheduled-posts/${id}`, body);
         assert.equal(gone.status, 404, method);
         assert.equal(gone.body.error.code, "not_found", method);
@@ -239,7 +251,11 @@ for (const index of [0, 1]) {
 
     test("another user's post reads as missing; a shared account's posts refuse writes", async () => {
       const theirs = (await create({ text: unique("theirs") }, harness.world.keys.other_user)).body.data.id;
-      for (const [method, body] of [["GET", undefined], ["PATCH", { title: "x" }], ["DELETE", undefined]] as const) {
+      for (const [method, body] of [
+        ["GET", undefined],
+        ["PATCH", { title: "x" }],
+        ["DELETE", undefined],
+      ] as const) {
         const answer = await call(method, `/v1/scheduled-posts/${theirs}`, body);
         assert.equal(answer.status, 404, method);
         assert.equal(answer.body.error.code, "not_found", method);
@@ -267,7 +283,12 @@ for (const index of [0, 1]) {
       assert.equal(answer.body.error.code, "post_quota_exceeded");
       const draft = await create({ text: unique("a draft") }, harness.world.keys.no_post_quota);
       assert.equal(draft.status, 201);
-      const promote = await call("PATCH", `/v1/scheduled-posts/${draft.body.data.id}`, { status: "scheduled", scheduled_for: inOneDay() }, harness.world.keys.no_post_quota);
+      const promote = await call(
+        "PATCH",
+        `/v1/scheduled-posts/${draft.body.data.id}`,
+        { status: "scheduled", scheduled_for: inOneDay() },
+        harness.world.keys.no_post_quota,
+      );
       assert.equal(promote.status, 403);
       assert.equal(promote.body.error.code, "post_quota_exceeded");
       const unchanged = await call("GET", `/v1/scheduled-posts/${draft.body.data.id}`, undefined, harness.world.keys.no_post_quota);
@@ -370,10 +391,16 @@ describe("listing scheduled posts", () => {
     await write("PATCH", `/v1/scheduled-posts/${draft}`, { scheduled_for: times[1] });
     const list = await call(`/v1/scheduled-posts?from=${times[0]}&to=${encodeURIComponent(times[2])}`);
     assert.equal(list.status, 200);
-    assert.deepEqual(list.body.data.map((post: any) => post.scheduled_for), times);
+    assert.deepEqual(
+      list.body.data.map((post: any) => post.scheduled_for),
+      times,
+    );
     assert.ok(!list.body.data.some((post: any) => post.id === draft));
     const narrowed = await call(`/v1/scheduled-posts?from=${times[1]}&to=${times[1]}`);
-    assert.deepEqual(narrowed.body.data.map((post: any) => post.scheduled_for), [times[1]]);
+    assert.deepEqual(
+      narrowed.body.data.map((post: any) => post.scheduled_for),
+      [times[1]],
+    );
     const naive = await call("/v1/scheduled-posts?from=2030-01-01T00:00:00");
     assert.equal(naive.status, 400);
     assert.equal(naive.body.error.code, "invalid_parameter");
@@ -404,18 +431,25 @@ describe("listing scheduled posts", () => {
   });
 
   test("tags filter any-of; deleting a tag detaches it from every post", async () => {
-    const [red, blue] = await Promise.all(["red", "blue"].map(async (name) =>
-      (await write("POST", "/v1/tags", { name: `${name}-${Math.random().toString(36).slice(2, 7)}` })).body.data.id));
+    const [red, blue] = await Promise.all(
+      ["red", "blue"].map(async (name) => (await write("POST", "/v1/tags", { name: `${name}-${Math.random().toString(36).slice(2, 7)}` })).body.data.id),
+    );
     const a = (await write("POST", "/v1/scheduled-posts", { text: "tagged a", tags: [red] })).body.data.id;
     const b = (await write("POST", "/v1/scheduled-posts", { text: "tagged b", tags: [blue, red] })).body.data.id;
     await write("POST", "/v1/scheduled-posts", { text: "untagged" });
     const both = await call(`/v1/scheduled-posts?tags=${red},${blue}`);
     assert.deepEqual(both.body.data.map((post: any) => post.id).sort(), [a, b].sort());
     const onlyBlue = await call(`/v1/scheduled-posts?tags=${blue}`);
-    assert.deepEqual(onlyBlue.body.data.map((post: any) => post.id), [b]);
+    assert.deepEqual(
+      onlyBlue.body.data.map((post: any) => post.id),
+      [b],
+    );
     assert.equal((await write("DELETE", `/v1/tags/${red}`, undefined)).status, 200);
     const after = await call(`/v1/scheduled-posts/${b}`);
-    assert.deepEqual(after.body.data.tags.map((tag: any) => tag.id), [blue]);
+    assert.deepEqual(
+      after.body.data.tags.map((tag: any) => tag.id),
+      [blue],
+    );
     assert.equal((await call(`/v1/scheduled-posts?tags=${red}`)).body.data.length, 0);
     const bad = await call("/v1/scheduled-posts?tags=red");
     assert.equal(bad.status, 400);

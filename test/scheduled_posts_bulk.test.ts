@@ -75,7 +75,10 @@ for (const index of [0, 1]) {
       const row = await postRow(sql(), queued);
       assert.equal(row.publish_version, version + 1);
       const jobs = await sql()<{ run_at: Date }[]>`select run_at from jobs where unique_key = ${`publish:${queued}:${row.publish_version}`}`;
-      assert.deepEqual(jobs.map((job) => job.run_at.toISOString()), ["2027-03-10T07:30:00.000Z"]);
+      assert.deepEqual(
+        jobs.map((job) => job.run_at.toISOString()),
+        ["2027-03-10T07:30:00.000Z"],
+      );
 
       // Re-running converges: the same time is a no-op.
       const rerun = await post("retime", { account_id: account, moves: [{ id: queued, scheduled_for: "2027-03-10T07:30:00Z" }] });
@@ -128,7 +131,11 @@ for (const index of [0, 1]) {
       const plain = await insertPostRow(sql(), account, { scheduledFor: at(DAY) });
       const existing = await insertPostRow(sql(), account, { scheduledFor: at(DAY), autoRetweet: { after_hours: 2 } });
       const draft = await insertPostRow(sql(), account, { status: "draft" });
-      const answer = await post("auto-retweet", { account_id: account, ids: [plain, existing, draft, plain, "777777777"], auto_retweet: { after_hours: 3, remove_after_hours: 6 } });
+      const answer = await post("auto-retweet", {
+        account_id: account,
+        ids: [plain, existing, draft, plain, "777777777"],
+        auto_retweet: { after_hours: 3, remove_after_hours: 6 },
+      });
       assert.equal(answer.status, 200);
       assert.deepEqual(answer.body.data, {
         updated: 1,
@@ -216,7 +223,10 @@ for (const index of [0, 1]) {
       assert.deepEqual(rerun.body.data, {
         deleted: 0,
         skipped: 2,
-        results: [{ id: thisMonth, result: "skipped", reason: "not_found" }, { id: earlier, result: "skipped", reason: "not_found" }],
+        results: [
+          { id: thisMonth, result: "skipped", reason: "not_found" },
+          { id: earlier, result: "skipped", reason: "not_found" },
+        ],
       });
       assert.equal((await postQuotaOf(sql(), account, now)).used, usedNow - 1);
     });

@@ -61,10 +61,14 @@ describe(`a scheduled thread through the real server and jobs (${postgresMode ? 
     const body = (await requested.json()) as any;
     assert.equal(requested.status, 202, JSON.stringify(body));
     assert.equal(requested.headers.get("x-credits-charged"), null);
-    const article = await pollUntil("the cover to be attached", async () => {
-      const answer = (await (await fetch(`${servers[servers.length - 1].url}/v1/articles/${id}`, { headers })).json()) as any;
-      return ["done", "failed", "timed_out"].includes(answer.data?.cover_generation?.status) ? answer.data : undefined;
-    }, { timeoutMs: 90_000, intervalMs: 250 });
+    const article = await pollUntil(
+      "the cover to be attached",
+      async () => {
+        const answer = (await (await fetch(`${servers[servers.length - 1].url}/v1/articles/${id}`, { headers })).json()) as any;
+        return ["done", "failed", "timed_out"].includes(answer.data?.cover_generation?.status) ? answer.data : undefined;
+      },
+      { timeoutMs: 90_000, intervalMs: 250 },
+    );
     assert.equal(article.cover_generation.status, "done", JSON.stringify(article.cover_generation));
     assert.ok(article.cover?.url, "the cover is attached");
     const image = await fetch(article.cover.url);
@@ -98,12 +102,19 @@ describe(`a scheduled thread through the real server and jobs (${postgresMode ? 
     const id = created.body.data.id;
 
     const listed = await api(1, "GET", `/v1/scheduled-posts?status=scheduled&from=${minute.toISOString()}&to=${minute.toISOString()}`);
-    assert.ok(listed.body.data.some((post: any) => post.id === id), "the queued thread is listed at its minute");
+    assert.ok(
+      listed.body.data.some((post: any) => post.id === id),
+      "the queued thread is listed at its minute",
+    );
 
-    const sent = await pollUntil("the thread to be sent", async () => {
-      const answer = await api(1, "GET", `/v1/scheduled-posts/${id}`);
-      return answer.body.data?.status === "scheduled" ? undefined : answer.body.data;
-    }, { timeoutMs: minute.getTime() - Date.now() + 90_000, intervalMs: 500 });
+    const sent = await pollUntil(
+      "the thread to be sent",
+      async () => {
+        const answer = await api(1, "GET", `/v1/scheduled-posts/${id}`);
+        return answer.body.data?.status === "scheduled" ? undefined : answer.body.data;
+      },
+      { timeoutMs: minute.getTime() - Date.now() + 90_000, intervalMs: 500 },
+    );
     assert.equal(sent.status, "sent", JSON.stringify(sent));
     assert.equal(sent.x_post_ids.length, 3);
     const postedAt = new Date(sent.posted_at).getTime();
@@ -117,7 +128,10 @@ describe(`a scheduled thread through the real server and jobs (${postgresMode ? 
       assert.equal(answer.status, 200, JSON.stringify(answer.body));
       parts.push(answer.body.data);
     }
-    assert.deepEqual(parts.map((post: any) => post.text), texts);
+    assert.deepEqual(
+      parts.map((post: any) => post.text),
+      texts,
+    );
     const timeline = await api(0, "GET", `/v1/x/users/${world.handles.main}/posts?limit=100`);
     assert.equal(timeline.status, 200, JSON.stringify(timeline.body));
     for (const text of texts) {

@@ -19,7 +19,8 @@ before(async () => {
     } else if (request.url === "/product") {
       response.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end(
         `<html><head><title>Widget &amp; Co</title><meta name="description" content="Widgets for makers"><script>var x = "<h1>no</h1>";</script></head>
-         <body><h1>Widget</h1><ul><li>Fast setup</li><li>Works offline</li></ul><p>Plenty of text.</p></body></html>`);
+         <body><h1>Widget</h1><ul><li>Fast setup</li><li>Works offline</li></ul><p>Plenty of text.</p></body></html>`,
+      );
     } else if (request.url === "/json") {
       response.writeHead(200, { "Content-Type": "application/json" }).end("{}");
     } else response.writeHead(404).end();
@@ -48,7 +49,15 @@ describe("the HTTP page reader", () => {
   });
 
   test("the address guard refuses loopback, private, reserved, non-http(s) and credentials", async () => {
-    for (const url of ["http://127.0.0.1/", "http://10.1.2.3/", "http://192.168.0.1/", "http://[::1]/", "http://169.254.169.254/latest", "ftp://example.com/", "https://user:pw@example.com/"]) {
+    for (const url of [
+      "http://127.0.0.1/",
+      "http://10.1.2.3/",
+      "http://192.168.0.1/",
+      "http://[::1]/",
+      "http://169.254.169.254/latest",
+      "ftp://example.com/",
+      "https://user:pw@example.com/",
+    ]) {
       await assert.rejects(assertPublicUrl(new URL(url)), UrlNotAllowedError, url);
     }
     await assert.rejects(createHttpPageReader().read(`${siteUrl}/product`), UrlNotAllowedError);
@@ -74,7 +83,10 @@ describe("POST /v1/context/products/{id}/scrape", () => {
   });
 
   test("a page that cannot be read answers 422 scrape_failed; an unknown product 404 not_found", async () => {
-    const created = await transports(harness)[0].request("PATCH", `/v1/context/products/${encodeURIComponent("https://gone.invalid/widget")}`, { key: harness.world.keys.write, body: { name: "Gone" } });
+    const created = await transports(harness)[0].request("PATCH", `/v1/context/products/${encodeURIComponent("https://gone.invalid/widget")}`, {
+      key: harness.world.keys.write,
+      body: { name: "Gone" },
+    });
     const failed = await post(`/v1/context/products/${created.body.data.id}/scrape`);
     assert.equal(failed.status, 422);
     assert.equal(failed.body.error.code, "scrape_failed");
@@ -84,7 +96,10 @@ describe("POST /v1/context/products/{id}/scrape", () => {
   });
 
   test("a real page is read over HTTP", async () => {
-    const created = await transports(harness)[0].request("PATCH", `/v1/context/products/${encodeURIComponent(`${siteUrl}/product`)}`, { key: harness.world.keys.write, body: {} });
+    const created = await transports(harness)[0].request("PATCH", `/v1/context/products/${encodeURIComponent(`${siteUrl}/product`)}`, {
+      key: harness.world.keys.write,
+      body: {},
+    });
     const answer = await post(`/v1/context/products/${created.body.data.id}/scrape`);
     assert.equal(answer.status, 200);
     assert.equal(answer.body.data.name, "Widget & Co");

@@ -23,7 +23,10 @@ const NETWORK_OBJECTS = ["network_posts", "network_deleted_posts", "network_arti
 async function presentObjects(sql: Sql): Promise<string[]> {
   const rows = await sql<{ name: string; present: boolean }[]>`
     select name, to_regclass(name) is not null as present from unnest(${sql.array(NETWORK_OBJECTS)}::text[]) as name`;
-  return rows.filter((row) => row.present).map((row) => row.name).sort();
+  return rows
+    .filter((row) => row.present)
+    .map((row) => row.name)
+    .sort();
 }
 
 /** Publishes one post through a simulated network on `sql`, with `token`. */

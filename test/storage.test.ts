@@ -114,10 +114,13 @@ for (const { mode, skip } of modes) {
     });
 
     test("migrate() refuses a database that newer code migrated", async () => {
-      await migrate(db.sql, await migrationDir({
-        "0001_users.sql": "create table users (id bigserial primary key);",
-        "0002_posts.sql": "create table posts (id bigserial primary key);",
-      }));
+      await migrate(
+        db.sql,
+        await migrationDir({
+          "0001_users.sql": "create table users (id bigserial primary key);",
+          "0002_posts.sql": "create table posts (id bigserial primary key);",
+        }),
+      );
       const older = await migrationDir({ "0001_users.sql": "create table users (id bigserial primary key);" });
       await assert.rejects(migrate(db.sql, older), /Database has migration "0002_posts" that this code does not have/);
     });
@@ -169,13 +172,17 @@ for (const { mode, skip } of modes) {
     const serialOnly = mode === "embedded" ? false : "real PostgreSQL runs transactions concurrently; only PGlite serialises them";
     test("embedded runs transactions from concurrent callers one at a time", { skip: serialOnly }, async () => {
       await db.sql`create table steps (id bigint generated always as identity primary key, caller int not null)`;
-      await Promise.all([1, 2, 3].map((caller) => db.sql.begin(async (tx) => {
-        for (let step = 0; step < 4; step++) {
-          await tx`insert into steps (caller) values (${caller})`;
-          // Yield to the event loop so the other callers get to send their statements.
-          await new Promise((resolve) => setImmediate(resolve));
-        }
-      })));
+      await Promise.all(
+        [1, 2, 3].map((caller) =>
+          db.sql.begin(async (tx) => {
+            for (let step = 0; step < 4; step++) {
+              await tx`insert into steps (caller) values (${caller})`;
+              // Yield to the event loop so the other callers get to send their statements.
+              await new Promise((resolve) => setImmediate(resolve));
+            }
+          }),
+        ),
+      );
       const rows = await db.sql<{ caller: number }[]>`select caller from steps order by id`;
       const order = rows.map((row) => row.caller).join("");
       // Each caller's four rows are consecutive ids: no transaction saw another's rows mid-way.

@@ -34,7 +34,10 @@ for (const index of [0, 1]) {
       const list = await call("GET", "/v1/tags");
       assert.equal(list.status, 200);
       const names = list.body.data.map((tag: any) => tag.name);
-      assert.deepEqual(names, [...names].sort((a: string, b: string) => a.toLowerCase().localeCompare(b.toLowerCase())));
+      assert.deepEqual(
+        names,
+        [...names].sort((a: string, b: string) => a.toLowerCase().localeCompare(b.toLowerCase())),
+      );
       assert.ok(names.includes(`Zeta ${suffix}`));
       assert.equal(list.body.pagination.total, list.body.data.length);
     });
@@ -96,7 +99,10 @@ for (const index of [0, 1]) {
       assert.equal(again.status, 404);
       assert.equal(again.body.error.code, "not_found");
       const list = await call("GET", "/v1/tags");
-      assert.equal(list.body.data.some((tag: any) => tag.id === id), false);
+      assert.equal(
+        list.body.data.some((tag: any) => tag.id === id),
+        false,
+      );
     });
 
     test("a malformed id answers 400 and an unknown or foreign id answers 404 not_found", async () => {
@@ -107,7 +113,10 @@ for (const index of [0, 1]) {
       }
       const foreign = await call("POST", "/v1/tags", { name: `Cy's ${suffix}` }, harness.world.keys.other_user);
       for (const id of [999999, foreign.body.data.id]) {
-        for (const [method, body] of [["PATCH", { name: "mine now" }], ["DELETE", undefined]] as const) {
+        for (const [method, body] of [
+          ["PATCH", { name: "mine now" }],
+          ["DELETE", undefined],
+        ] as const) {
           const answer = await call(method, `/v1/tags/${id}`, body);
           assert.equal(answer.status, 404, `${method} ${id}`);
           assert.equal(answer.body.error.code, "not_found");
@@ -146,7 +155,10 @@ for (const index of [0, 1]) {
       const beyond = await call("GET", `/v1/tags?limit=2&page=${total + 5}`);
       assert.deepEqual(beyond.body.data, []);
       assert.equal(beyond.body.pagination.total, total);
-      assert.deepEqual(all.body.data.slice(0, 2).map((tag: any) => tag.id), first.body.data.map((tag: any) => tag.id));
+      assert.deepEqual(
+        all.body.data.slice(0, 2).map((tag: any) => tag.id),
+        first.body.data.map((tag: any) => tag.id),
+      );
     });
   });
 }

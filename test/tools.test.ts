@@ -120,7 +120,10 @@ describe("with an OpenAI-compatible model server", () => {
     assert.equal(request.headers.authorization, "Bearer sk-test");
     assert.equal(request.body.model, "test-model");
     fake.script({ kind: "chat", text: "Hola" });
-    const translated = await transports(remote)[1].request("POST", "/v1/tools/rephrase", { key: remote.world.keys.write, body: { type: "translate", text: "Hello" } });
+    const translated = await transports(remote)[1].request("POST", "/v1/tools/rephrase", {
+      key: remote.world.keys.write,
+      body: { type: "translate", text: "Hello" },
+    });
     assert.equal(translated.status, 200);
     assert.equal(translated.body.data.text, "Hola");
   });

@@ -34,7 +34,14 @@ for (const index of [0, 1]) {
     const post = (body: unknown, key = harness.world.keys.write) => transports(harness)[index].request("POST", "/v1/posts/triage", { key, body });
 
     test("out-of-bounds query and max_age_days answer 400 invalid_parameter and charge nothing", async () => {
-      for (const body of [{ query: "a" }, { query: "x".repeat(81) }, { query: "ai", max_age_days: 0 }, { query: "ai", max_age_days: 8 }, { query: "ai", max_age_days: 2.5 }, {}]) {
+      for (const body of [
+        { query: "a" },
+        { query: "x".repeat(81) },
+        { query: "ai", max_age_days: 0 },
+        { query: "ai", max_age_days: 8 },
+        { query: "ai", max_age_days: 2.5 },
+        {},
+      ]) {
         const answer = await post(body);
         assert.equal(answer.status, 400, JSON.stringify(body).slice(0, 40));
         assert.equal(answer.body.error.code, "invalid_parameter");
@@ -154,7 +161,10 @@ describe("with the network unreachable", () => {
   test("triage answers 503 upstream_unavailable and spends nothing", async () => {
     const owner = failing.world.accounts.main;
     const read = async () => {
-      const outcome = await consumeAllowances(createContextInner({ services: failing.services }), owner, [{ spec: LIVE_LOOKUPS, units: 0 }, { spec: dailyActionCap("triage", "ultra"), units: 0 }]);
+      const outcome = await consumeAllowances(createContextInner({ services: failing.services }), owner, [
+        { spec: LIVE_LOOKUPS, units: 0 },
+        { spec: dailyActionCap("triage", "ultra"), units: 0 },
+      ]);
       return outcome.status === "allowed" ? outcome.allowances.map((allowance) => allowance.used) : [];
     };
     const before = await read();
@@ -199,7 +209,8 @@ describe("the triage judge", () => {
   });
 
   test("specific, new posts with room for a reply are read; the judge is deterministic", () => {
-    const text = "We cut p95 latency from 900 ms to 120 ms by moving Postgres reads to a replica in Frankfurt. Surprised the cache mattered less than the region";
+    const text =
+      "We cut p95 latency from 900 ms to 120 ms by moving Postgres reads to a replica in Frankfurt. Surprised the cache mattered less than the region";
     const verdict = judge(text);
     assert.equal(verdict.answers.r_specific, true);
     assert.equal(verdict.answers.r_new, true);

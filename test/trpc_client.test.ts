@@ -52,7 +52,10 @@ describe("typed tRPC client", { timeout: 120_000 }, () => {
     await harness?.close();
   });
 
-  for (const [linkName, link] of [["httpBatchLink", httpBatchLink], ["httpLink", httpLink]] as const) {
+  for (const [linkName, link] of [
+    ["httpBatchLink", httpBatchLink],
+    ["httpLink", httpLink],
+  ] as const) {
     describe(`with ${linkName}`, () => {
       test("tags.list answers the demo tags of the main account", async () => {
         const client = clientFor(harness, harness.world.keys.write, link);

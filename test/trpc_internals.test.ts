@@ -59,7 +59,12 @@ describe("tRPC private API used by core/trpc_internals.ts", () => {
     const router = t.router({
       top: t.procedure.meta({ label: "top" }).query(() => 1),
       nested: t.router({
-        inner: t.router({ write: t.procedure.input(input).input(extra).mutation(() => 2) }),
+        inner: t.router({
+          write: t.procedure
+            .input(input)
+            .input(extra)
+            .mutation(() => 2),
+        }),
       }),
     });
     const byPath = new Map(listProcedures(router).map((entry) => [entry.path, entry]));

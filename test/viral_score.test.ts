@@ -13,13 +13,20 @@ before(async () => {
 });
 after(() => harness.close());
 
-const score = (index: number, body: unknown, key = harness.world.keys.write) => transports(harness)[index].request("POST", "/v1/posts/viral-score", { key, body });
+const score = (index: number, body: unknown, key = harness.world.keys.write) =>
+  transports(harness)[index].request("POST", "/v1/posts/viral-score", { key, body });
 const effectOf = (data: any, feature: string) => [...data.helped, ...data.hurt].find((entry: any) => entry.feature === feature);
 
 for (const index of [0, 1]) {
   describe(`viral score over ${index === 0 ? "in-process" : "http"}`, () => {
     test("out-of-bounds text, a timestamp without offset and an unknown baseline answer 400 invalid_parameter", async () => {
-      for (const body of [{ text: "" }, { text: "x".repeat(4_001) }, { text: "hi", post_at: "2026-12-11T09:00:00" }, { text: "hi", baseline: "world" }, { text: "hi", has_image: "yes" }]) {
+      for (const body of [
+        { text: "" },
+        { text: "x".repeat(4_001) },
+        { text: "hi", post_at: "2026-12-11T09:00:00" },
+        { text: "hi", baseline: "world" },
+        { text: "hi", has_image: "yes" },
+      ]) {
         const answer = await score(index, body);
         assert.equal(answer.status, 400, JSON.stringify(body).slice(0, 50));
         assert.equal(answer.body.error.code, "invalid_parameter");
@@ -42,7 +49,10 @@ for (const index of [0, 1]) {
       assert.ok(data.accuracy >= 0 && data.accuracy <= 1);
       assert.ok(data.score >= 0 && data.score <= 100);
       assert.ok(Array.isArray(data.warnings));
-      assert.ok([...data.helped, ...data.hurt].some((entry: any) => entry.feature === "hour"), "post_at makes timing count");
+      assert.ok(
+        [...data.helped, ...data.hurt].some((entry: any) => entry.feature === "hour"),
+        "post_at makes timing count",
+      );
     });
 
     test("population baseline on request: expected is null", async () => {
@@ -117,7 +127,10 @@ describe("an account with few posts", () => {
 
   test("is scored against the population, with expected null", async () => {
     for (const transport of transports(young)) {
-      const answer = await transport.request("POST", "/v1/posts/viral-score", { key: young.world.keys.write, body: { text: "Shipped it", account_id: young.world.accounts.linked } });
+      const answer = await transport.request("POST", "/v1/posts/viral-score", {
+        key: young.world.keys.write,
+        body: { text: "Shipped it", account_id: young.world.accounts.linked },
+      });
       assert.equal(answer.status, 200, transport.name);
       assert.equal(answer.body.data.baseline.kind, "population");
       assert.ok(answer.body.data.baseline.usable_posts < 10);

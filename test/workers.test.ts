@@ -35,15 +35,28 @@ let runs = 0;
 
 /** A Worker on `accountId` (an operator's create: the API has none). */
 function worker(accountId: string, input: Partial<WorkerInput> = {}): Promise<WorkerRow> {
-  return createWorker(sql(), accountId, { name: `Test ${++runs}`, shape: "formats", topic_source: "custom", topic: "Shipping small things every week.", ...input }, new Date());
+  return createWorker(
+    sql(),
+    accountId,
+    { name: `Test ${++runs}`, shape: "formats", topic_source: "custom", topic: "Shipping small things every week.", ...input },
+    new Date(),
+  );
 }
 
 /** Writes `texts` as one run of `owner` (a test stand-in for a run); answers the new suggestion ids, oldest first. */
 async function suggestions(owner: WorkerRow, texts: string[], options: { fallback?: boolean } = {}): Promise<number[]> {
   const at = new Date(Date.now() - 60_000 + ++runs);
-  await insertSuggestions(sql(), owner, at, new Date(Date.now() + runs), texts.map((text) => ({
-    text, reference: { source: "popular_post", post_id: "1234567890", url: "https://x.com/someone/status/1234567890", author_id: "42" }, fallback: options.fallback ?? false,
-  })));
+  await insertSuggestions(
+    sql(),
+    owner,
+    at,
+    new Date(Date.now() + runs),
+    texts.map((text) => ({
+      text,
+      reference: { source: "popular_post", post_id: "1234567890", url: "https://x.com/someone/status/1234567890", author_id: "42" },
+      fallback: options.fallback ?? false,
+    })),
+  );
   const rows = await sql()<{ id: number }[]>`select id from worker_suggestions where worker_id = ${owner.id} and run_at = ${at} order by run_index`;
   return rows.map((row) => row.id);
 }
@@ -77,7 +90,13 @@ for (const index of [0, 1]) {
 
     test("GET /v1/workers lists every Worker of the account, not paginated, with shape as the last key", async () => {
       const productId = harness.world.products[0];
-      const productNiche = await worker(harness.world.accounts.main, { shape: "niche", topic_source: "product", product_id: productId, topic: undefined, keywords: ["scheduling", "Scheduling", "threads"] });
+      const productNiche = await worker(harness.world.accounts.main, {
+        shape: "niche",
+        topic_source: "product",
+        product_id: productId,
+        topic: undefined,
+        keywords: ["scheduling", "Scheduling", "threads"],
+      });
       const answer = await call("GET", "/v1/workers");
       assert.equal(answer.status, 200);
       assert.equal(answer.body.pagination, undefined);
@@ -86,7 +105,8 @@ for (const index of [0, 1]) {
         const item: any = byId.get(id);
         assert.ok(item, `Worker ${id} listed`);
         assert.equal(Object.keys(item).at(-1), "shape");
-        for (const field of ["voice", "topic_source", "topic_config", "style_mode", "batch_size", "schedule", "timezone", "next_run_at"]) assert.ok(field in item, field);
+        for (const field of ["voice", "topic_source", "topic_config", "style_mode", "batch_size", "schedule", "timezone", "next_run_at"])
+          assert.ok(field in item, field);
       }
       assert.equal(byId.has(demo.workers.foreign), false);
       const niche: any = byId.get(demo.workers.niche);
@@ -120,28 +140,54 @@ for (const index of [0, 1]) {
       await action(third, "dismiss");
       const page = await call("GET", `/v1/workers/suggestions?worker_id=${owner.id}`);
       assert.equal(page.status, 200);
-      assert.deepEqual(page.body.data.map((row: any) => row.id), [newer, older]);
+      assert.deepEqual(
+        page.body.data.map((row: any) => row.id),
+        [newer, older],
+      );
       assert.deepEqual(page.body.pagination, { page: 1, limit: 20, has_more: false, total: 2 });
       const record = page.body.data[0];
-      assert.deepEqual(Object.keys(record).sort(), ["dismissed_at", "drafted_at", "generated_at", "id", "post_id", "reference", "scheduled_at", "status", "text", "worker_id"]);
+      assert.deepEqual(Object.keys(record).sort(), [
+        "dismissed_at",
+        "drafted_at",
+        "generated_at",
+        "id",
+        "post_id",
+        "reference",
+        "scheduled_at",
+        "status",
+        "text",
+        "worker_id",
+      ]);
       assert.equal(record.worker_id, owner.id);
       assert.equal(record.status, "to_review");
       assert.equal(record.post_id, null);
       // Spec: "collection and reference ids stay private": only the kind of source is shown.
       assert.deepEqual(record.reference, { source: "popular_post" });
       const first = await call("GET", `/v1/workers/suggestions?worker_id=${owner.id}&limit=1`);
-      assert.deepEqual(first.body.data.map((row: any) => row.id), [newer]);
+      assert.deepEqual(
+        first.body.data.map((row: any) => row.id),
+        [newer],
+      );
       assert.deepEqual(first.body.pagination, { page: 1, limit: 1, has_more: true, total: 2 });
       const second = await call("GET", `/v1/workers/suggestions?worker_id=${owner.id}&limit=1&page=2`);
-      assert.deepEqual(second.body.data.map((row: any) => row.id), [older]);
+      assert.deepEqual(
+        second.body.data.map((row: any) => row.id),
+        [older],
+      );
       assert.equal(second.body.pagination.has_more, false);
       const beyond = await call("GET", `/v1/workers/suggestions?worker_id=${owner.id}&page=9`);
       assert.deepEqual(beyond.body.data, []);
       assert.equal(beyond.body.pagination.total, 2);
       const dismissed = await call("GET", `/v1/workers/suggestions?worker_id=${owner.id}&status=dismissed`);
-      assert.deepEqual(dismissed.body.data.map((row: any) => row.id), [third]);
+      assert.deepEqual(
+        dismissed.body.data.map((row: any) => row.id),
+        [third],
+      );
       const all = await call("GET", `/v1/workers/suggestions?worker_id=${owner.id}&status=all`);
-      assert.deepEqual(all.body.data.map((row: any) => row.id), [third, newer, older].sort((a, b) => b - a));
+      assert.deepEqual(
+        all.body.data.map((row: any) => row.id),
+        [third, newer, older].sort((a, b) => b - a),
+      );
       const mainQueue = await call("GET", "/v1/workers/suggestions?limit=100");
       assert.ok(mainQueue.body.data.every((row: any) => row.status === "to_review"));
       assert.ok(demo.suggestions.to_review.some((id) => mainQueue.body.data.some((row: any) => row.id === id)));
@@ -155,11 +201,15 @@ for (const index of [0, 1]) {
     });
 
     test("reading suggestions changes nothing and spends no credits", async () => {
-      const before = await sql()<{ n: string }[]>`select md5(string_agg(id || status || coalesce(post_id::text, ''), ',' order by id)) as n from worker_suggestions`;
+      const before = await sql()<
+        { n: string }[]
+      >`select md5(string_agg(id || status || coalesce(post_id::text, ''), ',' order by id)) as n from worker_suggestions`;
       const answer = await call("GET", "/v1/workers/suggestions?status=all");
       assert.equal(answer.status, 200);
       assert.equal(answer.headers.get("x-credits-charged"), null);
-      const afterRead = await sql()<{ n: string }[]>`select md5(string_agg(id || status || coalesce(post_id::text, ''), ',' order by id)) as n from worker_suggestions`;
+      const afterRead = await sql()<
+        { n: string }[]
+      >`select md5(string_agg(id || status || coalesce(post_id::text, ''), ',' order by id)) as n from worker_suggestions`;
       assert.equal(afterRead[0].n, before[0].n);
     });
 
@@ -200,7 +250,10 @@ for (const index of [0, 1]) {
       assert.equal(post.status, "draft");
       assert.equal(await ledgerBalanceOf(sql(), `post:${saved.post_id}`), 0);
       const listed = await call("GET", `/v1/workers/suggestions?worker_id=${owner.id}&status=drafted`);
-      assert.deepEqual(listed.body.data.map((row: any) => [row.id, row.post_id]), [[id, saved.post_id]]);
+      assert.deepEqual(
+        listed.body.data.map((row: any) => [row.id, row.post_id]),
+        [[id, saved.post_id]],
+      );
 
       expectError(await action(id, "draft"), 400, "invalid_request", "second draft");
       expectError(await action(id, "schedule", { scheduled_for: hoursAhead(24) }), 400, "invalid_request", "schedule after draft");
@@ -239,14 +292,23 @@ for (const index of [0, 1]) {
     test("schedule needs a scheduled_for with Z or an offset, 60 s to 18 months ahead (400 invalid_parameter)", async () => {
       const owner = await worker(harness.world.accounts.main);
       const [id] = await suggestions(owner, ["Badly timed idea."]);
-      for (const body of [{}, { scheduled_for: "2030-01-01T09:00:00" }, { scheduled_for: "tomorrow" }, { scheduled_for: new Date(Date.now() + 30_000).toISOString() },
-        { scheduled_for: hoursAhead(-1) }, { scheduled_for: new Date(Date.now() + 19 * 31 * 86_400_000).toISOString() }]) {
+      for (const body of [
+        {},
+        { scheduled_for: "2030-01-01T09:00:00" },
+        { scheduled_for: "tomorrow" },
+        { scheduled_for: new Date(Date.now() + 30_000).toISOString() },
+        { scheduled_for: hoursAhead(-1) },
+        { scheduled_for: new Date(Date.now() + 19 * 31 * 86_400_000).toISOString() },
+      ]) {
         const answer = await action(id, "schedule", body);
         expectError(answer, 400, "invalid_parameter", JSON.stringify(body));
         assert.match(answer.body.error.message, /scheduled_for/);
       }
       const listed = await call("GET", `/v1/workers/suggestions?worker_id=${owner.id}`);
-      assert.deepEqual(listed.body.data.map((row: any) => row.status), ["to_review"]);
+      assert.deepEqual(
+        listed.body.data.map((row: any) => row.status),
+        ["to_review"],
+      );
     });
 
     test("dismiss moves to_review to dismissed without a post; a dismissed suggestion no longer saves", async () => {
@@ -258,7 +320,10 @@ for (const index of [0, 1]) {
       assert.equal(answer.body.data.id, id);
       assert.ok(Date.parse(answer.body.data.dismissed_at) > 0);
       const listed = await call("GET", `/v1/workers/suggestions?worker_id=${owner.id}&status=dismissed`);
-      assert.deepEqual(listed.body.data.map((row: any) => [row.id, row.post_id, row.dismissed_at]), [[id, null, answer.body.data.dismissed_at]]);
+      assert.deepEqual(
+        listed.body.data.map((row: any) => [row.id, row.post_id, row.dismissed_at]),
+        [[id, null, answer.body.data.dismissed_at]],
+      );
       expectError(await action(id, "draft"), 400, "invalid_request", "draft after dismiss");
       expectError(await action(id, "schedule", { scheduled_for: hoursAhead(24) }), 400, "invalid_request", "schedule after dismiss");
       const again = await action(id, "dismiss");
@@ -300,7 +365,11 @@ for (const index of [0, 1]) {
     });
 
     test("unknown, malformed, foreign and narrowed-away ids; shared accounts, read keys, onboarding and quota", async () => {
-      const verbs = [["draft", {}], ["schedule", { scheduled_for: hoursAhead(24) }], ["dismiss", {}]] as const;
+      const verbs = [
+        ["draft", {}],
+        ["schedule", { scheduled_for: hoursAhead(24) }],
+        ["dismiss", {}],
+      ] as const;
       for (const [verb, body] of verbs) {
         expectError(await action(999_999_999, verb, body), 404, "suggestion_not_found", `${verb} unknown`);
         for (const bad of ["abc", "0", "-1", "1.5"]) expectError(await action(bad, verb, body), 400, "invalid_parameter", `${verb} ${bad}`);
@@ -314,13 +383,26 @@ for (const index of [0, 1]) {
       for (const [verb, body] of verbs) {
         expectError(await action(foreign, verb, body), 404, "suggestion_not_found", `${verb} another user's`);
         expectError(await action(sharedId, verb, body), 403, "writes_main_account_only", `${verb} shared`);
-        expectError(await action(sharedId, verb, { ...body, account_id: harness.world.accounts.shared }), 403, "writes_main_account_only", `${verb} shared named`);
+        expectError(
+          await action(sharedId, verb, { ...body, account_id: harness.world.accounts.shared }),
+          403,
+          "writes_main_account_only",
+          `${verb} shared named`,
+        );
         expectError(await action(linkedOwn, verb, { ...body, account_id: harness.world.accounts.main }), 404, "suggestion_not_found", `${verb} narrowed away`);
-        expectError(await action(mine, verb, { ...body, account_id: harness.world.accounts.other_user }), 404, "account_not_found", `${verb} foreign account_id`);
+        expectError(
+          await action(mine, verb, { ...body, account_id: harness.world.accounts.other_user }),
+          404,
+          "account_not_found",
+          `${verb} foreign account_id`,
+        );
         expectError(await action(mine, verb, body, harness.world.keys.read), 403, "insufficient_scope", `${verb} read key`);
       }
       const sharedRead = await call("GET", `/v1/workers/suggestions?account_id=${harness.world.accounts.shared}&worker_id=${shared.id}`);
-      assert.deepEqual(sharedRead.body.data.map((row: any) => [row.id, row.status]), [[sharedId, "to_review"]]);
+      assert.deepEqual(
+        sharedRead.body.data.map((row: any) => [row.id, row.status]),
+        [[sharedId, "to_review"]],
+      );
       const mineAfter = await call("GET", `/v1/workers/suggestions?worker_id=${demo.workers.formats}&status=all&limit=100`);
       assert.equal(mineAfter.body.data.find((row: any) => row.id === mine).status, "to_review");
 
@@ -331,7 +413,10 @@ for (const index of [0, 1]) {
       const [overQuota] = await suggestions(pia, ["Over quota."]);
       expectError(await action(overQuota, "schedule", { scheduled_for: hoursAhead(24) }, harness.world.keys.no_post_quota), 403, "post_quota_exceeded");
       const still = await call("GET", `/v1/workers/suggestions?worker_id=${pia.id}`, undefined, harness.world.keys.no_post_quota);
-      assert.deepEqual(still.body.data.map((row: any) => [row.status, row.post_id]), [["to_review", null]]);
+      assert.deepEqual(
+        still.body.data.map((row: any) => [row.status, row.post_id]),
+        [["to_review", null]],
+      );
       const drafted = await action(overQuota, "draft", {}, harness.world.keys.no_post_quota);
       assert.equal(drafted.status, 200);
     });
@@ -354,11 +439,19 @@ describe("when the scheduling service is unreachable", () => {
   after(() => failing.close());
 
   test("draft and schedule answer 503 upstream_unavailable and write nothing; dismiss still works", async () => {
-    const owner = await createWorker(failing.services.sql, failing.world.accounts.main, { name: "Fault", shape: "formats", topic_source: "custom", topic: "x" }, new Date());
+    const owner = await createWorker(
+      failing.services.sql,
+      failing.world.accounts.main,
+      { name: "Fault", shape: "formats", topic_source: "custom", topic: "x" },
+      new Date(),
+    );
     await insertSuggestions(failing.services.sql, owner, new Date(), new Date(), [{ text: "never", reference: { source: "format" }, fallback: false }]);
     const [row] = await failing.services.sql<{ id: number }[]>`select id from worker_suggestions where worker_id = ${owner.id}`;
     for (const transport of transports(failing)) {
-      for (const [verb, body] of [["draft", {}], ["schedule", { scheduled_for: hoursAhead(24) }]] as const) {
+      for (const [verb, body] of [
+        ["draft", {}],
+        ["schedule", { scheduled_for: hoursAhead(24) }],
+      ] as const) {
         const answer = await transport.request("POST", `/v1/workers/suggestions/${row.id}/${verb}`, { key: failing.world.keys.write, body });
         assert.equal(answer.status, 503, `${transport.name} ${verb}`);
         assert.equal(answer.body.error.code, "upstream_unavailable");
@@ -428,18 +521,36 @@ describe("Workers run on their schedules through the job runner", () => {
     await drain(clock);
     assert.equal((await rowsOf(owner.id)).length, 3);
 
-    const listed = await transports(harness)[0].request("GET", `/v1/workers/suggestions?account_id=${account}&worker_id=${owner.id}`, { key: harness.world.keys.write });
+    const listed = await transports(harness)[0].request("GET", `/v1/workers/suggestions?account_id=${account}&worker_id=${owner.id}`, {
+      key: harness.world.keys.write,
+    });
     assert.equal(listed.body.data.length, 3);
-    const saved = await transports(harness)[0].request("POST", `/v1/workers/suggestions/${rows[0].id}/schedule`, { key: harness.world.keys.write, body: { scheduled_for: hoursAhead(24) } });
+    const saved = await transports(harness)[0].request("POST", `/v1/workers/suggestions/${rows[0].id}/schedule`, {
+      key: harness.world.keys.write,
+      body: { scheduled_for: hoursAhead(24) },
+    });
     assert.equal(saved.status, 200);
     const posts = await transports(harness)[0].request("GET", `/v1/scheduled-posts?account_id=${account}`, { key: harness.world.keys.write });
-    assert.deepEqual(posts.body.data.map((post: any) => [post.id, post.parts[0].text]), [[saved.body.data.post_id, rows[0].text]]);
+    assert.deepEqual(
+      posts.body.data.map((post: any) => [post.id, post.parts[0].text]),
+      [[saved.body.data.post_id, rows[0].text]],
+    );
   });
 
   test("a niche Worker remixes popular posts found by its keywords, and falls back to a format when none is usable", async () => {
     const account = await freshLinkedAccount(sql(), "wrk2");
-    const found = await worker(account, { shape: "niche", keywords: ["AI agents", "prompt engineering"], batch_size: 2, schedule: { days: [0, 1, 2, 3, 4, 5, 6], time: "10:00" } });
-    const none = await worker(account, { shape: "niche", keywords: ["qqxyzzy unheard-of phrase"], batch_size: 2, schedule: { days: [0, 1, 2, 3, 4, 5, 6], time: "10:00" } });
+    const found = await worker(account, {
+      shape: "niche",
+      keywords: ["AI agents", "prompt engineering"],
+      batch_size: 2,
+      schedule: { days: [0, 1, 2, 3, 4, 5, 6], time: "10:00" },
+    });
+    const none = await worker(account, {
+      shape: "niche",
+      keywords: ["qqxyzzy unheard-of phrase"],
+      batch_size: 2,
+      schedule: { days: [0, 1, 2, 3, 4, 5, 6], time: "10:00" },
+    });
     const clock = manualClock(Math.max(found.next_run_at.getTime(), none.next_run_at.getTime()) + 1000);
     await enqueueJob(sql(), { kind: "dispatch_workers" });
     await drain(clock);
@@ -461,12 +572,27 @@ describe("Workers run on their schedules through the job runner", () => {
       assert.equal(row.reference.source, "format");
       assert.equal(row.fallback, true);
     }
-    const listed = await transports(harness)[1].request("GET", `/v1/workers/suggestions?account_id=${account}&worker_id=${none.id}`, { key: harness.world.keys.write });
-    assert.deepEqual(listed.body.data.map((row: any) => row.reference), [{ source: "format", fallback: true }, { source: "format", fallback: true }]);
+    const listed = await transports(harness)[1].request("GET", `/v1/workers/suggestions?account_id=${account}&worker_id=${none.id}`, {
+      key: harness.world.keys.write,
+    });
+    assert.deepEqual(
+      listed.body.data.map((row: any) => row.reference),
+      [
+        { source: "format", fallback: true },
+        { source: "format", fallback: true },
+      ],
+    );
   });
 
   test("a fresh Worker writes from the account's context and products", async () => {
-    const owner = await worker(harness.world.accounts.main, { shape: "fresh", topic_source: "custom", topic: "Why we ship on Fridays.", batch_size: 3, schedule: { days: [0, 1, 2, 3, 4, 5, 6], time: "11:00" }, timezone: "Asia/Tokyo" });
+    const owner = await worker(harness.world.accounts.main, {
+      shape: "fresh",
+      topic_source: "custom",
+      topic: "Why we ship on Fridays.",
+      batch_size: 3,
+      schedule: { days: [0, 1, 2, 3, 4, 5, 6], time: "11:00" },
+      timezone: "Asia/Tokyo",
+    });
     const clock = manualClock(owner.next_run_at.getTime() + 1000);
     await enqueueJob(sql(), { kind: "run_worker", payload: { workerId: owner.id, runAt: owner.next_run_at.toISOString() } });
     await drain(clock);
@@ -505,6 +631,9 @@ describe("Workers run on their schedules through the job runner", () => {
     await drain(clock);
     assert.equal((await rowsOf(paused.id)).length, 0);
     const listed = await transports(harness)[0].request("GET", `/v1/workers?account_id=${account}`, { key: harness.world.keys.write });
-    assert.deepEqual(listed.body.data.map((item: any) => [item.active, item.next_run_at]), [[false, null]]);
+    assert.deepEqual(
+      listed.body.data.map((item: any) => [item.active, item.next_run_at]),
+      [[false, null]],
+    );
   });
 });

@@ -137,7 +137,8 @@ describe("what a lookup costs", () => {
     const [transport] = transports(harness);
     // The basic plan has 5 enrichment units a minute: two 2-unit lookups fit, a third does not.
     const key = harness.world.keys.throttled;
-    for (const id of [1, 2]) assert.equal((await transport.request("GET", `/v1/x/posts/${harness.world.x!.post_id}?include_quotes=true`, { key })).status, 200, `lookup ${id}`);
+    for (const id of [1, 2])
+      assert.equal((await transport.request("GET", `/v1/x/posts/${harness.world.x!.post_id}?include_quotes=true`, { key })).status, 200, `lookup ${id}`);
     const refused = await transport.request("GET", `/v1/x/posts/${harness.world.x!.post_id}?include_quotes=true`, { key });
     assert.equal(refused.status, 429);
     assert.equal(refused.body.error.code, "rate_limited");

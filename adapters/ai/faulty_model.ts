@@ -8,7 +8,6 @@ import { ModelUnavailableError } from "../../core/model/model_errors.ts";
 
 /** Creates a model whose every call rejects with `ModelUnavailableError`. */
 export function createFaultyModel(): Model {
-  const unavailable = () =>
-    Promise.reject(new ModelUnavailableError("The AI model is unavailable (THREADLINE_FAULTS=ai)", { reason: "fault" }));
+  const unavailable = () => Promise.reject(new ModelUnavailableError("The AI model is unavailable (THREADLINE_FAULTS=ai)", { reason: "fault" }));
   return { engine: "faulty", generate: unavailable, generateImage: unavailable };
 }

@@ -41,6 +41,7 @@ export function openModel(config: ModelConfig, faulty = false): Model {
 
 /** A typo must not make every call free (a NaN price) or unbounded (a NaN timeout): refuse it at startup. */
 function checked(name: string, value: number | undefined, minimum: number): number | undefined {
-  if (value !== undefined && !(Number.isFinite(value) && value >= minimum)) throw new Error(`"${name}" must be a number of at least ${minimum}, got "${value}"`);
+  if (value !== undefined && !(Number.isFinite(value) && value >= minimum))
+    throw new Error(`"${name}" must be a number of at least ${minimum}, got "${value}"`);
   return value;
 }

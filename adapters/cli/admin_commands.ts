@@ -29,7 +29,12 @@ const commands: Record<string, Command> = {
       plan: stringFlag(args, "plan"),
       subscriptionStatus: stringFlag(args, "subscription"),
       onboarded: args.flags["not-onboarded"] ? false : undefined,
-      account: { id: stringFlag(args, "account-id"), username: requiredFlag(args, "username"), name: stringFlag(args, "display-name") ?? requiredFlag(args, "name"), xPremium: args.flags.premium === true },
+      account: {
+        id: stringFlag(args, "account-id"),
+        username: requiredFlag(args, "username"),
+        name: stringFlag(args, "display-name") ?? requiredFlag(args, "name"),
+        xPremium: args.flags.premium === true,
+      },
     }),
   "accounts link": async (services, args) => {
     const { accountId } = await adminApi(services).linkAccount(requiredInteger(args, "user"), {

@@ -49,7 +49,7 @@ export async function serveCommand(args: Args): Promise<void> {
     console.log(`  Demo world created. Write key (shown once): ${world.keys.write}`);
     console.log(`  Try: curl -H "Authorization: Bearer ${world.keys.write}" ${listening.url}/v1/tags`);
   } else if (!demoFile) {
-    console.log('  Create a key with: npm run cli -- keys create --user <id> --name laptop   (users: npm run cli -- accounts list)');
+    console.log("  Create a key with: npm run cli -- keys create --user <id> --name laptop   (users: npm run cli -- accounts list)");
   }
   let stopping = false;
   const stop = async (signal: NodeJS.Signals) => {

@@ -11,7 +11,11 @@ import { type Args, integerFlag, requiredFlag, stringFlag } from "./args.ts";
 
 /** Creates a Worker from the command line; answers its list record. */
 export async function createWorkerCommand(services: Services, args: Args) {
-  const list = (name: string) => stringFlag(args, name)?.split(",").map((item) => item.trim()).filter(Boolean);
+  const list = (name: string) =>
+    stringFlag(args, name)
+      ?.split(",")
+      .map((item) => item.trim())
+      .filter(Boolean);
   const days = list("days")?.map(Number);
   const time = stringFlag(args, "time");
   const input = {

@@ -9,11 +9,7 @@
 import type { Counters } from "../../core/limits/counters.ts";
 
 /** Wraps `primary` so a rejected call is answered by `fallback` instead; `onError` hears each failure. */
-export function createFailOpenCounters(
-  primary: Counters,
-  fallback: Counters,
-  onError?: (error: unknown) => void,
-): Counters {
+export function createFailOpenCounters(primary: Counters, fallback: Counters, onError?: (error: unknown) => void): Counters {
   return {
     async consume(checks, nowMs) {
       try {

@@ -133,14 +133,16 @@ export function createRedisCounters(options: { url: string; prefix?: string }): 
       });
       const reply = await scripts.threadlineConsume(keys.length, ...keys, ...args);
       const [allowed, ...used] = parseReply(reply, checks.length + 1);
-      const windows = checks.map((check, i): WindowState => ({
-        key: check.key,
-        limit: check.limit,
-        windowSeconds: check.windowSeconds,
-        used: used[i],
-        remaining: Math.max(0, check.limit - used[i]),
-        resetAt: windowStart(nowMs, check.windowSeconds) + check.windowSeconds,
-      }));
+      const windows = checks.map(
+        (check, i): WindowState => ({
+          key: check.key,
+          limit: check.limit,
+          windowSeconds: check.windowSeconds,
+          used: used[i],
+          remaining: Math.max(0, check.limit - used[i]),
+          resetAt: windowStart(nowMs, check.windowSeconds) + check.windowSeconds,
+        }),
+      );
       return { allowed: allowed === 1, windows };
     },
 

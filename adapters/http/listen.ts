@@ -26,9 +26,10 @@ export async function listen(app: H3 | ((request: Request) => Promise<Response>)
   return {
     server,
     url: `http://${host}:${address.port}`,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeIdleConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
   };
 }

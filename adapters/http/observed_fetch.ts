@@ -54,14 +54,17 @@ export function observedFetch(app: H3, options: { logger: Logger; metrics?: Thre
     const level = QUIET_ROUTES.has(route) ? "debug" : "info";
     if (logger.isLevelEnabled(level)) {
       const principal = context.apiContext?.report.principal;
-      logger[level]({
-        req_id: requestId,
-        method,
-        route,
-        status: response.status,
-        duration_ms: Math.round(seconds * 10_000) / 10,
-        ...(principal ? { account_id: principal.mainAccountId, user_id: principal.userId, key_prefix: keyPrefixOf(principal.key.display) } : {}),
-      }, "request");
+      logger[level](
+        {
+          req_id: requestId,
+          method,
+          route,
+          status: response.status,
+          duration_ms: Math.round(seconds * 10_000) / 10,
+          ...(principal ? { account_id: principal.mainAccountId, user_id: principal.userId, key_prefix: keyPrefixOf(principal.key.display) } : {}),
+        },
+        "request",
+      );
     }
     return response;
   };

@@ -56,7 +56,9 @@ async function readiness(services: Services): Promise<Response> {
       return "ok";
     });
   }
-  const failed = Object.entries(checks).filter(([, value]) => value.startsWith("failed")).map(([name]) => name);
+  const failed = Object.entries(checks)
+    .filter(([, value]) => value.startsWith("failed"))
+    .map(([name]) => name);
   const body = failed.length === 0 ? { status: "ok", checks } : { status: "unavailable", failed, checks };
   return Response.json(body, { status: failed.length === 0 ? 200 : 503, headers: { "Cache-Control": "no-store" } });
 }

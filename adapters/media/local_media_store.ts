@@ -108,4 +108,3 @@ export function createLocalMediaStore(options: LocalMediaStoreOptions): MediaSto
 function isMissing(error: unknown): boolean {
   return (error as NodeJS.ErrnoException)?.code === "ENOENT";
 }
-

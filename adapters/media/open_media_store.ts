@@ -24,8 +24,18 @@ export type MediaStoreConfig =
 /** The configuration fields this reads (a subset of `ThreadlineConfig`). */
 export type MediaSettings = Pick<
   ThreadlineConfig,
-  | "mediaStore" | "mediaDir" | "mediaSigningSecret" | "dataDir" | "publicUrl" | "s3Endpoint" | "s3Bucket"
-  | "s3Region" | "s3AccessKeyId" | "s3SecretAccessKey" | "s3PublicUrl" | "s3PathStyle"
+  | "mediaStore"
+  | "mediaDir"
+  | "mediaSigningSecret"
+  | "dataDir"
+  | "publicUrl"
+  | "s3Endpoint"
+  | "s3Bucket"
+  | "s3Region"
+  | "s3AccessKeyId"
+  | "s3SecretAccessKey"
+  | "s3PublicUrl"
+  | "s3PathStyle"
 >;
 
 /** The name of the installation secret local upload URLs are signed with. */
@@ -41,7 +51,11 @@ export function mediaStoreConfig(settings: MediaSettings): MediaStoreConfig {
     return { kind, dir: dir === undefined ? undefined : resolve(dir), signingSecret: settings.mediaSigningSecret, publicBaseUrl };
   }
   if (kind === "s3") {
-    const required: [string, string | undefined][] = [["S3_BUCKET", settings.s3Bucket], ["S3_ACCESS_KEY_ID", settings.s3AccessKeyId], ["S3_SECRET_ACCESS_KEY", settings.s3SecretAccessKey]];
+    const required: [string, string | undefined][] = [
+      ["S3_BUCKET", settings.s3Bucket],
+      ["S3_ACCESS_KEY_ID", settings.s3AccessKeyId],
+      ["S3_SECRET_ACCESS_KEY", settings.s3SecretAccessKey],
+    ];
     const missing = required.filter(([, value]) => !value).map(([name]) => name);
     if (!settings.s3Endpoint && !settings.s3Region) missing.push("S3_ENDPOINT");
     if (missing.length > 0) throw new Error(`MEDIA_STORE=s3 needs ${missing.map((name) => `"${name}"`).join(", ")}`);

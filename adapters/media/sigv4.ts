@@ -32,14 +32,24 @@ export function uriEncode(value: string, keepSlash = false): string {
 
 /** `20130524T000000Z`. */
 export function amzDate(at: Date): string {
-  return at.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "");
+  return at
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d{3}/, "");
 }
 
 /**
  * A presigned URL for `method` on `url` valid `expiresSeconds` from `at`. `headers` are
  * signed too (the client must send them exactly); `host` always is.
  */
-export function presignUrl(input: { method: string; url: URL; headers?: Record<string, string>; expiresSeconds: number; at: Date; credentials: SigV4Credentials }): string {
+export function presignUrl(input: {
+  method: string;
+  url: URL;
+  headers?: Record<string, string>;
+  expiresSeconds: number;
+  at: Date;
+  credentials: SigV4Credentials;
+}): string {
   const { credentials } = input;
   const date = amzDate(input.at);
   const scope = `${date.slice(0, 8)}/${credentials.region}/${credentials.service}/aws4_request`;
@@ -61,7 +71,14 @@ export function presignUrl(input: { method: string; url: URL; headers?: Record<s
  * The headers that authorize a request: `x-amz-date`, `x-amz-content-sha256` and
  * `authorization` (with `host` and every header given signed).
  */
-export function signHeaders(input: { method: string; url: URL; headers?: Record<string, string>; payloadHash: string; at: Date; credentials: SigV4Credentials }): Record<string, string> {
+export function signHeaders(input: {
+  method: string;
+  url: URL;
+  headers?: Record<string, string>;
+  payloadHash: string;
+  at: Date;
+  credentials: SigV4Credentials;
+}): Record<string, string> {
   const { credentials } = input;
   const date = amzDate(input.at);
   const scope = `${date.slice(0, 8)}/${credentials.region}/${credentials.service}/aws4_request`;
@@ -91,7 +108,9 @@ function canonicalQuery(url: URL): string {
 function canonicalRequest(method: string, url: URL, headers: Record<string, string>, payloadHash: string): string {
   const names = Object.keys(headers).sort();
   // S3 signs the path as sent (its segments are already encoded once, never twice).
-  return [method, url.pathname || "/", canonicalQuery(url), names.map((name) => `${name}:${headers[name]}\n`).join(""), names.join(";"), payloadHash].join("\n");
+  return [method, url.pathname || "/", canonicalQuery(url), names.map((name) => `${name}:${headers[name]}\n`).join(""), names.join(";"), payloadHash].join(
+    "\n",
+  );
 }
 
 function sign(credentials: SigV4Credentials, date: string, scope: string, canonical: string): string {

@@ -31,13 +31,50 @@ export function createThreadlineMetrics(sql: Sql): ThreadlineMetrics {
   const registry = new Registry();
   const registers = [registry];
   collectDefaultMetrics({ register: registry, prefix: "threadline_" });
-  const requests = new Counter({ name: "threadline_http_requests_total", help: "HTTP requests by route template, method and status", labelNames: ["route", "method", "status"], registers });
-  const latency = new Histogram({ name: "threadline_http_request_duration_seconds", help: "HTTP request latency until the response headers", labelNames: ["route", "method"], buckets: LATENCY_BUCKETS, registers });
-  const rateLimited = new Counter({ name: "threadline_rate_limited_total", help: "Requests refused with 429 rate_limited by a request bucket", labelNames: ["bucket"], registers });
-  const credits = new Counter({ name: "threadline_credits_charged_total", help: "AI credits kept for calls, by procedure (refunds not subtracted)", labelNames: ["procedure"], registers });
-  const jobLag = new Histogram({ name: "threadline_job_lag_seconds", help: "Seconds from a job's run_at to its claim", labelNames: ["kind"], buckets: LATENESS_BUCKETS, registers });
-  const jobFailures = new Counter({ name: "threadline_job_failures_total", help: "Failed job attempts by kind; final=true when no retry is left", labelNames: ["kind", "final"], registers });
-  const lateness = new Histogram({ name: "threadline_publisher_lateness_seconds", help: "Seconds between a post's scheduled time and its sent", buckets: LATENESS_BUCKETS, registers });
+  const requests = new Counter({
+    name: "threadline_http_requests_total",
+    help: "HTTP requests by route template, method and status",
+    labelNames: ["route", "method", "status"],
+    registers,
+  });
+  const latency = new Histogram({
+    name: "threadline_http_request_duration_seconds",
+    help: "HTTP request latency until the response headers",
+    labelNames: ["route", "method"],
+    buckets: LATENCY_BUCKETS,
+    registers,
+  });
+  const rateLimited = new Counter({
+    name: "threadline_rate_limited_total",
+    help: "Requests refused with 429 rate_limited by a request bucket",
+    labelNames: ["bucket"],
+    registers,
+  });
+  const credits = new Counter({
+    name: "threadline_credits_charged_total",
+    help: "AI credits kept for calls, by procedure (refunds not subtracted)",
+    labelNames: ["procedure"],
+    registers,
+  });
+  const jobLag = new Histogram({
+    name: "threadline_job_lag_seconds",
+    help: "Seconds from a job's run_at to its claim",
+    labelNames: ["kind"],
+    buckets: LATENESS_BUCKETS,
+    registers,
+  });
+  const jobFailures = new Counter({
+    name: "threadline_job_failures_total",
+    help: "Failed job attempts by kind; final=true when no retry is left",
+    labelNames: ["kind", "final"],
+    registers,
+  });
+  const lateness = new Histogram({
+    name: "threadline_publisher_lateness_seconds",
+    help: "Seconds between a post's scheduled time and its sent",
+    buckets: LATENESS_BUCKETS,
+    registers,
+  });
   new Gauge({
     name: "threadline_jobs",
     help: "Jobs queued, running and failed by kind, read from the jobs table at scrape time",

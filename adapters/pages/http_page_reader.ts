@@ -21,7 +21,11 @@ export function createHttpPageReader(options: { timeoutMs?: number; allowPrivate
         await assertPublicUrl(url, { allowPrivate: options.allowPrivate });
         let response: Response;
         try {
-          response = await send(url, { redirect: "manual", signal, headers: { Accept: "text/html,application/xhtml+xml", "User-Agent": "ThreadlineBot/1.0 (+product page reader)" } });
+          response = await send(url, {
+            redirect: "manual",
+            signal,
+            headers: { Accept: "text/html,application/xhtml+xml", "User-Agent": "ThreadlineBot/1.0 (+product page reader)" },
+          });
         } catch (cause) {
           throw new PageReadError(signal.aborted ? `Reading "${url.href}" took longer than ${timeoutMs} ms` : `Cannot reach "${url.host}"`, { cause });
         }

@@ -147,9 +147,7 @@ async function takeLock(lockPath: string, dataDir: string): Promise<void> {
       }
       const holder = await lockHolder(lockPath);
       if (holder !== null && isRunning(holder) && (holder !== process.pid || heldLocks.has(lockPath))) {
-        throw new Error(
-          `Data directory "${dataDir}" is in use by process ${holder}; stop it or set DATA_DIR to another directory (lock file "${lockPath}")`,
-        );
+        throw new Error(`Data directory "${dataDir}" is in use by process ${holder}; stop it or set DATA_DIR to another directory (lock file "${lockPath}")`);
       }
       // Stale: the holder died without closing. Another starter may be taking it over too;
       // link() lets only one of us win the next round.

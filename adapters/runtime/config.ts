@@ -176,9 +176,10 @@ function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, values: r
 export function networkSettingsOf(config: ThreadlineConfig): NetworkSettings {
   return {
     seed: config.networkSeed,
-    xApi: config.xApiBaseUrl && config.xBearerToken
-      ? { baseUrl: config.xApiBaseUrl, bearerToken: config.xBearerToken, userToken: config.xUserToken, timeoutMs: config.xApiTimeoutMs }
-      : undefined,
+    xApi:
+      config.xApiBaseUrl && config.xBearerToken
+        ? { baseUrl: config.xApiBaseUrl, bearerToken: config.xBearerToken, userToken: config.xUserToken, timeoutMs: config.xApiTimeoutMs }
+        : undefined,
     faulty: faultsOf(config).has("x"),
   };
 }
@@ -189,7 +190,18 @@ export function networkSettingsOf(config: ThreadlineConfig): NetworkSettings {
  */
 export function modelSettingsOf(config: ThreadlineConfig): ModelSettings {
   const { aiBaseUrl, aiApiKey, aiModel, aiImageModel, aiPriceInputPer1K, aiPriceOutputPer1K, aiPriceImage, aiTimeoutMs, aiImageTimeoutMs } = config;
-  return { aiBaseUrl, aiApiKey, aiModel, aiImageModel, aiPriceInputPer1K, aiPriceOutputPer1K, aiPriceImage, aiTimeoutMs, aiImageTimeoutMs, faulty: faultsOf(config).has("ai") };
+  return {
+    aiBaseUrl,
+    aiApiKey,
+    aiModel,
+    aiImageModel,
+    aiPriceInputPer1K,
+    aiPriceOutputPer1K,
+    aiPriceImage,
+    aiTimeoutMs,
+    aiImageTimeoutMs,
+    faulty: faultsOf(config).has("ai"),
+  };
 }
 
 /** The fault set of a config. */

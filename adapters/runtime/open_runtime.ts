@@ -120,7 +120,8 @@ export async function openRuntime(router: AnyRouter, config: ThreadlineConfig): 
         // bree's own messages (a worker thread that died): text, with the error's stack when there is one.
         logger: {
           warn: (...args: unknown[]) => logger.warn({ err: args.find((arg) => arg instanceof Error) }, args.filter((arg) => typeof arg === "string").join(" ")),
-          error: (...args: unknown[]) => logger.error({ err: args.find((arg) => arg instanceof Error) }, args.filter((arg) => typeof arg === "string").join(" ")),
+          error: (...args: unknown[]) =>
+            logger.error({ err: args.find((arg) => arg instanceof Error) }, args.filter((arg) => typeof arg === "string").join(" ")),
         },
         ...overrides,
       }),

@@ -87,7 +87,11 @@ export async function deleteProductRow(sql: Queryable, accountId: string, id: nu
 }
 
 /** Fills a product from its scraped page: the title only when it has no name; description and highlights replace. */
-export async function saveScrapedProduct(sql: Queryable, id: number, page: { title: string | null; description: string | null; highlights: readonly string[] }): Promise<ProductRow> {
+export async function saveScrapedProduct(
+  sql: Queryable,
+  id: number,
+  page: { title: string | null; description: string | null; highlights: readonly string[] },
+): Promise<ProductRow> {
   const [row] = await sql<ProductRow[]>`
     update products
        set name = coalesce(name, ${page.title}), description = coalesce(${page.description}, description),

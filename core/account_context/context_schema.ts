@@ -13,14 +13,20 @@ const handle = z
 
 /** The settings groups as sent on `PATCH` (and `PUT`) `/v1/context`. */
 export const contextSettingsInput = {
-  profile_description: z.object({ text: text(500).optional(), enabled: z.boolean().optional() }).strict().optional(),
+  profile_description: z
+    .object({ text: text(500).optional(), enabled: z.boolean().optional() })
+    .strict()
+    .optional(),
   interests: z
     .array(z.string().trim().min(1, "must not be empty").max(50, "must be at most 50 characters"))
     .max(30, "must have at most 30 items")
     .optional()
     .meta({ description: "Full replace; `[]` clears" }),
   rules: text(500).optional().meta({ description: "Replaces the whole rule text; null clears" }),
-  reply: z.object({ custom_instructions: text(500).optional(), include_author_name: z.boolean().optional() }).strict().optional(),
+  reply: z
+    .object({ custom_instructions: text(500).optional(), include_author_name: z.boolean().optional() })
+    .strict()
+    .optional(),
   voice: z
     .object({ favorite_creators: z.array(handle).max(3, "must have at most 3 usernames").optional(), use_own_posts_as_examples: z.boolean().optional() })
     .strict()

@@ -22,7 +22,11 @@ export async function replaceProducts(ctx: AccountContext, products: ({ url: str
 /** The transaction body of a full replace (also used by `PUT /v1/context`). */
 export async function replaceProductsIn(tx: Queryable, accountId: string, products: ({ url: string } & ProductFields)[]): Promise<ProductRow[]> {
   await contextForUpdate(tx, accountId);
-  await deleteProductsExcept(tx, accountId, products.map((item) => item.url));
+  await deleteProductsExcept(
+    tx,
+    accountId,
+    products.map((item) => item.url),
+  );
   for (const { url, ...fields } of products) await upsertProduct(tx, accountId, url, fields);
   return activeProducts(tx, accountId);
 }

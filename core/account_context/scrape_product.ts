@@ -17,10 +17,13 @@ export async function scrapeProduct(ctx: AccountContext, id: number) {
   const product = await productById(sql, ctx.account.id, id);
   if (!product || product.deleted_at) throw new ApiError("not_found", `Cannot find product "${id}"`);
   const outcome = await consumeAllowances(ctx, ctx.principal.mainAccountId, [{ spec: PAGE_READS, units: 1 }]);
-  if (outcome.status === "unverifiable") throw retryableError("rate_limited", "The page-read allowance cannot be verified right now; retry shortly", 30, { bucket: "page_reads" });
+  if (outcome.status === "unverifiable")
+    throw retryableError("rate_limited", "The page-read allowance cannot be verified right now; retry shortly", 30, { bucket: "page_reads" });
   if (outcome.status === "refused") {
     const retryAfter = outcome.blocked.resetAt - Math.floor(outcome.checkedAt / 1000);
-    throw retryableError("rate_limited", `An account reads at most ${PAGE_READS.limit} pages a day; retry after midnight UTC`, retryAfter, { bucket: "page_reads" });
+    throw retryableError("rate_limited", `An account reads at most ${PAGE_READS.limit} pages a day; retry after midnight UTC`, retryAfter, {
+      bucket: "page_reads",
+    });
   }
   let page;
   try {

@@ -29,7 +29,10 @@ export async function regenerateStyleGuide(ctx: AccountContext) {
   let posts = await originals(ctx, { since, pages: 1 });
   let source: "stored" | "live" = "stored";
   if (posts.length < MIN_POSTS) {
-    const live = [{ spec: STYLE_GUIDE_LIVE_ATTEMPTS, units: 1 }, { spec: PLATFORM_LIVE_DATA, units: LIVE_REQUESTS }];
+    const live = [
+      { spec: STYLE_GUIDE_LIVE_ATTEMPTS, units: 1 },
+      { spec: PLATFORM_LIVE_DATA, units: LIVE_REQUESTS },
+    ];
     await requireAllowances(ctx, ctx.principal.mainAccountId, live, actionCapError);
     posts = await originals(ctx, { pages: LIVE_REQUESTS });
     source = "live";
@@ -51,7 +54,9 @@ async function originals(ctx: AccountContext, options: { since?: string; pages: 
   const posts: NetworkPost[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < options.pages; page++) {
-    const result = await callNetwork(() => ctx.services.network.timeline(ctx.account.id, { limit: 100, cursor, since: options.since, excludeReplies: true, excludeReposts: true }));
+    const result = await callNetwork(() =>
+      ctx.services.network.timeline(ctx.account.id, { limit: 100, cursor, since: options.since, excludeReplies: true, excludeReposts: true }),
+    );
     posts.push(...result.items.filter((post) => post.kind === "post" && !post.isThreadContinuation));
     cursor = result.nextCursor;
     if (!cursor) break;
@@ -66,6 +71,10 @@ async function oncePerHour(ctx: AccountContext): Promise<void> {
   const result = await ctx.services.requestCounters.consume([check], now);
   if (!result.allowed) {
     const retryAfter = result.windows[0].resetAt - Math.floor(now / 1000);
-    throw retryableError("rate_limited", `The style guide of account "${ctx.account.id}" can be regenerated once an hour; retry in ${Math.max(1, retryAfter)} s`, retryAfter);
+    throw retryableError(
+      "rate_limited",
+      `The style guide of account "${ctx.account.id}" can be regenerated once an hour; retry in ${Math.max(1, retryAfter)} s`,
+      retryAfter,
+    );
   }
 }

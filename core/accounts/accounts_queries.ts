@@ -48,7 +48,9 @@ export async function reachableAccounts(sql: Queryable, userId: number, onlyId?:
 
 /** One account by id with its owner, or undefined. */
 export async function accountById(sql: Queryable, id: string) {
-  const [row] = await sql<{ id: string; user_id: number; main_account_id: string | null; username: string; name: string; avatar_url: string; x_premium: boolean }[]>`
+  const [row] = await sql<
+    { id: string; user_id: number; main_account_id: string | null; username: string; name: string; avatar_url: string; x_premium: boolean }[]
+  >`
     select id, user_id, main_account_id, username, name, avatar_url, x_premium from accounts where id = ${id}`;
   return row;
 }

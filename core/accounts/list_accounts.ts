@@ -16,9 +16,7 @@ export async function listAccounts(ctx: KeyContext, input: { limit: number; page
   const { principal } = ctx;
   if (!accountsVerifiable(ctx)) {
     const main = await accountById(sql, principal.mainAccountId);
-    const rows: ReachableAccountRow[] = main
-      ? [{ ...main, relation: "main", permission: "owner", workspace_id: main.id }]
-      : [];
+    const rows: ReachableAccountRow[] = main ? [{ ...main, relation: "main", permission: "owner", workspace_id: main.id }] : [];
     return { data: rows.map(toAccount), pagination: { page: 1, limit: input.limit, has_more: false }, degraded: true as const };
   }
   const rows = await reachableAccounts(sql, principal.userId);

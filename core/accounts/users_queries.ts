@@ -3,7 +3,10 @@ import type { Queryable, Sql } from "../db/sql.ts";
 import type { AccountInput } from "./users.ts";
 
 /** Inserts a user; answers its id. */
-export async function insertUser(sql: Queryable, user: { name: string; email: string | null; plan: string; status: string; onboarded: boolean }): Promise<number> {
+export async function insertUser(
+  sql: Queryable,
+  user: { name: string; email: string | null; plan: string; status: string; onboarded: boolean },
+): Promise<number> {
   const [row] = await sql<{ id: number }[]>`
     insert into users (name, email, plan, subscription_status, onboarded)
     values (${user.name}, ${user.email}, ${user.plan}, ${user.status}, ${user.onboarded})

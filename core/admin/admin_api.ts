@@ -56,7 +56,17 @@ export function adminApi(services: Services): AdminApi {
 }
 
 /** The names of the admin methods (for an API whose instance opens on first use). */
-export const ADMIN_METHODS = ["createUser", "linkAccount", "shareAccount", "listUsers", "createKey", "rotateKey", "revokeKey", "listKeys", "demoWorld"] as const satisfies readonly (keyof AdminApi)[];
+export const ADMIN_METHODS = [
+  "createUser",
+  "linkAccount",
+  "shareAccount",
+  "listUsers",
+  "createKey",
+  "rotateKey",
+  "revokeKey",
+  "listKeys",
+  "demoWorld",
+] as const satisfies readonly (keyof AdminApi)[];
 
 /** An AdminApi whose calls first wait for `open` (an instance that opens on first use). */
 export function deferredAdmin(open: () => Promise<AdminApi>): AdminApi {

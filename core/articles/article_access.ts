@@ -21,7 +21,12 @@ export async function reachableArticle(
 ): Promise<{ row: ArticleRow; access: AccountAccess }> {
   // Articles belong to an account, not to the workspace: `account_id` narrows to that account only.
   const request = { accountId: options.accountId, intent: { write: options.write }, narrowTo: "account" as const };
-  const found = await findReachable(ctx, request, () => articleById(sql, id), (row) => row.account_id);
+  const found = await findReachable(
+    ctx,
+    request,
+    () => articleById(sql, id),
+    (row) => row.account_id,
+  );
   if (!found) throw new ApiError("not_found", `Cannot find article "${id}"`);
   return found;
 }

@@ -72,7 +72,10 @@ export async function claimForJob(sql: Queryable, claim: ArticleHolder & { versi
 }
 
 /** Where an article stands (after a refused claim), or undefined when it is gone. */
-export async function articlePublishState(sql: Queryable, articleId: number): Promise<(Pick<ArticleRow, "status" | "publish_version" | "scheduled_for"> & { claimed: boolean }) | undefined> {
+export async function articlePublishState(
+  sql: Queryable,
+  articleId: number,
+): Promise<(Pick<ArticleRow, "status" | "publish_version" | "scheduled_for"> & { claimed: boolean }) | undefined> {
   const [row] = await sql<(Pick<ArticleRow, "status" | "publish_version" | "scheduled_for"> & { claimed: boolean })[]>`
     select status, publish_version, scheduled_for, ${leaseRunning(sql)} as claimed
       from articles where id = ${articleId}`;
@@ -92,7 +95,13 @@ export interface PublishedFacts {
  * fact, recorded whoever holds the claim; undefined when the article is no longer that
  * publication (deleted, or already recorded).
  */
-export async function markArticlePublished(sql: Queryable, articleId: number, token: string, facts: PublishedFacts, now: Date): Promise<ArticleRow | undefined> {
+export async function markArticlePublished(
+  sql: Queryable,
+  articleId: number,
+  token: string,
+  facts: PublishedFacts,
+  now: Date,
+): Promise<ArticleRow | undefined> {
   const [row] = await sql<ArticleRow[]>`
     update articles
        set status = 'published', x_post_id = ${facts.xPostId}, x_article_id = ${facts.xArticleId}, url = ${facts.url},

@@ -10,7 +10,10 @@ import type { ArticleRow } from "./articles_queries.ts";
 export function assertEditable(row: ArticleRow): void {
   if (row.status === "published") throw new ApiError("article_not_editable", `Article "${row.id}" is published and cannot be changed`);
   if (row.status === "publishing") {
-    throw new ApiError("article_not_editable", `Article "${row.id}" is being published and cannot be changed until the publication is settled; read it again shortly`);
+    throw new ApiError(
+      "article_not_editable",
+      `Article "${row.id}" is being published and cannot be changed until the publication is settled; read it again shortly`,
+    );
   }
 }
 

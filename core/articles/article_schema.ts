@@ -40,12 +40,13 @@ export const titleInput = z
 export const markdownInput = z
   .string()
   .max(MAX_MARKDOWN, `must be at most ${MAX_MARKDOWN} characters`)
-  .meta({ description: "The body as Markdown: h1-h3, lists (2 levels), quotes, bold, italic, strikethrough, http(s) links and images; other constructs degrade to text and are listed in `warnings`" });
+  .meta({
+    description:
+      "The body as Markdown: h1-h3, lists (2 levels), quotes, bold, italic, strikethrough, http(s) links and images; other constructs degrade to text and are listed in `warnings`",
+  });
 
 /** `cover_url`: an http(s) URL, or null to remove the cover. */
-export const coverUrlInput = z
-  .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
-  .max(2000, "must be at most 2000 characters");
+export const coverUrlInput = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).max(2000, "must be at most 2000 characters");
 
 /** The Article as every endpoint answers it. */
 export const article = z.object({
@@ -70,7 +71,9 @@ export type Article = z.infer<typeof article>;
 
 /** `GET /v1/articles/{id}` adds the latest AI cover generation, so a client polls one URL after `POST .../cover`. */
 export const articleWithCover = article.extend({
-  cover_generation: coverGeneration.nullable().meta({ description: "The latest AI cover request (`queued`, `running`, `done`, `failed`, `timed_out`), or null" }),
+  cover_generation: coverGeneration
+    .nullable()
+    .meta({ description: "The latest AI cover request (`queued`, `running`, `done`, `failed`, `timed_out`), or null" }),
 });
 
 /** The publish answer (spec: Article, "Publish response"). */

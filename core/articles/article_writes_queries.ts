@@ -32,7 +32,12 @@ export async function insertArticle(sql: Queryable, accountId: string, columns: 
 }
 
 /** Changes the given columns (and `updated_at`); `bumpVersion` makes a queued publish job stale. */
-export async function updateArticleColumns(sql: Queryable, id: number, columns: ArticleColumns, options: { now: Date; bumpVersion?: boolean }): Promise<ArticleRow> {
+export async function updateArticleColumns(
+  sql: Queryable,
+  id: number,
+  columns: ArticleColumns,
+  options: { now: Date; bumpVersion?: boolean },
+): Promise<ArticleRow> {
   const values = { ...columnValues(sql, columns), updated_at: options.now };
   const [row] = await sql<ArticleRow[]>`
     update articles set ${sql(values)} ${options.bumpVersion ? sql`, publish_version = publish_version + 1` : sql``}

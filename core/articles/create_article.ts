@@ -13,6 +13,11 @@ import { normalizeArticleMarkdown } from "./markdown_normalize.ts";
 export async function createArticle(ctx: AccountContext, input: { title: string; content_markdown?: string }): Promise<{ data: Article }> {
   const { sql, clock } = ctx.services;
   const body = normalizeArticleMarkdown(input.content_markdown ?? "");
-  const row = await insertArticle(sql, ctx.account.id, { title: input.title.trim(), content_markdown: body.markdown, warnings: body.warnings }, new Date(clock.now()));
+  const row = await insertArticle(
+    sql,
+    ctx.account.id,
+    { title: input.title.trim(), content_markdown: body.markdown, warnings: body.warnings },
+    new Date(clock.now()),
+  );
   return { data: toArticle(row) };
 }

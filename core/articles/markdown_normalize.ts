@@ -218,7 +218,11 @@ function isTableStart(lines: readonly SourceLine[], i: number): boolean {
 
 /** A table row's cells (outer pipes dropped; `\|` stays inside a cell). */
 function tableCells(row: string): string[] {
-  const cells = row.trim().replace(/^\|/, "").replace(/(?<!\\)\|$/, "").split(/(?<!\\)\|/);
+  const cells = row
+    .trim()
+    .replace(/^\|/, "")
+    .replace(/(?<!\\)\|$/, "")
+    .split(/(?<!\\)\|/);
   return cells.map((cell) => cell.trim());
 }
 
@@ -229,7 +233,12 @@ function table(lines: readonly SourceLine[], start: number, blocks: string[], sc
   let end = start + 2;
   while (end < lines.length && lines[end].text.trim() !== "" && !startsBlock(lines[end].text)) rows.push(lines[end++]);
   const texts = rows
-    .map((row) => tableCells(row.text).filter((cell) => cell !== "").map((cell) => normalizeInline(cell, row.no, scope.inline)).join(" · "))
+    .map((row) =>
+      tableCells(row.text)
+        .filter((cell) => cell !== "")
+        .map((cell) => normalizeInline(cell, row.no, scope.inline))
+        .join(" · "),
+    )
     .filter((text) => text !== "")
     .map((text) => guardLineStart(text));
   if (texts.length > 0) blocks.push(texts.join("\\\n"));
@@ -250,7 +259,10 @@ function htmlBlock(lines: readonly SourceLine[], start: number, blocks: string[]
       .replace(/<br\s*\/?>/gi, "\n")
       .replace(/<\/?[A-Za-z][^<>]*>/g, ""),
   );
-  const kept = text.split("\n").map((line) => line.trim()).filter((line) => line !== "");
+  const kept = text
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "");
   if (kept.length > 0) blocks.push(kept.map((line) => escapeText(line)).join("\n"));
   return end;
 }
@@ -290,11 +302,22 @@ function blockquote(lines: readonly SourceLine[], start: number, blocks: string[
   if (scope.quoted) {
     // Every deeper level at once: one warning, and no recursion however deep the nesting.
     scope.warn("nested_quote", lines[start].no);
-    blocks.push(...normalizeBlocks(inner.map((line) => ({ text: line.text.replace(/^(?: {0,3}> ?)+/, ""), no: line.no })), scope));
+    blocks.push(
+      ...normalizeBlocks(
+        inner.map((line) => ({ text: line.text.replace(/^(?: {0,3}> ?)+/, ""), no: line.no })),
+        scope,
+      ),
+    );
     return end;
   }
   const body = normalizeBlocks(inner, { ...scope, quoted: true }).join("\n\n");
-  if (body !== "") blocks.push(body.split("\n").map((line) => (line === "" ? ">" : `> ${line}`)).join("\n"));
+  if (body !== "")
+    blocks.push(
+      body
+        .split("\n")
+        .map((line) => (line === "" ? ">" : `> ${line}`))
+        .join("\n"),
+    );
   return end;
 }
 

@@ -72,7 +72,12 @@ export type ArticleAttempt =
  * after letting go of the claim (the article stays `publishing`; the safety-net job or a
  * retry reconciles it).
  */
-export async function publishClaimedArticle(deps: ArticlePublishDeps, claim: ArticleHolder, row: ArticleRow, options: { retryTransient: boolean }): Promise<ArticleAttempt> {
+export async function publishClaimedArticle(
+  deps: ArticlePublishDeps,
+  claim: ArticleHolder,
+  row: ArticleRow,
+  options: { retryTransient: boolean },
+): Promise<ArticleAttempt> {
   const { sql, network, clock } = deps;
   const token = row.publish_token!;
   let published;
@@ -94,10 +99,21 @@ export async function publishClaimedArticle(deps: ArticlePublishDeps, claim: Art
 
 /** The network refused: publishing the same article again cannot succeed as it is. */
 function isRefusal(error: NetworkError): boolean {
-  return error instanceof NetworkRejectedError || error instanceof NetworkBadRequestError || error instanceof NetworkNotFoundError || error instanceof NetworkPrivateError;
+  return (
+    error instanceof NetworkRejectedError ||
+    error instanceof NetworkBadRequestError ||
+    error instanceof NetworkNotFoundError ||
+    error instanceof NetworkPrivateError
+  );
 }
 
-async function settleFailure(deps: ArticlePublishDeps, claim: ArticleHolder, row: ArticleRow, error: NetworkError, options: { retryTransient: boolean }): Promise<ArticleAttempt> {
+async function settleFailure(
+  deps: ArticlePublishDeps,
+  claim: ArticleHolder,
+  row: ArticleRow,
+  error: NetworkError,
+  options: { retryTransient: boolean },
+): Promise<ArticleAttempt> {
   const { sql, clock } = deps;
   if (error instanceof NetworkTimeoutError) {
     const reason = `X did not answer in time (${error.message}); the outcome is being reconciled`;

@@ -57,7 +57,11 @@ export async function publishArticleNow(ctx: KeyContext, input: { id: string; ac
  */
 export async function publishArticleWith(deps: ArticlePublishDeps, id: number): Promise<ArticleAttempt> {
   const claim: ArticleHolder = { articleId: id, ...newLease(ARTICLE_LEASE_SECONDS) };
-  const row = await retryWhileBusy(() => start(deps, claim), (started) => started === undefined, { waitMs: BUSY_WAIT_MS, pollMs: BUSY_POLL_MS });
+  const row = await retryWhileBusy(
+    () => start(deps, claim),
+    (started) => started === undefined,
+    { waitMs: BUSY_WAIT_MS, pollMs: BUSY_POLL_MS },
+  );
   if (!row) {
     throw retryableError("idempotency_in_flight", `Article "${id}" is being published by another call; read it or retry shortly`, BUSY_RETRY_SECONDS);
   }

@@ -46,7 +46,8 @@ export async function scheduleLocked(tx: Queryable, id: number, at: Date, now: D
   assertEditable(current);
   assertHasBody(current);
   // "post quota deducted" once: a reschedule keeps the unit the first schedule took.
-  const quotaPeriodStart = current.quota_period_start ?? (await deductPostQuota(tx, current.account_id, [quotaSubject(id)], { now, reason: "article scheduled" })).periodStart;
+  const quotaPeriodStart =
+    current.quota_period_start ?? (await deductPostQuota(tx, current.account_id, [quotaSubject(id)], { now, reason: "article scheduled" })).periodStart;
   const updated = await updateArticleColumns(
     tx,
     id,

@@ -16,7 +16,9 @@ export interface KeyRow {
 
 /** The active key with `keyHash`, joined with its user and the user's main account. */
 export async function activeKeyByHash(sql: Queryable, keyHash: string) {
-  const [row] = await sql<(KeyRow & { user_name: string; plan: string; subscription_status: string; onboarded: boolean; billing_anchor: Date; main_account_id: string })[]>`
+  const [row] = await sql<
+    (KeyRow & { user_name: string; plan: string; subscription_status: string; onboarded: boolean; billing_anchor: Date; main_account_id: string })[]
+  >`
     select k.id, k.user_id, k.name, k.display, k.scopes, k.created_at, k.last_used_at, k.revoked_at,
            u.name as user_name, u.plan, u.subscription_status, u.onboarded, u.billing_anchor, a.id as main_account_id
       from api_keys k

@@ -33,9 +33,18 @@ export async function remixPost(ctx: AccountContext, input: { text: string; clos
 }
 
 /** Up to `count` drafts from a brief, in the account's voice, a creator's, or both. */
-export async function draftPosts(ctx: AccountContext, input: {
-  brief: string; count: number; voice: "mine" | "creator" | "hybrid"; creator?: string; mirror?: string; collection?: string; instructions?: string;
-}) {
+export async function draftPosts(
+  ctx: AccountContext,
+  input: {
+    brief: string;
+    count: number;
+    voice: "mine" | "creator" | "hybrid";
+    creator?: string;
+    mirror?: string;
+    collection?: string;
+    instructions?: string;
+  },
+) {
   assertUsableMirror(input.mirror);
   if (input.voice !== "mine" && !input.creator) throw new ApiError("invalid_parameter", `Invalid "creator": required with voice "${input.voice}"`);
   const [writing, products] = await Promise.all([writingContext(ctx, { ownPosts: input.voice !== "creator" }), productsOf(ctx)]);
@@ -56,7 +65,8 @@ export async function draftPosts(ctx: AccountContext, input: {
       failure = error;
     }
   }
-  if (drafts.length === 0) throw modelApiError(failure, { failedCode: "generation_failed" }) ?? new ApiError("generation_failed", "Every draft failed; nothing was charged");
+  if (drafts.length === 0)
+    throw modelApiError(failure, { failedCode: "generation_failed" }) ?? new ApiError("generation_failed", "Every draft failed; nothing was charged");
   await chargeCall(ctx, drafts.length * CREDITS_PER_DRAFT);
   return {
     data: { drafts: drafts.map((text) => ({ text })), requested: input.count, written: drafts.length },
@@ -87,7 +97,12 @@ async function isOwnHandle(ctx: AccountContext, handle: string): Promise<boolean
 }
 
 async function productsOf(ctx: AccountContext): Promise<ProductContext[]> {
-  return (await activeProducts(ctx.services.sql, ctx.account.id)).filter((row) => row.name).map((row) => ({
-    name: row.name!, description: row.description, positioning: row.positioning, url: row.url,
-  }));
+  return (await activeProducts(ctx.services.sql, ctx.account.id))
+    .filter((row) => row.name)
+    .map((row) => ({
+      name: row.name!,
+      description: row.description,
+      positioning: row.positioning,
+      url: row.url,
+    }));
 }

@@ -10,7 +10,12 @@ import { POST_KINDS } from "./triage_classifier.ts";
 /** Body of triage: `query` 2-80 characters, `max_age_days` 1-7 (default 3). */
 export const triageInput = z.object({
   query: z.string().trim().min(2, "must be 2 to 80 characters").max(80, "must be 2 to 80 characters"),
-  max_age_days: z.number({ error: "must be an integer from 1 to 7" }).int("must be an integer from 1 to 7").min(1, "must be an integer from 1 to 7").max(7, "must be an integer from 1 to 7").default(3),
+  max_age_days: z
+    .number({ error: "must be an integer from 1 to 7" })
+    .int("must be an integer from 1 to 7")
+    .min(1, "must be an integer from 1 to 7")
+    .max(7, "must be an integer from 1 to 7")
+    .default(3),
   ...accountSelection,
 });
 
@@ -22,35 +27,43 @@ export const triageOutput = z.object({
   data: z.object({
     query: z.string(),
     max_age_days: z.number().int(),
-    posts: z.array(z.object({
-      id: z.string(),
-      url: z.string(),
-      text: z.string(),
-      created_at: z.string(),
-      lane: z.enum(["read", "pass", "unsure"]),
-      pct: z.number().int().meta({ description: "50-99 on read and pass; the raw worth-reading score (0-100) on unsure" }),
-      kind: z.enum(POST_KINDS),
-      answers: z.object({
-        r_specific: flag("Specific and informative"),
-        r_new: flag("Says something new for the topic"),
-        r_bait: flag("Engagement bait"),
-        r_plug: flag("A plug: links and product mentions"),
-        r_platitude: flag("A platitude"),
-        r_reply_room: flag("Room to add something in a reply"),
-      }),
-      signals: z.array(z.string()).meta({ description: "The measured signals the verdict rests on" }),
-      metrics: z.object({ likes: z.number(), replies: z.number(), reposts: z.number(), quotes: z.number(), views: z.number() }),
-      author: z.object({
+    posts: z.array(
+      z.object({
         id: z.string(),
-        username: z.string().nullable(),
-        name: z.string().nullable(),
-        avatar_url: z.string().nullable(),
-        followers_count: z.number().nullable(),
-        verified: z.boolean(),
+        url: z.string(),
+        text: z.string(),
+        created_at: z.string(),
+        lane: z.enum(["read", "pass", "unsure"]),
+        pct: z.number().int().meta({ description: "50-99 on read and pass; the raw worth-reading score (0-100) on unsure" }),
+        kind: z.enum(POST_KINDS),
+        answers: z.object({
+          r_specific: flag("Specific and informative"),
+          r_new: flag("Says something new for the topic"),
+          r_bait: flag("Engagement bait"),
+          r_plug: flag("A plug: links and product mentions"),
+          r_platitude: flag("A platitude"),
+          r_reply_room: flag("Room to add something in a reply"),
+        }),
+        signals: z.array(z.string()).meta({ description: "The measured signals the verdict rests on" }),
+        metrics: z.object({ likes: z.number(), replies: z.number(), reposts: z.number(), quotes: z.number(), views: z.number() }),
+        author: z.object({
+          id: z.string(),
+          username: z.string().nullable(),
+          name: z.string().nullable(),
+          avatar_url: z.string().nullable(),
+          followers_count: z.number().nullable(),
+          verified: z.boolean(),
+        }),
       }),
-    })),
+    ),
     posts_searched: z.number().int(),
-    receipt: z.object({ posts_judged: z.number().int(), questions_answered: z.number().int(), ms: z.number().int(), model_spend: z.number(), judge: z.string() }),
+    receipt: z.object({
+      posts_judged: z.number().int(),
+      questions_answered: z.number().int(),
+      ms: z.number().int(),
+      model_spend: z.number(),
+      judge: z.string(),
+    }),
   }),
   meta: meta.extend({ live_lookups: z.number().int() }),
 });

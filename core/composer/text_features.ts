@@ -32,14 +32,85 @@ export interface TextFeatures {
 
 /** Words too common to carry meaning (the search index's list, plus a few pronouns). */
 export const STOP_WORDS = new Set([
-  "a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "from", "has", "have", "i", "if", "in", "is", "it", "its",
-  "me", "my", "not", "of", "on", "or", "our", "s", "so", "that", "the", "this", "to", "was", "we", "what", "with", "you", "your",
-  "just", "about", "all", "can", "do", "how", "one", "out", "they", "their", "them", "there", "than", "then", "up", "will", "more",
-  "who", "why", "when", "which", "been", "were", "into", "no", "any", "some", "very", "really", "t", "don", "ve", "re", "ll", "m",
+  "a",
+  "an",
+  "and",
+  "are",
+  "as",
+  "at",
+  "be",
+  "but",
+  "by",
+  "for",
+  "from",
+  "has",
+  "have",
+  "i",
+  "if",
+  "in",
+  "is",
+  "it",
+  "its",
+  "me",
+  "my",
+  "not",
+  "of",
+  "on",
+  "or",
+  "our",
+  "s",
+  "so",
+  "that",
+  "the",
+  "this",
+  "to",
+  "was",
+  "we",
+  "what",
+  "with",
+  "you",
+  "your",
+  "just",
+  "about",
+  "all",
+  "can",
+  "do",
+  "how",
+  "one",
+  "out",
+  "they",
+  "their",
+  "them",
+  "there",
+  "than",
+  "then",
+  "up",
+  "will",
+  "more",
+  "who",
+  "why",
+  "when",
+  "which",
+  "been",
+  "were",
+  "into",
+  "no",
+  "any",
+  "some",
+  "very",
+  "really",
+  "t",
+  "don",
+  "ve",
+  "re",
+  "ll",
+  "m",
 ]);
 
-const OPENERS = /^(hot take|unpopular opinion|stop|nobody|everyone|most people|how|why|the secret|here'?s|i spent|i asked|what i learned|the best|the worst|never|don'?t)\b/i;
-const MEASURE = /(^|[\s(])(?:[$€£]\s?\d[\d,.]*\s?[kmb]?|\d[\d,.]*\s?(?:%|x\b|k\b|m\b|ms\b|s\b|minutes?\b|hours?\b|days?\b|weeks?\b|months?\b|years?\b|users?\b|customers?\b|people\b|signups?\b|followers?\b|mrr\b|arr\b|downloads?\b|stars?\b|requests?\b))/gi;
+const OPENERS =
+  /^(hot take|unpopular opinion|stop|nobody|everyone|most people|how|why|the secret|here'?s|i spent|i asked|what i learned|the best|the worst|never|don'?t)\b/i;
+const MEASURE =
+  /(^|[\s(])(?:[$€£]\s?\d[\d,.]*\s?[kmb]?|\d[\d,.]*\s?(?:%|x\b|k\b|m\b|ms\b|s\b|minutes?\b|hours?\b|days?\b|weeks?\b|months?\b|years?\b|users?\b|customers?\b|people\b|signups?\b|followers?\b|mrr\b|arr\b|downloads?\b|stars?\b|requests?\b))/gi;
 const FIGURE = /(^|[^\p{L}\p{N}_#@/])[$€£]?\d[\d,.]*(?![.)/]\s)/gu;
 const LIST_LINE = /^\s*(?:\d{1,2}[.)/]|[-•*])\s+\S/;
 const EMOJI = /\p{Extended_Pictographic}/gu;
@@ -52,7 +123,10 @@ export function textFeatures(text: string): TextFeatures {
   const lines = text.split("\n");
   const listItems = lines.filter((line) => LIST_LINE.test(line)).length;
   // List markers are structure, not figures: measure on the text with them removed.
-  const body = lines.map((line) => line.replace(/^\s*\d{1,2}[.)/]\s+/, "")).join("\n").replace(/https?:\/\/\S+/g, " ");
+  const body = lines
+    .map((line) => line.replace(/^\s*\d{1,2}[.)/]\s+/, ""))
+    .join("\n")
+    .replace(/https?:\/\/\S+/g, " ");
   const trimmed = text.trim();
   return {
     chars: [...text].length,

@@ -58,7 +58,10 @@ export function accountEstimate(model: AccountModel, row: readonly number[], at:
   const score = Math.round((100 * likes.residuals.filter((residual) => centre + residual > bar).length) / Math.max(likes.residuals.length, 1));
 
   const perCounter = Object.fromEntries(COUNTERS.map((counter) => [counter, contributions(model[counter], row)])) as Record<Counter, number[]>;
-  const timing = Object.fromEntries(COUNTERS.map((counter) => [counter, timingEffects(model[counter], at)])) as Record<Counter, { hour: number; weekday: number }>;
+  const timing = Object.fromEntries(COUNTERS.map((counter) => [counter, timingEffects(model[counter], at)])) as Record<
+    Counter,
+    { hour: number; weekday: number }
+  >;
   const effects: FeatureEffect[] = VIRAL_FEATURES.map((feature, j) => {
     const label = usesPrior(likes, row, j) ? `${feature.label} (population prior: the account's posts never differ in this)` : feature.label;
     return effectOf(feature.name, label, (counter) => perCounter[counter][j]);
@@ -66,7 +69,9 @@ export function accountEstimate(model: AccountModel, row: readonly number[], at:
   if (at !== undefined) {
     const hour = new Date(at).getUTCHours();
     effects.push(effectOf("hour", `Posting at ${String(hour).padStart(2, "0")}:00 UTC, against the account's other hours`, (counter) => timing[counter].hour));
-    effects.push(effectOf("weekday", `Posting on ${WEEKDAYS[new Date(at).getUTCDay()]}, against the account's other days`, (counter) => timing[counter].weekday));
+    effects.push(
+      effectOf("weekday", `Posting on ${WEEKDAYS[new Date(at).getUTCDay()]}, against the account's other days`, (counter) => timing[counter].weekday),
+    );
   }
   return { counters, score, ...split(effects) };
 }

@@ -55,7 +55,10 @@ export function fitAccountModel(history: readonly HistoryPost[]): AccountModel {
       counter,
       model,
       residuals,
-      median: quantile(history.map((post) => post.counts[counter]), 0.5),
+      median: quantile(
+        history.map((post) => post.counts[counter]),
+        0.5,
+      ),
       hours: history.map((post) => new Date(post.at).getUTCHours()),
       weekdays: history.map((post) => new Date(post.at).getUTCDay()),
     };
@@ -77,7 +80,10 @@ export function timingEffects(fit: CounterFit, at: number | undefined): { hour: 
 /** The UTC hours whose posts did best for this counter (shrunk mean residual), best first. */
 export function bestHours(fit: CounterFit, count = 3): number[] {
   const effects = Array.from({ length: 24 }, (_, hour) => ({ hour, effect: timingEffects(fit, Date.UTC(2026, 0, 5, hour)).hour }));
-  return effects.sort((a, b) => b.effect - a.effect).slice(0, count).map((entry) => entry.hour);
+  return effects
+    .sort((a, b) => b.effect - a.effect)
+    .slice(0, count)
+    .map((entry) => entry.hour);
 }
 
 /**

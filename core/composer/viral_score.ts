@@ -78,7 +78,9 @@ export async function viralScore(ctx: AccountContext, input: ViralScoreInput) {
       warnings: viralWarnings(input, { now: ctx.services.clock.now(), usable, fromAccount }),
       // Share of held-out posts whose "beats the account's median?" the model called right.
       accuracy: tested ? round2(tested.direction) : null,
-      backtest: tested ? { method: "5-fold, likes", held_out_posts: tested.heldOut, direction_hit_rate: round2(tested.direction), within_p25_p75: round2(tested.band) } : null,
+      backtest: tested
+        ? { method: "5-fold, likes", held_out_posts: tested.heldOut, direction_hit_rate: round2(tested.direction), within_p25_p75: round2(tested.band) }
+        : null,
       baseline: {
         kind: fromAccount ? ("account" as const) : ("population" as const),
         requested: input.baseline,

@@ -18,7 +18,7 @@ export function viralWarnings(
   else if (Date.parse(input.post_at) < scored.now) warnings.push("post_at is in the past");
   // The baseline holds originals only, so a quote has nothing of its own kind to compare with.
   if (input.is_quote) warnings.push("Quote posts are not in the baseline (originals only); scored as an original");
-  if (features.chars > 280) warnings.push("Longer than 280 characters: most readers see it cut at \"Show more\"");
+  if (features.chars > 280) warnings.push('Longer than 280 characters: most readers see it cut at "Show more"');
   if (features.links > 0) warnings.push("Links in the post body tend to reduce reach on X");
   if (features.hashtags > 2) warnings.push("More than 2 hashtags read as spam to many readers");
   if (features.mentions > 0 && /^@\w+/.test(input.text.trim())) warnings.push("Starting with a mention makes it look like a reply");

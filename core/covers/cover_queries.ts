@@ -43,7 +43,11 @@ export interface CoverGenerationRow {
 }
 
 /** The styles `workspaceId` sees (its own, then the built-in set), one page, and how many there are. */
-export async function coverStylesOf(sql: Queryable, workspaceId: string, page: { limit: number; offset: number }): Promise<{ rows: CoverStyleRow[]; total: number }> {
+export async function coverStylesOf(
+  sql: Queryable,
+  workspaceId: string,
+  page: { limit: number; offset: number },
+): Promise<{ rows: CoverStyleRow[]; total: number }> {
   const rows = await sql<(CoverStyleRow & { total: number })[]>`
     select *, count(*) over ()::int as total from cover_styles
      where workspace_id = ${workspaceId} or workspace_id is null
@@ -90,7 +94,21 @@ export async function latestGenerationOf(sql: Queryable, articleId: number): Pro
 /** Records a queued generation. */
 export async function insertGeneration(
   sql: Queryable,
-  generation: Pick<CoverGenerationRow, "article_id" | "account_id" | "workspace_id" | "attach" | "style_id" | "title" | "prompt" | "base_url" | "credit_owner_id" | "credit_reference" | "credits_reserved" | "object_key"> & { created_at: Date },
+  generation: Pick<
+    CoverGenerationRow,
+    | "article_id"
+    | "account_id"
+    | "workspace_id"
+    | "attach"
+    | "style_id"
+    | "title"
+    | "prompt"
+    | "base_url"
+    | "credit_owner_id"
+    | "credit_reference"
+    | "credits_reserved"
+    | "object_key"
+  > & { created_at: Date },
 ): Promise<CoverGenerationRow> {
   const [row] = await sql<CoverGenerationRow[]>`
     insert into cover_generations ${sql(generation, "article_id", "account_id", "workspace_id", "attach", "style_id", "title", "prompt", "base_url", "credit_owner_id", "credit_reference", "credits_reserved", "object_key", "created_at")}

@@ -35,7 +35,10 @@ export async function latestCoverGeneration(sql: Queryable, articleId: number): 
 }
 
 /** The styles of the account's workspace, then the built-in ones. */
-export async function listCoverStyles(ctx: AccountContext, input: { limit: number; page: number }): Promise<{ data: CoverStyle[]; pagination: ReturnType<typeof pageInfo> }> {
+export async function listCoverStyles(
+  ctx: AccountContext,
+  input: { limit: number; page: number },
+): Promise<{ data: CoverStyle[]; pagination: ReturnType<typeof pageInfo> }> {
   const { rows, total } = await coverStylesOf(ctx.services.sql, ctx.account.workspaceId, { limit: input.limit, offset: (input.page - 1) * input.limit });
   return { data: rows.map(styleView), pagination: pageInfo(input.page, input.limit, total, rows.length) };
 }

@@ -48,7 +48,9 @@ export const coverGeneration = z.object({
   id: z.string().meta({ description: "Generation id" }),
   article_id: z.string().nullable().meta({ description: "Null once the article was deleted" }),
   account_id: z.string(),
-  status: z.enum(COVER_STATUSES).meta({ description: "`queued`, `running`, then `done`, `failed` (credits refunded) or `timed_out` (504 semantics; credits kept)" }),
+  status: z
+    .enum(COVER_STATUSES)
+    .meta({ description: "`queued`, `running`, then `done`, `failed` (credits refunded) or `timed_out` (504 semantics; credits kept)" }),
   attach: z.boolean(),
   attached: z.boolean().meta({ description: "True once the image is the article's cover" }),
   style_id: z.string().nullable(),

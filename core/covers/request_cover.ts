@@ -25,7 +25,8 @@ export async function requestCover(ctx: KeyContext, input: CoverRequestInput): P
   const credits = ctx.credits;
   if (!credits) throw new Error("requestCover runs behind chargesCredits (meta.credits)");
   // Spec precedent (POST /v1/media): storage that is not configured answers 503 media_not_configured.
-  if (!media) throw new ApiError("media_not_configured", "Media storage is not configured on this server (MEDIA_STORE is none), so a cover has nowhere to be stored");
+  if (!media)
+    throw new ApiError("media_not_configured", "Media storage is not configured on this server (MEDIA_STORE is none), so a cover has nowhere to be stored");
   const articleId = Number(input.id);
   // Outside the transaction: embedded PGlite has one connection (article_access.ts).
   const { row: article, access } = await reachableArticle(ctx, sql, articleId, { accountId: input.account_id, write: true });
@@ -92,5 +93,9 @@ function assertCoverable(title: string, status: string, input: CoverRequestInput
 /** Supplement: one generation at a time per article, `409 cover_gen_in_progress`. */
 function inProgress(articleId: string, active: CoverGenerationRow | undefined): ApiError {
   const extra: ErrorExtra = active ? { generation_id: String(active.id), generation_status: active.status } : {};
-  return new ApiError("cover_gen_in_progress", `A cover for article "${articleId}" is already being generated; poll GET /v1/articles/${articleId}/cover`, extra);
+  return new ApiError(
+    "cover_gen_in_progress",
+    `A cover for article "${articleId}" is already being generated; poll GET /v1/articles/${articleId}/cover`,
+    extra,
+  );
 }

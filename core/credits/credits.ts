@@ -47,13 +47,22 @@ export async function creditState(ctx: Context, owner: CreditOwner): Promise<Cre
 }
 
 /** Keeps `amount` credits for `reference`; `429 ai_credits_exhausted` when the pool has fewer. */
-export async function chargeCredits(ctx: Context, owner: CreditOwner, charge: { amount: number; reference: string; procedure?: string; allowOverdraw?: boolean }): Promise<CreditState> {
-  return inPool(ctx, owner, async (tx, pool) => {
-    const remaining = remainingOf(pool);
-    if (remaining < charge.amount && !charge.allowOverdraw) throw exhausted(ctx, charge.amount, pool);
-    if (charge.amount === 0) return pool;
-    return recordMovement(tx, pool, { entry: "charge", amount: -charge.amount, reference: charge.reference, procedure: charge.procedure });
-  }, charge.amount);
+export async function chargeCredits(
+  ctx: Context,
+  owner: CreditOwner,
+  charge: { amount: number; reference: string; procedure?: string; allowOverdraw?: boolean },
+): Promise<CreditState> {
+  return inPool(
+    ctx,
+    owner,
+    async (tx, pool) => {
+      const remaining = remainingOf(pool);
+      if (remaining < charge.amount && !charge.allowOverdraw) throw exhausted(ctx, charge.amount, pool);
+      if (charge.amount === 0) return pool;
+      return recordMovement(tx, pool, { entry: "charge", amount: -charge.amount, reference: charge.reference, procedure: charge.procedure });
+    },
+    charge.amount,
+  );
 }
 
 /**
@@ -160,7 +169,13 @@ async function currentPool(tx: Queryable, owner: CreditOwner, now: Date): Promis
   const period = creditPeriodAt(owner.plan.credits, owner.billingAnchor, now);
   let pool = await poolForUpdate(tx, owner.ownerId);
   if (!pool) {
-    await insertPool(tx, { owner_id: owner.ownerId, period: owner.plan.credits.period, period_start: period.start, period_end: period.end, allowance: owner.plan.credits.credits });
+    await insertPool(tx, {
+      owner_id: owner.ownerId,
+      period: owner.plan.credits.period,
+      period_start: period.start,
+      period_end: period.end,
+      allowance: owner.plan.credits.credits,
+    });
     pool = (await poolForUpdate(tx, owner.ownerId))!;
   }
   // Only an ended period renews the pool; a plan change takes effect when the next period starts.

@@ -37,7 +37,11 @@ export async function insertPool(sql: Queryable, pool: Omit<PoolRow, "spent" | "
 }
 
 /** Moves a pool to a new period: nothing spent yet, bonus reduced by what the last period overdrew. */
-export async function rollPool(sql: Queryable, pool: PoolRow, next: { start: Date; end: Date; allowance: number; period: PoolRow["period"] }): Promise<PoolRow> {
+export async function rollPool(
+  sql: Queryable,
+  pool: PoolRow,
+  next: { start: Date; end: Date; allowance: number; period: PoolRow["period"] },
+): Promise<PoolRow> {
   const overdrawn = Math.max(0, pool.spent - pool.allowance);
   const [row] = await sql<PoolRow[]>`
     update credit_pools
@@ -49,7 +53,11 @@ export async function rollPool(sql: Queryable, pool: PoolRow, next: { start: Dat
 }
 
 /** Appends a ledger row and moves the pool's running total with it. */
-export async function recordMovement(sql: Queryable, pool: PoolRow, movement: { entry: "charge" | "refund" | "settle" | "grant"; amount: number; reference: string; procedure?: string }): Promise<PoolRow> {
+export async function recordMovement(
+  sql: Queryable,
+  pool: PoolRow,
+  movement: { entry: "charge" | "refund" | "settle" | "grant"; amount: number; reference: string; procedure?: string },
+): Promise<PoolRow> {
   await sql`
     insert into credit_ledger (owner_id, period_start, entry, amount, reference, procedure)
     values (${pool.owner_id}, ${pool.period_start}, ${movement.entry}, ${movement.amount}, ${movement.reference}, ${movement.procedure ?? null})`;

@@ -23,8 +23,15 @@ export async function ensureDemoImage(services: Services, accountId: string): Pr
   if (existing) return existing.object_key;
   const objectKey = newObjectKey("png");
   await insertUpload(sql, {
-    objectKey, workspaceId: accountId, accountId, apiKeyId: null, filename: "demo.png", fileType: "image/png",
-    size: DEMO_PNG.length, expiresAt: now, createdAt: now,
+    objectKey,
+    workspaceId: accountId,
+    accountId,
+    apiKeyId: null,
+    filename: "demo.png",
+    fileType: "image/png",
+    size: DEMO_PNG.length,
+    expiresAt: now,
+    createdAt: now,
   });
   await media.put(objectKey, new Uint8Array(DEMO_PNG), "image/png");
   await markUploaded(sql, objectKey, { size: DEMO_PNG.length, detectedType: "image/png", at: now });

@@ -24,13 +24,27 @@ export async function ensureDemoPosts(services: Services, accountId: string): Pr
   const { sql, clock } = services;
   const now = new Date(clock.now());
   const draft = await ensurePost(sql, accountId, "Demo draft", () =>
-    insertPost(sql, accountId, { status: "draft", parts: [{ text: "A draft saved for later: what I learned shipping a scheduler in a weekend", media: [] }], title: "Demo draft" }, now));
+    insertPost(
+      sql,
+      accountId,
+      { status: "draft", parts: [{ text: "A draft saved for later: what I learned shipping a scheduler in a weekend", media: [] }], title: "Demo draft" },
+      now,
+    ),
+  );
   const scheduled = await ensurePost(sql, accountId, "Demo scheduled", () =>
-    queuePost(sql, accountId, "Demo scheduled", nextTuesdayNine(now), [
-      "Threads that teach beat threads that brag. Here is how I plan a week of posts in 20 minutes 🧵",
-      "1/ Pick one idea per day and write the hook first.",
-      "2/ Queue them in your best slots and forget about them.",
-    ], now));
+    queuePost(
+      sql,
+      accountId,
+      "Demo scheduled",
+      nextTuesdayNine(now),
+      [
+        "Threads that teach beat threads that brag. Here is how I plan a week of posts in 20 minutes 🧵",
+        "1/ Pick one idea per day and write the hook first.",
+        "2/ Queue them in your best slots and forget about them.",
+      ],
+      now,
+    ),
+  );
   const sent = await ensurePost(sql, accountId, "Demo sent", async () => {
     const id = await queuePost(sql, accountId, "Demo sent", now, ["Shipped: scheduling from scripts and agents is live."], now);
     // Only the simulated world is written to: a demo never posts on a real X account.

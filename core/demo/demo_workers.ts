@@ -43,13 +43,41 @@ export async function ensureDemoWorkers(services: Services, ids: { main: string;
   const productTopic: Pick<WorkerInput, "topic_source" | "product_id" | "topic"> = product
     ? { topic_source: "product", product_id: product.id }
     : { topic_source: "custom", topic: "Scheduling posts from scripts and agents. Planning a week of content in one sitting." };
-  const formats = await ensureWorker(sql, ids.main, now, { name: "Demo formats", shape: "formats", ...productTopic, batch_size: 3, schedule: { days: [1, 3, 5], time: "09:00" }, timezone: "Europe/London" });
-  const niche = await ensureWorker(sql, ids.main, now, {
-    name: "Demo niche", shape: "niche", topic_source: "custom", topic: "Building with AI agents.",
-    keywords: ["AI agents", "prompt engineering"], batch_size: 2, schedule: { days: [2, 4], time: "08:30" }, timezone: "America/New_York",
+  const formats = await ensureWorker(sql, ids.main, now, {
+    name: "Demo formats",
+    shape: "formats",
+    ...productTopic,
+    batch_size: 3,
+    schedule: { days: [1, 3, 5], time: "09:00" },
+    timezone: "Europe/London",
   });
-  const fresh = await ensureWorker(sql, ids.main, now, { name: "Demo fresh", shape: "fresh", topic_source: "custom", topic: "What I learned building Threadline this week.", batch_size: 2, schedule: { days: [0], time: "18:00" }, timezone: "UTC" });
-  const foreign = await ensureWorker(sql, ids.otherUser, now, { name: "Demo formats", shape: "formats", topic_source: "custom", topic: "Keeping a private account useful.", batch_size: 1, timezone: "UTC" });
+  const niche = await ensureWorker(sql, ids.main, now, {
+    name: "Demo niche",
+    shape: "niche",
+    topic_source: "custom",
+    topic: "Building with AI agents.",
+    keywords: ["AI agents", "prompt engineering"],
+    batch_size: 2,
+    schedule: { days: [2, 4], time: "08:30" },
+    timezone: "America/New_York",
+  });
+  const fresh = await ensureWorker(sql, ids.main, now, {
+    name: "Demo fresh",
+    shape: "fresh",
+    topic_source: "custom",
+    topic: "What I learned building Threadline this week.",
+    batch_size: 2,
+    schedule: { days: [0], time: "18:00" },
+    timezone: "UTC",
+  });
+  const foreign = await ensureWorker(sql, ids.otherUser, now, {
+    name: "Demo formats",
+    shape: "formats",
+    topic_source: "custom",
+    topic: "Keeping a private account useful.",
+    batch_size: 1,
+    timezone: "UTC",
+  });
 
   let waiting = await toReview(sql, ids.main);
   if (waiting.length < MIN_TO_REVIEW) {

@@ -104,12 +104,17 @@ export async function ensureDemoWorld(services: Services): Promise<DemoWorld> {
   }
   await shareAccount(sql, people.dana.main.id, users.ada, "viewer");
   await shareAccount(sql, people.eli.main.id, users.ada, "editor");
-  const tags = await ensureTags(sql, people.ada.main.id, [["launch", "rose"], ["evergreen", "emerald"]]);
+  const tags = await ensureTags(sql, people.ada.main.id, [
+    ["launch", "rose"],
+    ["evergreen", "emerald"],
+  ]);
   await emptyCreditPool(services, users.nia, people.nia.main.id, people.nia.user.plan);
-  const products = await sql.begin((tx) => addProductsIn(tx, people.ada.main.id, [
-    { url: "https://threadline.example/scheduler", name: "Threadline Scheduler", description: "Schedule threads and articles for X from scripts and agents" },
-    { url: "https://threadline.example/audience", name: "Threadline Audience", description: "Find and keep the people who engage with your posts" },
-  ]));
+  const products = await sql.begin((tx) =>
+    addProductsIn(tx, people.ada.main.id, [
+      { url: "https://threadline.example/scheduler", name: "Threadline Scheduler", description: "Schedule threads and articles for X from scripts and agents" },
+      { url: "https://threadline.example/audience", name: "Threadline Audience", description: "Find and keep the people who engage with your posts" },
+    ]),
+  );
 
   // Seeding writes data directly; the fault switches describe requests, not the seed.
   const seeding = { ...services, faults: new Set<never>() };

@@ -10,7 +10,9 @@ function escape(text: string): string {
 
 /** Escapes text and turns `code` spans and **bold** into markup. */
 function inline(text: string): string {
-  return escape(text).replace(/`([^`]+)`/g, "<code>$1</code>").replace(/\*\*([^*]+)\*\*/g, "<strong>$1</strong>");
+  return escape(text)
+    .replace(/`([^`]+)`/g, "<code>$1</code>")
+    .replace(/\*\*([^*]+)\*\*/g, "<strong>$1</strong>");
 }
 
 /** Renders the reference page. */
@@ -19,18 +21,26 @@ export function buildHtmlReference(document: Json): string {
   const sections = new Map<string, string[]>();
   for (const entry of referenceEntries(document)) {
     const items = sections.get(entry.tag) ?? [];
-    items.push(`<li><code>${entry.method} ${escape(entry.path)}</code> → ${entry.status}: ${inline(entry.summary)}` +
-      (entry.parameters.length ? `<br><small>parameters: ${escape(entry.parameters.join(", "))}</small>` : "") +
-      (entry.errors.length ? `<br><small>errors: ${inline(entry.errors.join("; "))}</small>` : "") + "</li>");
+    items.push(
+      `<li><code>${entry.method} ${escape(entry.path)}</code> → ${entry.status}: ${inline(entry.summary)}` +
+        (entry.parameters.length ? `<br><small>parameters: ${escape(entry.parameters.join(", "))}</small>` : "") +
+        (entry.errors.length ? `<br><small>errors: ${inline(entry.errors.join("; "))}</small>` : "") +
+        "</li>",
+    );
     sections.set(entry.tag, items);
   }
-  const body = [...sections].sort(([a], [b]) => a.localeCompare(b))
-    .map(([tag, items]) => `<h2>${escape(tag)}</h2><ul>${items.join("")}</ul>`).join("\n");
+  const body = [...sections]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([tag, items]) => `<h2>${escape(tag)}</h2><ul>${items.join("")}</ul>`)
+    .join("\n");
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escape(document.info.title)}</title>
 <style>body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}code{background:#f3f3f3;padding:0 .2em}li{margin:.4em 0}</style>
 </head><body><h1>${escape(document.info.title)} ${escape(document.info.version)}</h1>
-<p>${inline(intro[0])}</p><ul>${intro.slice(1).map((line) => `<li>${inline(line.replace(/^- /, ""))}</li>`).join("")}</ul>
+<p>${inline(intro[0])}</p><ul>${intro
+    .slice(1)
+    .map((line) => `<li>${inline(line.replace(/^- /, ""))}</li>`)
+    .join("")}</ul>
 ${body}
 <p>OpenAPI 3.1 JSON: <a href="?format=openapi"><code>?format=openapi</code></a></p>
 </body></html>`;

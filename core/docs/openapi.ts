@@ -61,11 +61,13 @@ export function errorCodesOf(operation: RestOperation): ErrorCode[] {
 
 const errorEnvelope = z
   .object({
-    error: z.object({
-      code: z.string().meta({ description: "Stable machine-readable code; branch on this" }),
-      message: z.string().meta({ description: "Human-readable; may be reworded" }),
-      retry_after: z.number().int().optional().meta({ description: "Seconds; rate-limit errors" }),
-    }).catchall(z.unknown()),
+    error: z
+      .object({
+        code: z.string().meta({ description: "Stable machine-readable code; branch on this" }),
+        message: z.string().meta({ description: "Human-readable; may be reworded" }),
+        retry_after: z.number().int().optional().meta({ description: "Seconds; rate-limit errors" }),
+      })
+      .catchall(z.unknown()),
   })
   .meta({ id: "Error", description: "The error envelope. Some errors add fields (see each code)." });
 
@@ -74,28 +76,41 @@ const legacyError = z
   .meta({ id: "LegacyError", description: "The two legacy subscription answers with a plain string `error`" });
 
 const rateHeaderDefinitions = {
-  "X-RateLimit-Limit": { description: "Units in the reported window (the tighter of the minute and UTC-day windows of the request's bucket)", schema: { type: "integer" } },
+  "X-RateLimit-Limit": {
+    description: "Units in the reported window (the tighter of the minute and UTC-day windows of the request's bucket)",
+    schema: { type: "integer" },
+  },
   "X-RateLimit-Remaining": { description: "Units left in that window", schema: { type: "integer" } },
   "X-RateLimit-Reset": { description: "End of that window, Unix epoch seconds", schema: { type: "integer" } },
-  "RateLimit-Policy": { description: "IETF draft field: both windows of the bucket, e.g. `\"reads-minute\";q=300;w=60`", schema: { type: "string" } },
+  "RateLimit-Policy": { description: 'IETF draft field: both windows of the bucket, e.g. `"reads-minute";q=300;w=60`', schema: { type: "string" } },
   RateLimit: { description: "IETF draft field: units left (`r`) and seconds to reset (`t`) per window", schema: { type: "string" } },
   "Retry-After": { description: "Seconds to wait before retrying", schema: { type: "integer" } },
-  "X-Credits-Charged": { description: "Credits kept for this call (absent on free calls and on 202 answers that settle in the background)", schema: { type: "integer" } },
+  "X-Credits-Charged": {
+    description: "Credits kept for this call (absent on free calls and on 202 answers that settle in the background)",
+    schema: { type: "integer" },
+  },
   "X-Credits-Remaining": { description: "Credits left in the pool", schema: { type: "integer" } },
   "X-Credits-Reset": { description: "When the pool renews, Unix epoch seconds", schema: { type: "integer" } },
-  "Idempotency-Replayed": { description: "`true` when this is the stored answer of an earlier request with the same Idempotency-Key", schema: { type: "string", enum: ["true"] } },
+  "Idempotency-Replayed": {
+    description: "`true` when this is the stored answer of an earlier request with the same Idempotency-Key",
+    schema: { type: "string", enum: ["true"] },
+  },
 };
 
 const idempotencyKeyParameter = {
   name: "Idempotency-Key",
   in: "header",
   required: false,
-  description: "Up to 64 characters, kept 24 hours per account owner. A retry with the same key and body answers the first result with `Idempotency-Replayed: true`; another body answers `409 idempotency_key_reuse`; a retry while the first still runs answers `409 idempotency_in_flight` with `Retry-After`. Only successful answers are stored.",
+  description:
+    "Up to 64 characters, kept 24 hours per account owner. A retry with the same key and body answers the first result with `Idempotency-Replayed: true`; another body answers `409 idempotency_key_reuse`; a retry while the first still runs answers `409 idempotency_in_flight` with `Retry-After`. Only successful answers are stored.",
   schema: { type: "string", maxLength: 64 },
 };
 
 const rateHeaders = Object.fromEntries(
-  ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "RateLimit-Policy", "RateLimit"].map((name) => [name, { $ref: `#/components/headers/${name}` }]),
+  ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "RateLimit-Policy", "RateLimit"].map((name) => [
+    name,
+    { $ref: `#/components/headers/${name}` },
+  ]),
 );
 
 /** Builds the complete OpenAPI 3.1 document for `router`. */
@@ -113,9 +128,10 @@ export function buildOpenApiDocument(router: AnyRouter, options: { serverUrl?: s
     target.responses = responsesFor(operation, target.responses["200"]);
     if (operation.meta.credits) {
       const success = target.responses[operation.meta.successStatus ?? 200];
-      const names = operation.meta.credits === "free" || operation.meta.successStatus === 202
-        ? ["X-Credits-Remaining", "X-Credits-Reset"]
-        : ["X-Credits-Charged", "X-Credits-Remaining", "X-Credits-Reset"];
+      const names =
+        operation.meta.credits === "free" || operation.meta.successStatus === 202
+          ? ["X-Credits-Remaining", "X-Credits-Reset"]
+          : ["X-Credits-Charged", "X-Credits-Remaining", "X-Credits-Reset"];
       for (const name of names) success.headers[name] = { $ref: `#/components/headers/${name}` };
     }
     if (operation.meta.idempotent) {
@@ -136,9 +152,10 @@ const SUCCESS_DESCRIPTIONS: Record<number, string> = { 200: "OK", 201: "Created"
 function responsesFor(operation: RestOperation, success: Json): Json {
   const status = operation.meta.successStatus ?? 200;
   const responses: Json = {};
-  responses[status] = status === 204
-    ? { description: "Done; no body", headers: { ...rateHeaders } }
-    : { ...success, description: SUCCESS_DESCRIPTIONS[status], headers: { ...rateHeaders } };
+  responses[status] =
+    status === 204
+      ? { description: "Done; no body", headers: { ...rateHeaders } }
+      : { ...success, description: SUCCESS_DESCRIPTIONS[status], headers: { ...rateHeaders } };
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of errorCodesOf(operation)) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
   for (const [errorStatus, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
@@ -159,9 +176,12 @@ function errorResponse(status: number, codes: ErrorCode[], withRateHeaders: bool
   if (status === 429 || codes.includes("idempotency_in_flight")) {
     headers["Retry-After"] = { $ref: "#/components/headers/Retry-After" };
   }
-  const schema = codes.length === 0
-    ? { $ref: "#/components/schemas/Error" }
-    : { allOf: [{ $ref: "#/components/schemas/Error" }, { type: "object", properties: { error: { type: "object", properties: { code: { enum: codes } } } } }] };
+  const schema =
+    codes.length === 0
+      ? { $ref: "#/components/schemas/Error" }
+      : {
+          allOf: [{ $ref: "#/components/schemas/Error" }, { type: "object", properties: { error: { type: "object", properties: { code: { enum: codes } } } } }],
+        };
   return {
     description: codes.length ? codes.map((code) => `\`${code}\``).join(", ") : "Error",
     headers,
@@ -174,7 +194,8 @@ function docsOperation(): Json {
     operationId: "meta-docs",
     tags: ["Meta"],
     summary: "This API description (public, no key)",
-    description: "OpenAPI 3.1 JSON for `Accept: application/json` or `?format=openapi`; an HTML page for browsers (`Accept: text/html` or `?format=html`); otherwise a Markdown quick reference (`?format=markdown`).",
+    description:
+      "OpenAPI 3.1 JSON for `Accept: application/json` or `?format=openapi`; an HTML page for browsers (`Accept: text/html` or `?format=html`); otherwise a Markdown quick reference (`?format=markdown`).",
     security: [],
     parameters: [{ name: "format", in: "query", required: false, schema: { type: "string", enum: ["openapi", "markdown", "html"] } }],
     responses: {

@@ -29,10 +29,7 @@ export interface IdempotentRun {
 }
 
 /** What to do with a request. */
-export type IdempotencyDecision =
-  | { kind: "none" }
-  | { kind: "run"; run: IdempotentRun }
-  | { kind: "replay"; body: unknown; headers: Record<string, string> };
+export type IdempotencyDecision = { kind: "none" } | { kind: "run"; run: IdempotentRun } | { kind: "replay"; body: unknown; headers: Record<string, string> };
 
 /** The request's `Idempotency-Key`, validated, or undefined. */
 export function idempotencyKeyOf(headers: Headers): string | undefined {

@@ -28,7 +28,10 @@ export const RETENTION_HOURS = 24;
  * runs, so the insert takes its place (one statement: the benchmark measured each
  * round trip of this path).
  */
-export async function reserveKey(sql: Queryable, row: { ownerId: string; key: string; fingerprint: string; procedure: string; leaseSeconds: number }): Promise<boolean> {
+export async function reserveKey(
+  sql: Queryable,
+  row: { ownerId: string; key: string; fingerprint: string; procedure: string; leaseSeconds: number },
+): Promise<boolean> {
   const inserted = await sql`
     insert into idempotency_keys (owner_id, key, fingerprint, procedure, state, locked_until)
     values (${row.ownerId}, ${row.key}, ${row.fingerprint}, ${row.procedure}, 'running', now() + make_interval(secs => ${row.leaseSeconds}))
@@ -59,7 +62,12 @@ export async function takeOverExpired(sql: Queryable, ownerId: string, key: stri
 }
 
 /** Stores the answer of a finished request. */
-export async function storeAnswer(sql: Queryable, ownerId: string, key: string, answer: { status: number; body: unknown; headers: Record<string, string> }): Promise<void> {
+export async function storeAnswer(
+  sql: Queryable,
+  ownerId: string,
+  key: string,
+  answer: { status: number; body: unknown; headers: Record<string, string> },
+): Promise<void> {
   await sql`
     update idempotency_keys
        set state = 'done', locked_until = null, response_status = ${answer.status},

@@ -18,7 +18,12 @@ export async function enqueuePeriodicJobs(sql: Queryable, schedules: readonly Pe
   const enqueued: string[] = [];
   for (const schedule of schedules) {
     const slot = periodicSlot(schedule, now);
-    const inserted = await enqueueJobOnce(sql, { kind: schedule.kind, payload: schedule.payload, runAt: slot, uniqueKey: `${schedule.kind}@${slot.toISOString()}` });
+    const inserted = await enqueueJobOnce(sql, {
+      kind: schedule.kind,
+      payload: schedule.payload,
+      runAt: slot,
+      uniqueKey: `${schedule.kind}@${slot.toISOString()}`,
+    });
     if (inserted) enqueued.push(schedule.kind);
   }
   return enqueued;

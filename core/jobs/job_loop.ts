@@ -96,7 +96,13 @@ export async function runJobLanes(options: JobLoopOptions & { lanes: readonly Jo
   const laned = new Set(lanes.flatMap((lane) => lane.kinds));
   const handlersOf = (keep: (kind: string) => boolean) => Object.fromEntries(Object.entries(base.handlers).filter(([kind]) => keep(kind)));
   const loops = lanes
-    .map((lane) => ({ ...base, handlers: handlersOf((kind) => lane.kinds.includes(kind)), batchSize: lane.batchSize, concurrency: lane.concurrency, periodic: [] }))
+    .map((lane) => ({
+      ...base,
+      handlers: handlersOf((kind) => lane.kinds.includes(kind)),
+      batchSize: lane.batchSize,
+      concurrency: lane.concurrency,
+      periodic: [],
+    }))
     .filter((lane) => Object.keys(lane.handlers).length > 0);
   await Promise.all([runJobLoop({ ...base, handlers: handlersOf((kind) => !laned.has(kind)) }), ...loops.map((loop) => runJobLoop(loop))]);
 }

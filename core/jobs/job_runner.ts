@@ -65,11 +65,14 @@ export async function runJobsOnce(options: RunJobsOptions): Promise<RunJobsResul
   const running = new Set(jobs.map((job) => job.id));
   // Heartbeat: a handler may outlive the lease; renewing it while we are alive keeps the
   // sweep from handing the job to a second worker (ARCHITECTURE: never run a job twice at once).
-  const heartbeat = setInterval(() => {
-    extendJobLeases(sql, [...running], { workerId, leaseSeconds }).catch(() => {
-      // A missed renewal only shortens the lease; the next beat tries again.
-    });
-  }, (leaseSeconds * 1000) / 3);
+  const heartbeat = setInterval(
+    () => {
+      extendJobLeases(sql, [...running], { workerId, leaseSeconds }).catch(() => {
+        // A missed renewal only shortens the lease; the next beat tries again.
+      });
+    },
+    (leaseSeconds * 1000) / 3,
+  );
 
   const succeeded: number[] = [];
   const failures: { job: JobRow; error: unknown }[] = [];

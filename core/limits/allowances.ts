@@ -53,7 +53,10 @@ export async function consumeAllowances(ctx: Context, ownerId: string, charges: 
   if (merged.length === 0) return { status: "allowed", checkedAt, allowances: [] };
   let result: ConsumeResult;
   try {
-    result = await ctx.services.allowanceCounters.consume(merged.map((charge) => checkOf(charge, ownerId)), checkedAt);
+    result = await ctx.services.allowanceCounters.consume(
+      merged.map((charge) => checkOf(charge, ownerId)),
+      checkedAt,
+    );
   } catch (cause) {
     // Spec rule 9: "credit and action counters that cannot be verified refuse the call".
     return { status: "unverifiable", checkedAt, cause };

@@ -24,7 +24,12 @@ export async function chargeExtraUnits(ctx: Context, principal: Principal, units
     const blocked = result.windows[index];
     const retryAfter = blocked.resetAt - Math.floor(now / 1000);
     const { bucket, span } = checks[index];
-    throw retryableError("rate_limited", `Rate limit exceeded: the ${principal.plan.label} plan allows ${blocked.limit} ${bucket} units per ${span}; retry in ${Math.max(1, retryAfter)} s`, retryAfter, { bucket });
+    throw retryableError(
+      "rate_limited",
+      `Rate limit exceeded: the ${principal.plan.label} plan allows ${blocked.limit} ${bucket} units per ${span}; retry in ${Math.max(1, retryAfter)} s`,
+      retryAfter,
+      { bucket },
+    );
   }
   return () => ctx.services.requestCounters.release(checks, now).catch(() => {});
 }

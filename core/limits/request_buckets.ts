@@ -45,7 +45,11 @@ export function requestChecks(principal: Principal, write: boolean, units: Reque
  * answer refused earlier still carries the headers), sets the rate-limit headers and
  * throws `429 rate_limited` when a bucket is full.
  */
-export async function chargeRequestBuckets(ctx: Context, principal: Principal, options: { write: boolean; units?: RequestUnits; charge: boolean }): Promise<void> {
+export async function chargeRequestBuckets(
+  ctx: Context,
+  principal: Principal,
+  options: { write: boolean; units?: RequestUnits; charge: boolean },
+): Promise<void> {
   const { requestCounters, clock } = ctx.services;
   const checks = requestChecks(principal, options.write, options.units ?? {}, options.charge);
   const now = clock.now();

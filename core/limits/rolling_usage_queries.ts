@@ -13,7 +13,10 @@ export async function lockRollingNow(tx: Queryable, key: { namespace: number; ow
 }
 
 /** Units used in the window ending at `now`, and the oldest use counted. */
-export async function countWindow(tx: Queryable, window: { ownerId: string; name: string; now: Date; windowSeconds: number }): Promise<{ used: number; oldest: Date | null }> {
+export async function countWindow(
+  tx: Queryable,
+  window: { ownerId: string; name: string; now: Date; windowSeconds: number },
+): Promise<{ used: number; oldest: Date | null }> {
   const [counted] = await tx<{ used: number; oldest: Date | null }[]>`
     select coalesce(sum(units), 0)::int as used, min(used_at) as oldest
     from allowance_usage

@@ -20,7 +20,10 @@ export async function liveLookup<T>(ctx: KeyContext, lookup: { cacheKey: string;
   const cached = lookupCache.get<T>(lookup.cacheKey, clock.now());
   if (cached !== undefined) return cached;
 
-  const charges = [{ spec: LIVE_LOOKUPS, units: lookup.units }, { spec: PLATFORM_LIVE_DATA, units: lookup.units }];
+  const charges = [
+    { spec: LIVE_LOOKUPS, units: lookup.units },
+    { spec: PLATFORM_LIVE_DATA, units: lookup.units },
+  ];
   const outcome = await consumeAllowances(ctx, principal.mainAccountId, charges);
   if (outcome.status !== "allowed") {
     await releaseUnits();

@@ -51,7 +51,10 @@ export async function lookupUser(ctx: KeyContext, input: { handle: string }) {
 }
 
 /** A handle's recent posts; costs 1 when the handle's profile is cached, else 2. */
-export async function lookupUserPosts(ctx: KeyContext, input: { handle: string; limit: number; cursor?: string; exclude_replies: boolean; exclude_reposts: boolean }) {
+export async function lookupUserPosts(
+  ctx: KeyContext,
+  input: { handle: string; limit: number; cursor?: string; exclude_replies: boolean; exclude_reposts: boolean },
+) {
   const { network, lookupCache, clock } = ctx.services;
   const handle = input.handle.toLowerCase();
   const known = lookupCache.get<NetworkUser>(`user:${handle}`, clock.now());
@@ -61,7 +64,12 @@ export async function lookupUserPosts(ctx: KeyContext, input: { handle: string; 
     fetch: async () => {
       const user = known ?? (await network.userByUsername(handle));
       lookupCache.set(`user:${handle}`, user, clock.now());
-      const page = await network.timeline(user.id, { limit: input.limit, cursor: input.cursor, excludeReplies: input.exclude_replies, excludeReposts: input.exclude_reposts });
+      const page = await network.timeline(user.id, {
+        limit: input.limit,
+        cursor: input.cursor,
+        excludeReplies: input.exclude_replies,
+        excludeReposts: input.exclude_reposts,
+      });
       const authors = await authorsOf(ctx, page.items, [user]);
       return {
         data: page.items.map((post) => toXPost(post, authors)),

@@ -43,7 +43,17 @@ export async function countKeyUploadsSince(sql: Queryable, apiKeyId: number, sin
 /** Records an upload announced by `POST /v1/media`. */
 export async function insertUpload(
   sql: Queryable,
-  upload: { objectKey: string; workspaceId: string; accountId: string; apiKeyId: number | null; filename: string; fileType: string; size: number; expiresAt: Date; createdAt: Date },
+  upload: {
+    objectKey: string;
+    workspaceId: string;
+    accountId: string;
+    apiKeyId: number | null;
+    filename: string;
+    fileType: string;
+    size: number;
+    expiresAt: Date;
+    createdAt: Date;
+  },
 ): Promise<void> {
   await sql`
     insert into media_uploads (object_key, workspace_id, account_id, api_key_id, filename, file_type, declared_size, upload_expires_at, created_at)

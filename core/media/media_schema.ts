@@ -16,7 +16,10 @@ export const mediaUploadInput = z.object({
     .string({ error: "must be a MIME type" })
     .min(1, "must not be empty")
     .max(100, "must be at most 100 characters")
-    .meta({ description: "`image/jpeg`, `image/png`, `image/webp` or `image/gif`; anything else (videos too) answers `400 unsupported_media_type`", example: "image/png" }),
+    .meta({
+      description: "`image/jpeg`, `image/png`, `image/webp` or `image/gif`; anything else (videos too) answers `400 unsupported_media_type`",
+      example: "image/png",
+    }),
   size: z
     .number({ error: "must be an integer number of bytes" })
     .int("must be an integer number of bytes")
@@ -32,7 +35,9 @@ export type MediaUploadInput = z.infer<typeof mediaUploadInput>;
 export const mediaUpload = z
   .object({
     object_key: z.string().meta({ description: "Attach it to a post part as `parts[].media[].object_key`" }),
-    upload_url: z.string().meta({ description: "PUT the raw bytes here within 20 minutes, with `Content-Type` equal to `file_type` and no Authorization header" }),
+    upload_url: z
+      .string()
+      .meta({ description: "PUT the raw bytes here within 20 minutes, with `Content-Type` equal to `file_type` and no Authorization header" }),
     upload_method: z.literal("PUT"),
     upload_headers: z.record(z.string(), z.string()).meta({ description: "Headers the PUT must carry" }),
     url: z.string().meta({ description: "Where the image can be seen once uploaded" }),

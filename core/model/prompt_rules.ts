@@ -8,8 +8,7 @@ import type { ModelTask } from "./model_task.ts";
 /** The instruction of every task. */
 export const TASK_RULES: Record<ModelTask, string> = {
   improve: "Improve the post: fix errors, cut filler, sharpen the wording and the first line. Keep its meaning, facts and length roughly the same.",
-  hook:
-    "Rewrite only the first paragraph into a hook that makes people read on: lead with a number, a question, a contrarian claim or a story beat that the post itself supports. Return only the new first paragraph.",
+  hook: "Rewrite only the first paragraph into a hook that makes people read on: lead with a number, a question, a contrarian claim or a story beat that the post itself supports. Return only the new first paragraph.",
   engaging: "Make the post invite replies: keep its content and end with one specific question the audience can answer from experience.",
   humorous: "Rewrite the post with light, self-aware humour. Keep every fact; add no jokes at anyone's expense.",
   positive: "Rewrite the post in a positive, constructive tone: reframe complaints as challenges and progress. Keep every fact.",
@@ -26,8 +25,10 @@ export const TASK_RULES: Record<ModelTask, string> = {
     'Judge whether the claim is true. Answer JSON only: {"result": "true" | "false" | "unknown", "comment": one sentence, "sources": [URLs you are sure exist]}. Say "unknown" when you cannot be sure.',
   remix:
     "Write a new post from the source post's idea. Closeness 0 keeps only the idea; 100 stays close to the wording. Do not copy the source's names, products or numbers unless told the post is the account's own.",
-  draft: "Write one post from the brief. When a mirror post is given, copy its shape (length, line breaks, structure, opener, ending) but none of its words or claims.",
-  reply_draft: "Write one short reply to the post that adds something specific: a question, an experience or a precise agreement. No flattery, no links, no hashtags.",
+  draft:
+    "Write one post from the brief. When a mirror post is given, copy its shape (length, line breaks, structure, opener, ending) but none of its words or claims.",
+  reply_draft:
+    "Write one short reply to the post that adds something specific: a question, an experience or a precise agreement. No flattery, no links, no hashtags.",
   outreach_message:
     "Write one direct message following the format. Personalise it only with the hook quote given; when there is none, make no personal claims about the recipient. Name no one but the recipient.",
   keyword_suggestion:

@@ -17,8 +17,7 @@ export interface ChatMessage {
   content: string;
 }
 
-const BASE =
-  "You write for one account on X (formerly Twitter). Answer with the requested output only: no preamble, no explanation, no surrounding quotes.";
+const BASE = "You write for one account on X (formerly Twitter). Answer with the requested output only: no preamble, no explanation, no surrounding quotes.";
 
 /** The messages for `request`. */
 export function buildPrompt(request: ModelRequest): ChatMessage[] {
@@ -42,7 +41,9 @@ export function buildPrompt(request: ModelRequest): ChatMessage[] {
       break;
     case "remix": {
       const { input } = request;
-      system.push(input.ownPost ? "The source post is the account's own: keep its subject, products, names and numbers." : "The source post is someone else's.");
+      system.push(
+        input.ownPost ? "The source post is the account's own: keep its subject, products, names and numbers." : "The source post is someone else's.",
+      );
       addContext(system, input.voice, input.products, input.rules);
       user.push(`Closeness: ${Math.round(input.closeness)}`);
       block("Instructions", input.instructions);
@@ -118,9 +119,7 @@ function addContext(system: string[], voice: VoiceProfile | undefined, products:
 export function describeVoice(voice: VoiceProfile): string {
   const parts = [`Write in the account's own voice, measured from ${voice.posts} of its posts:`];
   if (voice.averageSentenceWords > 0) parts.push(`sentences of about ${Math.round(voice.averageSentenceWords)} words;`);
-  parts.push(
-    voice.casing === "lowercase" ? "writes in all lowercase;" : voice.casing === "sentence" ? "standard sentence capitalisation;" : "casing varies;",
-  );
+  parts.push(voice.casing === "lowercase" ? "writes in all lowercase;" : voice.casing === "sentence" ? "standard sentence capitalisation;" : "casing varies;");
   if (voice.emojiPerPost < 0.2) parts.push("uses no emoji;");
   else parts.push(`uses about ${voice.emojiPerPost} emoji per post${voice.topEmoji.length ? ` (${voice.topEmoji.join(" ")})` : ""};`);
   if (voice.favouriteWords.length) parts.push(`favourite words: ${voice.favouriteWords.join(", ")}.`);

@@ -15,7 +15,10 @@ const ABBREVIATIONS = /(?:^|\s)(?:e\.g|i\.e|etc|vs|mr|mrs|ms|dr|st|jr|sr|approx|
 
 /** Paragraphs: blocks separated by blank lines (trimmed, empty ones dropped). */
 export function paragraphsOf(text: string): string[] {
-  return text.split(/\n\s*\n/).map((block) => block.trim()).filter(Boolean);
+  return text
+    .split(/\n\s*\n/)
+    .map((block) => block.trim())
+    .filter(Boolean);
 }
 
 /**

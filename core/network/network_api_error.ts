@@ -53,9 +53,7 @@ export function networkApiError(error: unknown, codes: NetworkErrorCodes = {}): 
   if (error instanceof NetworkTimeoutError) return new ApiError("upstream_timeout", error.message);
   if (error instanceof NetworkRateLimitedError) {
     // X's own limit, not the caller's bucket: the dependency is unavailable for a while.
-    return codes.failed
-      ? new ApiError(codes.failed, error.message)
-      : retryableError("upstream_unavailable", error.message, error.retryAfter);
+    return codes.failed ? new ApiError(codes.failed, error.message) : retryableError("upstream_unavailable", error.message, error.retryAfter);
   }
   if (error instanceof NetworkUnavailableError) return new ApiError(codes.failed ?? "upstream_unavailable", error.message);
   return new ApiError(codes.failed ?? "upstream_error", error.message);

@@ -9,10 +9,7 @@ import type { PublishThreadInput, SocialNetwork } from "./social_network.ts";
 import { NetworkRejectedError } from "./network_errors.ts";
 
 /** Publishes `input.parts` in order on `network`, reusing parts already published under the same token. */
-export async function publishThreadParts(
-  network: Pick<SocialNetwork, "publishPost" | "findPublished">,
-  input: PublishThreadInput,
-): Promise<NetworkPost[]> {
+export async function publishThreadParts(network: Pick<SocialNetwork, "publishPost" | "findPublished">, input: PublishThreadInput): Promise<NetworkPost[]> {
   if (input.parts.length === 0) throw new NetworkRejectedError("invalid", "A thread needs at least one part");
   const posts: NetworkPost[] = [];
   for (const [index, part] of input.parts.entries()) {

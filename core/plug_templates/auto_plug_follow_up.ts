@@ -29,11 +29,7 @@ export function autoPlugToken(postId: number): string {
 }
 
 /** Runs check number `check` (1-based) of a sent post's `auto_plug`. */
-export async function checkAutoPlug(
-  deps: { sql: Sql; network: SocialNetwork; clock: Clock },
-  post: ScheduledPostRow,
-  check: number,
-): Promise<AutoPlugOutcome> {
+export async function checkAutoPlug(deps: { sql: Sql; network: SocialNetwork; clock: Clock }, post: ScheduledPostRow, check: number): Promise<AutoPlugOutcome> {
   const { sql, network } = deps;
   const ids = post.x_post_ids ?? [];
   if (!post.auto_plug || post.auto_plugged_at || !post.sent_at || ids.length === 0) return { done: true };

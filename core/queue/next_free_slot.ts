@@ -18,7 +18,10 @@ import { slotOccurrences } from "./slot_occurrences.ts";
 export async function nextFreeSlot(sql: Queryable, accountId: string, now: Date): Promise<Date> {
   const settings = effectiveQueueSettings(await queueSettingsOf(sql, accountId));
   if (settings.slots.every((slot) => slot.days.length === 0)) {
-    throw new ApiError("invalid_parameter", 'Invalid "scheduled_for": "next_slot" needs queue slots, and this account has none; add slots with PATCH /v1/queue-settings or send a time');
+    throw new ApiError(
+      "invalid_parameter",
+      'Invalid "scheduled_for": "next_slot" needs queue slots, and this account has none; add slots with PATCH /v1/queue-settings or send a time',
+    );
   }
   const from = new Date(now.getTime() + MIN_LEAD_SECONDS * 1000);
   const horizon = new Date(now);
@@ -27,5 +30,8 @@ export async function nextFreeSlot(sql: Queryable, accountId: string, now: Date)
   for (const instant of slotOccurrences(settings.slots, settings.timezone, from.getTime(), horizon.getTime())) {
     if (!taken.has(instant)) return new Date(instant);
   }
-  throw new ApiError("invalid_parameter", `Invalid "scheduled_for": every queue slot in the next ${MAX_LEAD_MONTHS} months is taken; send a time instead of "next_slot"`);
+  throw new ApiError(
+    "invalid_parameter",
+    `Invalid "scheduled_for": every queue slot in the next ${MAX_LEAD_MONTHS} months is taken; send a time instead of "next_slot"`,
+  );
 }

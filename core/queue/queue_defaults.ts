@@ -45,9 +45,7 @@ export function effectiveQueueSettings(stored: StoredQueueSettings | undefined):
 
 /** Slots in their stored order: by time, each with its weekdays ascending. */
 export function normalizeSlots(slots: readonly QueueSlot[]): QueueSlot[] {
-  return slots
-    .map((slot) => ({ time: slot.time, days: [...slot.days].sort((a, b) => a - b) }))
-    .sort((a, b) => a.time.localeCompare(b.time));
+  return slots.map((slot) => ({ time: slot.time, days: [...slot.days].sort((a, b) => a - b) })).sort((a, b) => a.time.localeCompare(b.time));
 }
 
 /** True when two slot sets name the same weekly times. */

@@ -30,7 +30,12 @@ export async function lockQueueSettings(sql: Queryable, accountId: string): Prom
 }
 
 /** Saves both fields (`null`: back to the default). */
-export async function saveQueueSettings(sql: Queryable, accountId: string, settings: { slots: QueueSlot[] | null; timezone: string | null }, now: Date): Promise<void> {
+export async function saveQueueSettings(
+  sql: Queryable,
+  accountId: string,
+  settings: { slots: QueueSlot[] | null; timezone: string | null },
+  now: Date,
+): Promise<void> {
   await sql`
     update queue_settings
        set slots = ${settings.slots === null ? null : sql.json(settings.slots)}, timezone = ${settings.timezone}, updated_at = ${now}

@@ -113,7 +113,10 @@ export async function reflowQueue(
 
   const byId = new Map<number, QueuedPostRow>(posts.map((post) => [post.id, post]));
   if (plan.moves.some((move) => byId.get(move.id)!.publishing)) return bail;
-  const locked = await lockQueuedPosts(tx, plan.moves.map((move) => move.id));
+  const locked = await lockQueuedPosts(
+    tx,
+    plan.moves.map((move) => move.id),
+  );
   const unchanged = locked.filter((row) => {
     const seen = byId.get(row.id)!;
     return row.status === "scheduled" && row.scheduled_for?.getTime() === seen.scheduled_for.getTime() && row.publish_version === seen.publish_version;
@@ -121,6 +124,9 @@ export async function reflowQueue(
   if (unchanged.length !== plan.moves.length) return bail;
 
   await moveQueuedPosts(tx, plan.moves, now);
-  await schedulePublication(tx, plan.moves.map((move) => move.id));
+  await schedulePublication(
+    tx,
+    plan.moves.map((move) => move.id),
+  );
   return { moved: plan.moves.length, skipped: plan.skipped.length, bailed: false };
 }

@@ -15,9 +15,10 @@ export async function bulkAutoRetweet(ctx: AccountContext, input: { ids: string[
   const { sql, clock } = ctx.services;
   const now = new Date(clock.now());
   const ids = distinctIds(input.ids);
-  const setting = input.auto_retweet.remove_after_hours === undefined
-    ? { after_hours: input.auto_retweet.after_hours }
-    : { after_hours: input.auto_retweet.after_hours, remove_after_hours: input.auto_retweet.remove_after_hours };
+  const setting =
+    input.auto_retweet.remove_after_hours === undefined
+      ? { after_hours: input.auto_retweet.after_hours }
+      : { after_hours: input.auto_retweet.after_hours, remove_after_hours: input.auto_retweet.remove_after_hours };
 
   const items = await sql.begin(async (tx) => {
     const rows = await lockAccountPosts(tx, ctx.account.id, ids);

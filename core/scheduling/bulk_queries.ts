@@ -38,7 +38,12 @@ export async function retimePosts(sql: Queryable, moves: readonly { id: number; 
 }
 
 /** Attaches one auto retweet setting to every post in `ids`. */
-export async function setAutoRetweet(sql: Queryable, ids: readonly number[], autoRetweet: { after_hours: number; remove_after_hours?: number }, now: Date): Promise<void> {
+export async function setAutoRetweet(
+  sql: Queryable,
+  ids: readonly number[],
+  autoRetweet: { after_hours: number; remove_after_hours?: number },
+  now: Date,
+): Promise<void> {
   if (ids.length === 0) return;
   await sql`
     update scheduled_posts set auto_retweet = ${sql.json(autoRetweet)}, updated_at = ${now}

@@ -31,7 +31,11 @@ export async function bulkRetime(ctx: AccountContext, input: { moves: { id: stri
   });
 
   const items = await sql.begin(async (tx) => {
-    const rows = await lockAccountPosts(tx, ctx.account.id, moves.map((move) => move.id));
+    const rows = await lockAccountPosts(
+      tx,
+      ctx.account.id,
+      moves.map((move) => move.id),
+    );
     const changes: { id: number; at: Date }[] = [];
     const results = moves.map((move): BulkItem<"updated"> => {
       const row = rows.get(move.id);
@@ -42,7 +46,10 @@ export async function bulkRetime(ctx: AccountContext, input: { moves: { id: stri
     });
     await retimePosts(tx, changes, now);
     // The publisher's job follows the new time (a job of the old version does nothing).
-    await schedulePublication(tx, changes.map((change) => change.id));
+    await schedulePublication(
+      tx,
+      changes.map((change) => change.id),
+    );
     return results;
   });
   return { data: bulkAnswer("updated", items) };

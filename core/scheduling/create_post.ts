@@ -40,7 +40,8 @@ export async function createPost(ctx: AccountContext, input: CreatePostInput): P
   const now = new Date(clock.now());
   const publishNow = input.scheduled_for === "now";
   if (publishNow) {
-    if (!ctx.idempotency) throw new ApiError("invalid_parameter", 'Publishing now ("scheduled_for": "now") needs an Idempotency-Key header, so a retry never posts twice');
+    if (!ctx.idempotency)
+      throw new ApiError("invalid_parameter", 'Publishing now ("scheduled_for": "now") needs an Idempotency-Key header, so a retry never posts twice');
     if (input.title != null || input.scratchpad != null) {
       throw new ApiError("invalid_parameter", 'Invalid "title": a post published now has no draft fields ("title", "scratchpad")');
     }
@@ -65,17 +66,22 @@ export async function createPost(ctx: AccountContext, input: CreatePostInput): P
   const status = scheduledFor ? "scheduled" : "draft";
 
   const postId = await sql.begin(async (tx) => {
-    const id = await insertPost(tx, ctx.account.id, {
-      status,
-      scheduled_for: scheduledFor,
-      parts,
-      title: input.title ?? null,
-      scratchpad: input.scratchpad ?? null,
-      auto_retweet: input.auto_retweet ?? null,
-      auto_delete: input.auto_delete ?? null,
-      auto_plug: input.auto_plug ?? null,
-      super_followers_only: input.super_followers_only ?? false,
-    }, now);
+    const id = await insertPost(
+      tx,
+      ctx.account.id,
+      {
+        status,
+        scheduled_for: scheduledFor,
+        parts,
+        title: input.title ?? null,
+        scratchpad: input.scratchpad ?? null,
+        auto_retweet: input.auto_retweet ?? null,
+        auto_delete: input.auto_delete ?? null,
+        auto_plug: input.auto_plug ?? null,
+        super_followers_only: input.super_followers_only ?? false,
+      },
+      now,
+    );
     await setPostTags(tx, id, tagIds);
     await markMediaAttached(tx, objectKeys, now);
     if (status === "scheduled") {

@@ -32,7 +32,10 @@ export async function listPosts(ctx: AccountContext, input: ListPostsInput) {
     offset,
   });
   const page = rows.slice(0, input.limit);
-  const tags = await tagsOfPosts(sql, page.map((row) => row.id));
+  const tags = await tagsOfPosts(
+    sql,
+    page.map((row) => row.id),
+  );
   const data = page.map((row) => toScheduledPost(row, (tags.get(row.id) ?? []) as ScheduledPost["tags"]));
   return { data, pagination: pageInfo(input.page, input.limit, undefined, rows.length) };
 }

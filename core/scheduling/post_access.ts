@@ -18,7 +18,12 @@ export async function reachablePost(
   id: number,
   options: { accountId?: string; write: boolean },
 ): Promise<{ row: ScheduledPostRow; access: AccountAccess }> {
-  const found = await findReachable(ctx, { accountId: options.accountId, intent: { write: options.write } }, () => postById(sql, id), (row) => row.account_id);
+  const found = await findReachable(
+    ctx,
+    { accountId: options.accountId, intent: { write: options.write } },
+    () => postById(sql, id),
+    (row) => row.account_id,
+  );
   if (!found) throw new ApiError("not_found", `Cannot find scheduled post "${id}"`);
   return found;
 }

@@ -70,7 +70,10 @@ export async function checkParts(ctx: Context, sql: Queryable, account: { worksp
     }
     const length = [...part.text].length;
     if (!account.xPremium && length > STANDARD_PART_LENGTH) {
-      throw new ApiError("invalid_request", `The scheduling service rejected the post: part ${index + 1} has ${length} characters; this account can post at most ${STANDARD_PART_LENGTH} per part (longer posts need the network's premium tier)`);
+      throw new ApiError(
+        "invalid_request",
+        `The scheduling service rejected the post: part ${index + 1} has ${length} characters; this account can post at most ${STANDARD_PART_LENGTH} per part (longer posts need the network's premium tier)`,
+      );
     }
   }
   return keys;

@@ -55,7 +55,12 @@ export async function runFollowUp(deps: { sql: Sql; network: SocialNetwork; cloc
     const removeAfter = post.auto_retweet.remove_after_hours;
     if (removeAfter) {
       const payloadUndo: FollowUpPayload = { postId: post.id, action: "undo_repost" };
-      await enqueueJob(sql, { kind: FOLLOW_UP_JOB_KIND, payload: payloadUndo, runAt: new Date(now.getTime() + removeAfter * HOUR_MS), uniqueKey: `follow-up:${post.id}:undo_repost` });
+      await enqueueJob(sql, {
+        kind: FOLLOW_UP_JOB_KIND,
+        payload: payloadUndo,
+        runAt: new Date(now.getTime() + removeAfter * HOUR_MS),
+        uniqueKey: `follow-up:${post.id}:undo_repost`,
+      });
     }
   } else if (payload.action === "undo_repost") {
     if (!post.auto_retweeted_at || post.auto_retweet_removed_at) return;

@@ -18,7 +18,11 @@ export interface QuotaCharge {
 }
 
 /** The owner's quota and the period containing `now`. */
-export async function postQuotaOf(sql: Queryable, accountId: string, now: Date): Promise<{ userId: number; limit: number; periodStart: Date; periodEnd: Date; used: number }> {
+export async function postQuotaOf(
+  sql: Queryable,
+  accountId: string,
+  now: Date,
+): Promise<{ userId: number; limit: number; periodStart: Date; periodEnd: Date; used: number }> {
   const owner = await quotaOwnerOf(sql, accountId);
   if (!owner) throw new ApiError("account_not_found", `Cannot find account "${accountId}"`);
   const period = creditPeriodAt({ period: "monthly", credits: 0 }, owner.billing_anchor, now);
@@ -30,16 +34,25 @@ export async function postQuotaOf(sql: Queryable, accountId: string, now: Date):
  * Takes one unit per subject (`post:<id>`, `article:<id>`) from the quota of `accountId`'s
  * owner, all or none: `403 post_quota_exceeded` when the period has too little left.
  */
-export async function deductPostQuota(sql: Queryable, accountId: string, subjects: readonly string[], options: { now: Date; reason: string }): Promise<QuotaCharge> {
+export async function deductPostQuota(
+  sql: Queryable,
+  accountId: string,
+  subjects: readonly string[],
+  options: { now: Date; reason: string },
+): Promise<QuotaCharge> {
   const quota = await postQuotaOf(sql, accountId, options.now);
   if (subjects.length === 0) return { periodStart: quota.periodStart };
   const used = await addUsage(sql, quota.userId, quota.periodStart, subjects.length, quota.limit);
   if (used === undefined) {
-    throw new ApiError("post_quota_exceeded", `The post quota for this billing period is used up (${quota.limit} posts; renews ${quota.periodEnd.toISOString()})`, {
-      quota: quota.limit,
-      used: quota.used,
-      reset_at: quota.periodEnd.toISOString(),
-    });
+    throw new ApiError(
+      "post_quota_exceeded",
+      `The post quota for this billing period is used up (${quota.limit} posts; renews ${quota.periodEnd.toISOString()})`,
+      {
+        quota: quota.limit,
+        used: quota.used,
+        reset_at: quota.periodEnd.toISOString(),
+      },
+    );
   }
   await recordLedger(sql, quota.userId, quota.periodStart, 1, subjects, options.reason);
   return { periodStart: quota.periodStart };

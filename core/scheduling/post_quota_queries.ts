@@ -48,7 +48,14 @@ export async function usageOf(sql: Queryable, userId: number, periodStart: Date)
 }
 
 /** Appends ledger entries, one per subject. */
-export async function recordLedger(sql: Queryable, userId: number, periodStart: Date, delta: 1 | -1, subjects: readonly string[], reason: string): Promise<void> {
+export async function recordLedger(
+  sql: Queryable,
+  userId: number,
+  periodStart: Date,
+  delta: 1 | -1,
+  subjects: readonly string[],
+  reason: string,
+): Promise<void> {
   if (subjects.length === 0) return;
   await sql`
     insert into post_quota_ledger (user_id, period_start, delta, subject, reason)

@@ -3,13 +3,7 @@
  * reason an `error` post carries (spec, issue 5: "`error` with a readable reason after
  * bounded retries").
  */
-import {
-  NetworkBadRequestError,
-  NetworkError,
-  NetworkNotFoundError,
-  NetworkPrivateError,
-  NetworkRejectedError,
-} from "../network/network_errors.ts";
+import { NetworkBadRequestError, NetworkError, NetworkNotFoundError, NetworkPrivateError, NetworkRejectedError } from "../network/network_errors.ts";
 
 /**
  * The network answered that this post can never be published as it is (refused, a part

@@ -138,9 +138,7 @@ export async function recordPartPublished(
   part: { index: number; xPostId: string; at: Date },
   sent?: { xPostIds: readonly string[]; at: Date },
 ): Promise<boolean> {
-  const changes = sent
-    ? sentColumns(sql, sent)
-    : renewLease(sql, claim);
+  const changes = sent ? sentColumns(sql, sent) : renewLease(sql, claim);
   // Data-modifying CTEs run to completion whether or not the outer query reads them.
   const [row] = await sql<{ held: boolean }[]>`
     with part as (
@@ -186,7 +184,11 @@ export async function markPostFailed(sql: Queryable, postId: number, failure: { 
  * Bumps the publish versions of the scheduled posts among `postIds` and enqueues a `kind`
  * job for each new version, due at its `scheduled_for` (or `runAt`).
  */
-export async function bumpAndEnqueuePublications(sql: Queryable, postIds: readonly number[], options: { kind: string; runAt?: Date; maxAttempts: number }): Promise<void> {
+export async function bumpAndEnqueuePublications(
+  sql: Queryable,
+  postIds: readonly number[],
+  options: { kind: string; runAt?: Date; maxAttempts: number },
+): Promise<void> {
   // One statement however many posts (bulk retime moves up to 500): the versions are new,
   // so the unique keys never collide with a job already queued.
   await sql`

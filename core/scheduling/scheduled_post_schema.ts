@@ -26,10 +26,11 @@ export const postId = z
   .meta({ description: "Scheduled post id", example: "42" });
 
 /** A scheduled post id in a body: the decimal string answers carry, or the same number (`"42"` or `42`). */
-export const postIdInBody = z.union(
-  [postId, z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).transform(String)],
-  { error: "must be a scheduled post id (digits, as a string or a number)" },
-).meta({ description: "Scheduled post id (a decimal string or a number)", example: "42" });
+export const postIdInBody = z
+  .union([postId, z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).transform(String)], {
+    error: "must be a scheduled post id (digits, as a string or a number)",
+  })
+  .meta({ description: "Scheduled post id (a decimal string or a number)", example: "42" });
 
 /** One media item of a part (spec: `parts[].media`). */
 export const partMediaInput = z.object({
@@ -53,13 +54,24 @@ export const partsInput = z
 /** `auto_retweet` (supplement: Scheduling): repost after 1-12 hours, optionally undo it later. */
 export const autoRetweetInput = z.object({
   after_hours: z.number().int("must be an integer from 1 to 12").min(1, "must be an integer from 1 to 12").max(12, "must be an integer from 1 to 12"),
-  remove_after_hours: z.number().int("must be an integer from 1 to 12").min(1, "must be an integer from 1 to 12").max(12, "must be an integer from 1 to 12").optional(),
+  remove_after_hours: z
+    .number()
+    .int("must be an integer from 1 to 12")
+    .min(1, "must be an integer from 1 to 12")
+    .max(12, "must be an integer from 1 to 12")
+    .optional(),
 });
 
 /** `auto_delete` (supplement: Scheduling): delete after 1-12 hours unless it passed `threshold` views. */
 export const autoDeleteInput = z.object({
   after_hours: z.number().int("must be an integer from 1 to 12").min(1, "must be an integer from 1 to 12").max(12, "must be an integer from 1 to 12"),
-  threshold: z.number().int("must be a non-negative integer").min(0, "must be a non-negative integer").max(1_000_000_000).optional().meta({ description: "Views; default 1000" }),
+  threshold: z
+    .number()
+    .int("must be a non-negative integer")
+    .min(0, "must be a non-negative integer")
+    .max(1_000_000_000)
+    .optional()
+    .meta({ description: "Views; default 1000" }),
 });
 
 /**
@@ -69,8 +81,16 @@ export const autoDeleteInput = z.object({
  * `400 unknown_plug_template` (checked against the database, not here).
  */
 export const autoPlugInput = z.object({
-  template_id: z.string({ error: "must be a plug template id (GET /v1/plug-templates)" }).min(1, "must be a plug template id (GET /v1/plug-templates)").max(40, "must be a plug template id (GET /v1/plug-templates)"),
-  threshold: z.number({ error: "must be an integer from 1 to 1000000 (likes)" }).int("must be an integer from 1 to 1000000 (likes)").min(1, "must be an integer from 1 to 1000000 (likes)").max(1_000_000, "must be an integer from 1 to 1000000 (likes)").meta({ description: "Likes of the first part" }),
+  template_id: z
+    .string({ error: "must be a plug template id (GET /v1/plug-templates)" })
+    .min(1, "must be a plug template id (GET /v1/plug-templates)")
+    .max(40, "must be a plug template id (GET /v1/plug-templates)"),
+  threshold: z
+    .number({ error: "must be an integer from 1 to 1000000 (likes)" })
+    .int("must be an integer from 1 to 1000000 (likes)")
+    .min(1, "must be an integer from 1 to 1000000 (likes)")
+    .max(1_000_000, "must be an integer from 1 to 1000000 (likes)")
+    .meta({ description: "Likes of the first part" }),
 });
 
 /** A tag on a post, as read back. */
@@ -82,10 +102,12 @@ export const scheduledPost = z.object({
   account_id: z.string(),
   status: z.enum(POST_STATUSES),
   scheduled_for: z.string().nullable().meta({ description: "When it goes out; a draft may keep a planned time (it is not queued)" }),
-  parts: z.array(z.object({
-    text: z.string(),
-    media: z.array(z.object({ object_key: z.string(), alt_text: z.string().nullable() })),
-  })),
+  parts: z.array(
+    z.object({
+      text: z.string(),
+      media: z.array(z.object({ object_key: z.string(), alt_text: z.string().nullable() })),
+    }),
+  ),
   title: z.string().nullable(),
   scratchpad: z.string().nullable(),
   tags: z.array(postTag),

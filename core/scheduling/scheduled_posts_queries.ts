@@ -75,7 +75,12 @@ function columnValues(sql: Queryable, columns: PostColumns): Record<string, unkn
 }
 
 /** Inserts a post created at `now` (`created_at` and `updated_at` from the one clock later updates use); answers its id. */
-export async function insertPost(sql: Queryable, accountId: string, columns: PostColumns & { status: PostStatus; parts: StoredPart[] }, now: Date): Promise<number> {
+export async function insertPost(
+  sql: Queryable,
+  accountId: string,
+  columns: PostColumns & { status: PostStatus; parts: StoredPart[] },
+  now: Date,
+): Promise<number> {
   const values = { account_id: accountId, ...columnValues(sql, columns), created_at: now, updated_at: now };
   const [row] = await sql<{ id: number }[]>`insert into scheduled_posts ${sql(values)} returning id`;
   return row.id;

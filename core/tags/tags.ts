@@ -55,7 +55,12 @@ export async function deleteTag(ctx: KeyContext, input: { id: number; account_id
 }
 
 async function writableTag(ctx: KeyContext, id: number, accountId: string | undefined): Promise<TagRow> {
-  const found = await findReachable(ctx, { accountId, intent: { write: true } }, () => tagById(ctx.services.sql, id), (row) => row.workspace_id);
+  const found = await findReachable(
+    ctx,
+    { accountId, intent: { write: true } },
+    () => tagById(ctx.services.sql, id),
+    (row) => row.workspace_id,
+  );
   if (!found) throw notFound(id);
   return found.row;
 }

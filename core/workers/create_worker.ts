@@ -26,7 +26,11 @@ export const workerInput = z.object({
   keywords: z.array(keyword).max(5, "must have at most 5 keywords").optional(),
   style_mode: z.enum(STYLE_MODES, { error: `must be one of ${STYLE_MODES.join(", ")}` }).optional(),
   voice: z.enum(WORKER_VOICES, { error: `must be one of ${WORKER_VOICES.join(", ")}` }).default("mine"),
-  creator: z.string().regex(/^@?[A-Za-z0-9_]{1,15}$/, "must be an X username").transform((handle) => handle.replace(/^@/, "")).optional(),
+  creator: z
+    .string()
+    .regex(/^@?[A-Za-z0-9_]{1,15}$/, "must be an X username")
+    .transform((handle) => handle.replace(/^@/, ""))
+    .optional(),
   batch_size: z.number().int().min(1, `must be from 1 to ${MAX_BATCH_SIZE}`).max(MAX_BATCH_SIZE, `must be from 1 to ${MAX_BATCH_SIZE}`).default(3),
   schedule: queueSlot.default({ days: [1, 2, 3, 4, 5], time: "09:00" }),
   timezone: timeZoneName.default("UTC"),
@@ -50,7 +54,8 @@ export async function createWorker(sql: Queryable, accountId: string, input: Wor
   if (worker.topic_source === "product") {
     if (worker.product_id === undefined) throw new ApiError("invalid_parameter", 'Invalid "product_id": required with topic source "product"');
     const product = await productById(sql, accountId, worker.product_id);
-    if (!product || product.deleted_at) throw new ApiError("invalid_parameter", `Invalid "product_id": cannot find product "${worker.product_id}" on this account`);
+    if (!product || product.deleted_at)
+      throw new ApiError("invalid_parameter", `Invalid "product_id": cannot find product "${worker.product_id}" on this account`);
     config.product_id = worker.product_id;
   }
   if (worker.topic_source === "custom") {
@@ -60,7 +65,8 @@ export async function createWorker(sql: Queryable, accountId: string, input: Wor
   // Spec (Worker (list shape)): a Worker shaped on a niche carries `keywords` and
   // reports `reference_remix`, whatever its topic source.
   if (worker.topic_source === "niche" || worker.shape === "niche") {
-    if (!keywords?.length) throw new ApiError("invalid_parameter", `Invalid "keywords": a niche ${worker.shape === "niche" ? "shape" : "topic source"} needs 1 to 5 keywords`);
+    if (!keywords?.length)
+      throw new ApiError("invalid_parameter", `Invalid "keywords": a niche ${worker.shape === "niche" ? "shape" : "topic source"} needs 1 to 5 keywords`);
     config.keywords = keywords;
   }
   if (worker.shape === "niche" && worker.style_mode === "voice_match") {

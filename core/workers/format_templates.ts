@@ -27,10 +27,12 @@ export const FORMAT_TEMPLATES: readonly FormatTemplate[] = [
   },
   {
     id: "story_then_question",
-    example: "Last year we had 12 customers. This year we have 400. The difference was one change in how we onboard people. What changed your numbers the most?",
+    example:
+      "Last year we had 12 customers. This year we have 400. The difference was one change in how we onboard people. What changed your numbers the most?",
   },
   {
     id: "checklist",
-    example: "Before you ship anything, check this:\n\n- Does it solve one problem?\n- Can a new user explain it?\n- Would you pay for it?\n- Is the first minute delightful?",
+    example:
+      "Before you ship anything, check this:\n\n- Does it solve one problem?\n- Can a new user explain it?\n- Would you pay for it?\n- Is the first minute delightful?",
   },
 ];

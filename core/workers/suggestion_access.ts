@@ -11,8 +11,17 @@ import { findReachable } from "../accounts/owner_access.ts";
 import { suggestionById, type SuggestionRow } from "./workers_queries.ts";
 
 /** The suggestion `id` and how the caller reaches its account, or `404 suggestion_not_found`. */
-export async function reachableSuggestion(ctx: KeyContext, id: number, options: { accountId?: string; write: boolean }): Promise<{ row: SuggestionRow; access: AccountAccess }> {
-  const found = await findReachable(ctx, { accountId: options.accountId, intent: { write: options.write } }, () => suggestionById(ctx.services.sql, id), (row) => row.account_id);
+export async function reachableSuggestion(
+  ctx: KeyContext,
+  id: number,
+  options: { accountId?: string; write: boolean },
+): Promise<{ row: SuggestionRow; access: AccountAccess }> {
+  const found = await findReachable(
+    ctx,
+    { accountId: options.accountId, intent: { write: options.write } },
+    () => suggestionById(ctx.services.sql, id),
+    (row) => row.account_id,
+  );
   if (!found) throw suggestionNotFound(id);
   return found;
 }

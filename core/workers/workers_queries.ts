@@ -110,7 +110,13 @@ export async function setNextRun(sql: Queryable, id: number, nextRunAt: Date, no
 }
 
 /** Writes one run's suggestions (`run_index` from 0); a batch already written for the run is left alone. */
-export async function insertSuggestions(sql: Queryable, worker: { id: number; account_id: string }, runAt: Date, generatedAt: Date, suggestions: readonly NewSuggestion[]): Promise<number> {
+export async function insertSuggestions(
+  sql: Queryable,
+  worker: { id: number; account_id: string },
+  runAt: Date,
+  generatedAt: Date,
+  suggestions: readonly NewSuggestion[],
+): Promise<number> {
   if (suggestions.length === 0) return 0;
   const rows = suggestions.map((suggestion, index) => ({
     worker_id: worker.id,

@@ -67,16 +67,35 @@ export async function writeSuggestions(deps: WriterDeps, worker: WorkerRow): Pro
   if (worker.shape === "niche") {
     const posts = await popularPosts(deps, worker);
     const brief = topicBrief(worker, facts);
-    return Promise.all(Array.from({ length: worker.batch_size }, (_, i) =>
-      i < posts.length ? fromPopularPost(deps, facts, posts[i]) : fromFormat(deps, worker, facts, brief, offset + i, true)));
+    return Promise.all(
+      Array.from({ length: worker.batch_size }, (_, i) =>
+        i < posts.length ? fromPopularPost(deps, facts, posts[i]) : fromFormat(deps, worker, facts, brief, offset + i, true),
+      ),
+    );
   }
   const briefs = freshBriefs(worker, facts);
-  return Promise.all(Array.from({ length: worker.batch_size }, (_, i) => {
-    const source = briefs[(offset + i) % briefs.length];
-    const angle = FRESH_ANGLES[Math.floor(i / briefs.length) % FRESH_ANGLES.length];
-    return fitted(deps, facts, (instructions) => ({ task: "draft", input: { brief: source.brief, instructions: join(angle, instructions), voice: facts.voice, products: productContexts(facts), rules: facts.settings.rules } }))
-      .then((text): NewSuggestion => ({ text, reference: source.productId === undefined ? { source: "context" } : { source: "product", product_id: source.productId }, fallback: false }));
-  }));
+  return Promise.all(
+    Array.from({ length: worker.batch_size }, (_, i) => {
+      const source = briefs[(offset + i) % briefs.length];
+      const angle = FRESH_ANGLES[Math.floor(i / briefs.length) % FRESH_ANGLES.length];
+      return fitted(deps, facts, (instructions) => ({
+        task: "draft",
+        input: {
+          brief: source.brief,
+          instructions: join(angle, instructions),
+          voice: facts.voice,
+          products: productContexts(facts),
+          rules: facts.settings.rules,
+        },
+      })).then(
+        (text): NewSuggestion => ({
+          text,
+          reference: source.productId === undefined ? { source: "context" } : { source: "product", product_id: source.productId },
+          fallback: false,
+        }),
+      );
+    }),
+  );
 }
 
 async function fromFormat(deps: WriterDeps, worker: WorkerRow, facts: WritingFacts, brief: string, index: number, fallback: boolean): Promise<NewSuggestion> {
@@ -91,7 +110,15 @@ async function fromFormat(deps: WriterDeps, worker: WorkerRow, facts: WritingFac
 async function fromPopularPost(deps: WriterDeps, facts: WritingFacts, post: NetworkPost & { username?: string }): Promise<NewSuggestion> {
   const text = await fitted(deps, facts, (instructions) => ({
     task: "remix",
-    input: { text: post.text, closeness: NICHE_CLOSENESS, ownPost: false, instructions, voice: facts.voice, products: productContexts(facts), rules: facts.settings.rules },
+    input: {
+      text: post.text,
+      closeness: NICHE_CLOSENESS,
+      ownPost: false,
+      instructions,
+      voice: facts.voice,
+      products: productContexts(facts),
+      rules: facts.settings.rules,
+    },
   }));
   return {
     text,
@@ -141,7 +168,10 @@ function freshBriefs(worker: WorkerRow, facts: WritingFacts): { brief: string; p
 }
 
 function productBrief(product: ProductRow): string {
-  return [product.name, product.description, product.positioning, product.features, product.updates].filter(Boolean).map((text) => sentence(text!)).join(" ");
+  return [product.name, product.description, product.positioning, product.features, product.updates]
+    .filter(Boolean)
+    .map((text) => sentence(text!))
+    .join(" ");
 }
 
 function sentence(text: string): string {
@@ -203,7 +233,14 @@ async function popularPosts(deps: WriterDeps, worker: WorkerRow): Promise<(Netwo
   const since = new Date(deps.now.getTime() - days * 86_400_000).toISOString();
   const page = await deps.network.search({ query, since, minLikes: POPULAR_MIN_LIKES, lang: "en", originalsOnly: true, limit: SEARCH_PAGE });
   const candidates = page.items
-    .filter((post) => post.kind === "post" && !post.isThreadContinuation && post.lang === "en" && post.metrics.likes >= POPULAR_MIN_LIKES && post.authorId !== worker.account_id)
+    .filter(
+      (post) =>
+        post.kind === "post" &&
+        !post.isThreadContinuation &&
+        post.lang === "en" &&
+        post.metrics.likes >= POPULAR_MIN_LIKES &&
+        post.authorId !== worker.account_id,
+    )
     .filter((post) => sentencesOf(post.text).some((line) => !/@\w|https?:\/\//.test(line) && line.split(/\s+/).length >= 4))
     .sort((a, b) => b.metrics.likes - a.metrics.likes || b.id.localeCompare(a.id));
   const usable: NetworkPost[] = [];

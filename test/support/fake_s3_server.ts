@@ -120,7 +120,11 @@ async function handle(fake: FakeS3, request: IncomingMessage, response: ServerRe
         if (start >= size) throw new S3Failure(416, "InvalidRange", "The requested range is not satisfiable");
         const end = Math.min(range[2] ? Number(range[2]) : size - 1, size - 1);
         const part = object.bytes.subarray(start, end + 1);
-        return reply(206, { "Content-Type": object.contentType, "Content-Length": String(part.length), "Content-Range": `bytes ${start}-${end}/${size}` }, part);
+        return reply(
+          206,
+          { "Content-Type": object.contentType, "Content-Length": String(part.length), "Content-Range": `bytes ${start}-${end}/${size}` },
+          part,
+        );
       }
       return reply(200, { "Content-Type": object.contentType, "Content-Length": String(object.bytes.length) }, object.bytes);
     }
@@ -195,7 +199,14 @@ function expectedSignature(fake: FakeS3, date: string, scope: string, canonicalR
   return createHmac("sha256", key).update(stringToSign, "utf8").digest("hex");
 }
 
-function canonicalRequestOf(method: string, rawPath: string, query: Map<string, string>, request: IncomingMessage, signedHeaders: string[], payloadHash: string): string {
+function canonicalRequestOf(
+  method: string,
+  rawPath: string,
+  query: Map<string, string>,
+  request: IncomingMessage,
+  signedHeaders: string[],
+  payloadHash: string,
+): string {
   const canonicalQuery = [...query]
     .map(([name, value]) => `${strictEncode(name)}=${strictEncode(value)}`)
     .sort()

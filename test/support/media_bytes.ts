@@ -16,7 +16,12 @@ export const GIF_1X1 = Buffer.from("R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAAB
 export const WEBP_1X1 = Buffer.from("UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA==", "base64");
 
 /** A JPEG's JFIF start, filler and end marker. */
-export const JPEG_HEAD = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.from("JFIF\0\x01\x01\0\0\x01\0\x01\0\0", "latin1"), Buffer.alloc(40, 7), Buffer.from([0xff, 0xd9])]);
+export const JPEG_HEAD = Buffer.concat([
+  Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]),
+  Buffer.from("JFIF\0\x01\x01\0\0\x01\0\x01\0\0", "latin1"),
+  Buffer.alloc(40, 7),
+  Buffer.from([0xff, 0xd9]),
+]);
 
 /** Asserts `promise` rejects with an ApiError of `code` (and a message matching `pattern`). */
 export async function rejectsWithCode(promise: Promise<unknown>, code: string, pattern?: RegExp): Promise<void> {
@@ -31,7 +36,10 @@ export async function rejectsWithCode(promise: Promise<unknown>, code: string, p
 /** Announces and uploads `bytes` as `key`'s user over transport `index`; answers the object key. */
 export async function uploadMedia(harness: Harness, index: number, key: string, bytes: Buffer, fileType: string): Promise<string> {
   const extension = fileType.split("/")[1];
-  const announced = await transports(harness)[index].request("POST", "/v1/media", { key, body: { filename: `dot.${extension}`, file_type: fileType, size: bytes.length } });
+  const announced = await transports(harness)[index].request("POST", "/v1/media", {
+    key,
+    body: { filename: `dot.${extension}`, file_type: fileType, size: bytes.length },
+  });
   assert.equal(announced.status, 201, JSON.stringify(announced.body));
   const url = new URL(announced.body.data.upload_url);
   const target = index === 0 ? `http://in-process.test${url.pathname}${url.search}` : announced.body.data.upload_url;

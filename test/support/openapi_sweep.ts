@@ -44,17 +44,24 @@ export function sweepOperations(): SweepOperation[] {
   const metas = new Map(restOperations(appRouter).map((operation) => [`${operation.method} ${operation.path}`, operation.meta]));
   return documentOperations().map(({ method, path, operation }) => {
     const parameters = (operation.parameters ?? []).map((parameter: Json, index: number) => ({
-      name: parameter.name, in: parameter.in, required: Boolean(parameter.required), schema: resolveSchema(document, parameter.schema), index,
+      name: parameter.name,
+      in: parameter.in,
+      required: Boolean(parameter.required),
+      schema: resolveSchema(document, parameter.schema),
+      index,
     }));
     const bodySchema = operation.requestBody?.content?.["application/json"]?.schema;
     const inQuery = parameters.some((parameter: SweepParameter) => parameter.in === "query" && parameter.name === "account_id");
     const inBody = Boolean(resolveSchema(document, bodySchema).properties?.account_id);
     return {
-      method, path, label: `${method} ${path}`,
+      method,
+      path,
+      label: `${method} ${path}`,
       public: Array.isArray(operation.security) && operation.security.length === 0,
       write: method !== "GET",
       meta: metas.get(`${method} ${path}`) ?? {},
-      parameters, bodySchema,
+      parameters,
+      bodySchema,
       accountIdIn: inQuery ? "query" : inBody ? "body" : undefined,
     } satisfies SweepOperation;
   });
@@ -71,7 +78,10 @@ export interface SweepRequest {
 }
 
 /** Builds a request: path values, query values (strings), a body value or raw text. */
-export function buildRequest(operation: SweepOperation, parts: { path: Record<string, string>; query?: Record<string, string>; body?: unknown; rawBody?: string; headers?: Record<string, string> }): SweepRequest {
+export function buildRequest(
+  operation: SweepOperation,
+  parts: { path: Record<string, string>; query?: Record<string, string>; body?: unknown; rawBody?: string; headers?: Record<string, string> },
+): SweepRequest {
   const path = operation.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(parts.path[name] ?? "1"));
   const query = new URLSearchParams(parts.query ?? {}).toString();
   const headers = { ...parts.headers };
@@ -96,9 +106,10 @@ export function wellFormedPath(operation: SweepOperation): Record<string, string
   const values: Record<string, string> = {};
   for (const parameter of operation.parameters.filter((p) => p.in === "path")) {
     const schema = branchesOf(openApiDocument(), parameter.schema)[0];
-    values[parameter.name] = schema.type === "integer" || schema.type === "number"
-      ? "987654321"
-      : String(validInstance(openApiDocument(), { ...schema, example: undefined }, `${operation.label}:${parameter.name}`));
+    values[parameter.name] =
+      schema.type === "integer" || schema.type === "number"
+        ? "987654321"
+        : String(validInstance(openApiDocument(), { ...schema, example: undefined }, `${operation.label}:${parameter.name}`));
   }
   return values;
 }
@@ -142,7 +153,9 @@ function oddValues(schema: Json, salt: string): { label: string; value?: unknown
       if (branch.maxLength !== undefined) odd.push({ label: `maxLength ${branch.maxLength} + 1`, value: "a".repeat(branch.maxLength + 1) });
       if (branch.pattern) {
         const pattern = new RegExp(branch.pattern);
-        const misses = ["", " ", "a b", "-1", "ü", "x".repeat(300), ...sampleOf(fc.string({ maxLength: 20 }), `${salt}:miss`, 10)].filter((text) => !pattern.test(text));
+        const misses = ["", " ", "a b", "-1", "ü", "x".repeat(300), ...sampleOf(fc.string({ maxLength: 20 }), `${salt}:miss`, 10)].filter(
+          (text) => !pattern.test(text),
+        );
         for (const text of misses.slice(0, 3)) odd.push({ label: `pattern ${branch.pattern} missed by ${JSON.stringify(text).slice(0, 40)}`, value: text });
       }
       if (branch.format === "date-time") {
@@ -159,9 +172,16 @@ function oddValues(schema: Json, salt: string): { label: string; value?: unknown
       if (branch.type === "integer") odd.push({ label: "fraction", value: 1.5 });
     }
     if (branch.type === "array") {
-      if (branch.minItems) odd.push({ label: `minItems ${branch.minItems} - 1`, value: Array.from({ length: branch.minItems - 1 }, () => validInstance(document, branch.items, salt)) });
+      if (branch.minItems)
+        odd.push({
+          label: `minItems ${branch.minItems} - 1`,
+          value: Array.from({ length: branch.minItems - 1 }, () => validInstance(document, branch.items, salt)),
+        });
       if (branch.maxItems !== undefined && branch.maxItems < 1000) {
-        odd.push({ label: `maxItems ${branch.maxItems} + 1`, value: Array.from({ length: branch.maxItems + 1 }, (_, i) => validInstance(document, branch.items, `${salt}[${i}]`)) });
+        odd.push({
+          label: `maxItems ${branch.maxItems} + 1`,
+          value: Array.from({ length: branch.maxItems + 1 }, (_, i) => validInstance(document, branch.items, `${salt}[${i}]`)),
+        });
       }
     }
   }
@@ -219,7 +239,8 @@ export function badCases(operation: SweepOperation, auth: Record<string, string>
       const parts = { path: { ...path }, query: { ...baseQuery }, headers: { ...baseHeaders }, body };
       if (parameter.in === "path") parts.path[parameter.name] = text;
       else if (parameter.in === "query") label === "missing" ? delete parts.query[parameter.name] : (parts.query[parameter.name] = text);
-      else if (/[\u0000-\u001f\u007f]|[^\u0000-\u00ff]/.test(text)) continue; // not sendable as a header
+      else if (/[\u0000-\u001f\u007f]|[^\u0000-\u00ff]/.test(text))
+        continue; // not sendable as a header
       else parts.headers[parameter.name] = text;
       make(`${parameter.in} ${parameter.name}: ${label}`, parts, invalid ? { kind: "invalid", field: parameter.name } : { kind: "any" });
     }
@@ -303,7 +324,8 @@ export function answerProblems(request: SweepRequest, answer: Answer, options: {
   if (answer.status >= 400) {
     const error = answer.body?.error;
     const status = (ERROR_STATUS as Record<string, number>)[error?.code];
-    if (typeof error !== "object" || typeof error.code !== "string" || typeof error.message !== "string") problems.push("not the { error: { code, message } } envelope");
+    if (typeof error !== "object" || typeof error.code !== "string" || typeof error.message !== "string")
+      problems.push("not the { error: { code, message } } envelope");
     else if (status !== answer.status) problems.push(`code "${error.code}" is not a ${answer.status} in core/errors.ts`);
   }
   const pathname = request.path.split("?")[0];
@@ -313,8 +335,12 @@ export function answerProblems(request: SweepRequest, answer: Answer, options: {
 
 /** One failed case, printed with what replays it. */
 export function describeFailure(request: SweepRequest, answer: Answer | undefined, problems: string[], label = ""): string {
-  const body = request.body === undefined ? "" : ` body ${request.body.length > 300 ? `${request.body.slice(0, 300)}... (${request.body.length} chars)` : request.body}`;
-  const headers = Object.keys(request.headers).filter((name) => name !== "Authorization").map((name) => `${name}: ${String(request.headers[name]).slice(0, 80)}`).join("; ");
+  const body =
+    request.body === undefined ? "" : ` body ${request.body.length > 300 ? `${request.body.slice(0, 300)}... (${request.body.length} chars)` : request.body}`;
+  const headers = Object.keys(request.headers)
+    .filter((name) => name !== "Authorization")
+    .map((name) => `${name}: ${String(request.headers[name]).slice(0, 80)}`)
+    .join("; ");
   const got = answer ? `${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}` : "no answer";
   return `[${label}] ${request.method} ${request.path.slice(0, 200)}${body}${headers ? ` [${headers}]` : ""}\n    -> ${got}\n    ${problems.join("; ")} (SWEEP_SEED=${SWEEP_SEED})`;
 }

@@ -9,13 +9,22 @@ import type { Transport } from "./harness.ts";
 import type { SweepOperation } from "./openapi_sweep.ts";
 
 /** Values for the path parameters of `operation` naming the owner's objects, or an error saying what is missing. */
-export async function realPathIds(transport: Transport, operation: SweepOperation, ownerKey: string, world: DemoWorld, known: SweepOperation[]): Promise<Record<string, string>> {
+export async function realPathIds(
+  transport: Transport,
+  operation: SweepOperation,
+  ownerKey: string,
+  world: DemoWorld,
+  known: SweepOperation[],
+): Promise<Record<string, string>> {
   const segments = operation.path.split("/");
   const values: Record<string, string> = {};
   for (let i = 0; i < segments.length; i++) {
     const match = /^\{(.+)\}$/.exec(segments[i]);
     if (!match) continue;
-    const collection = segments.slice(0, i).join("/").replace(/\{([^}]+)\}/g, (_, name: string) => values[name]);
+    const collection = segments
+      .slice(0, i)
+      .join("/")
+      .replace(/\{([^}]+)\}/g, (_, name: string) => values[name]);
     const id = (await fromCollection(transport, collection, ownerKey, known)) ?? fromWorld(world, segments[i - 1]);
     if (id === undefined) throw new Error(`No real id for ${operation.label}: GET ${collection} lists nothing and the demo world has no "${segments[i - 1]}"`);
     values[match[1]] = String(id);
@@ -41,6 +50,9 @@ function fromWorld(world: DemoWorld, segment: string): unknown {
 function firstScalar(value: unknown): unknown {
   if (typeof value === "string" || typeof value === "number") return value;
   if (Array.isArray(value)) return value.map(firstScalar).find((item) => item !== undefined);
-  if (value && typeof value === "object") return Object.values(value).map(firstScalar).find((item) => item !== undefined);
+  if (value && typeof value === "object")
+    return Object.values(value)
+      .map(firstScalar)
+      .find((item) => item !== undefined);
   return undefined;
 }

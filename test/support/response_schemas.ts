@@ -80,7 +80,9 @@ export function responseProblems(method: string, pathname: string, status: numbe
   if (!contentType?.startsWith("application/json")) return [`${method} ${entry.path} ${status} answered Content-Type ${contentType}, not application/json`];
   const validate = validatorFor(entry, status);
   if (!validate || validate(body)) return [];
-  return (validate.errors ?? []).slice(0, 8).map((error) => `${method} ${entry.path} ${status}: ${error.instancePath || "(body)"} ${error.message} ${JSON.stringify(error.params)}`);
+  return (validate.errors ?? [])
+    .slice(0, 8)
+    .map((error) => `${method} ${entry.path} ${status}: ${error.instancePath || "(body)"} ${error.message} ${JSON.stringify(error.params)}`);
 }
 
 function validatorFor(entry: DocumentOperation, status: number): ValidateFunction | null {

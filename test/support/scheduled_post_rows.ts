@@ -47,7 +47,9 @@ export async function insertQueuedRows(sql: Sql, accountId: string, times: reado
 
 /** A post as stored, or undefined once deleted. */
 export async function postRow(sql: Sql, id: string) {
-  const [row] = await sql<{ status: PostStatus; scheduled_for: Date | null; auto_retweet: unknown; publish_version: number; quota_period_start: Date | null }[]>`
+  const [row] = await sql<
+    { status: PostStatus; scheduled_for: Date | null; auto_retweet: unknown; publish_version: number; quota_period_start: Date | null }[]
+  >`
     select status, scheduled_for, auto_retweet, publish_version, quota_period_start from scheduled_posts where id = ${id}::bigint`;
   return row;
 }

@@ -15,7 +15,10 @@ export const SWEEP_SEED = Number(process.env.SWEEP_SEED ?? 20_261_010);
 export function resolveSchema(document: Json, schema: Json | undefined): Json {
   let current = schema ?? {};
   for (let depth = 0; depth < 10 && typeof current.$ref === "string"; depth++) {
-    const path = current.$ref.replace(/^#\//, "").split("/").map((part: string) => part.replace(/~1/g, "/").replace(/~0/g, "~"));
+    const path = current.$ref
+      .replace(/^#\//, "")
+      .split("/")
+      .map((part: string) => part.replace(/~1/g, "/").replace(/~0/g, "~"));
     current = path.reduce((node: Json, part: string) => node?.[part], document) ?? {};
   }
   return current;

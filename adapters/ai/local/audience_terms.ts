@@ -41,7 +41,11 @@ function stem(word: string): string {
 
 /** Vocabulary terms ranked by fit with `icp`. */
 export function rankVocabulary(icp: string, vocabulary: readonly string[]): string[] {
-  const icpStems = new Set(wordsOf(icp).filter((word) => !STOPWORDS.has(word)).map(stem));
+  const icpStems = new Set(
+    wordsOf(icp)
+      .filter((word) => !STOPWORDS.has(word))
+      .map(stem),
+  );
   const icpText = ` ${wordsOf(icp).join(" ")} `;
   const ranked = vocabulary
     .map((term, order) => {

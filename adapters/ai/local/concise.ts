@@ -8,7 +8,10 @@ import { FILLERS, OPENING_HEDGES, REDUNDANT, TRAILING_HEDGES } from "./edit_lexi
 import { capitalise, escapeRegExp, fixArticles, mapSentences, onProse, replacePhrases, tidy } from "./text_tools.ts";
 
 const alternatives = (phrases: readonly string[]) =>
-  [...phrases].sort((a, b) => b.length - a.length).map((phrase) => escapeRegExp(phrase).replace(/'/g, "['’]").replace(/ /g, "\\s+")).join("|");
+  [...phrases]
+    .sort((a, b) => b.length - a.length)
+    .map((phrase) => escapeRegExp(phrase).replace(/'/g, "['’]").replace(/ /g, "\\s+"))
+    .join("|");
 
 // A filler between commas takes one comma with it ("It was, honestly, great" -> "It was great").
 const FILLER = new RegExp(

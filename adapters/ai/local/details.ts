@@ -16,13 +16,8 @@ export function details(text: string): string {
   const sentences = sentencesOf(text);
   const [main = "this", second] = keyPhrases(text, 2);
   const reason = sentences.find((sentence) => REASON.test(sentence));
-  const why = reason
-    ? capitalise(reason)
-    : `${capitalise(main)} affects more than it seems${second ? `, starting with ${second}` : ""}.`;
-  const lines = [
-    `Why it matters: ${why}`,
-    `How to apply it: start with ${main}${second ? `, then look at ${second}` : ""}.`,
-  ];
+  const why = reason ? capitalise(reason) : `${capitalise(main)} affects more than it seems${second ? `, starting with ${second}` : ""}.`;
+  const lines = [`Why it matters: ${why}`, `How to apply it: start with ${main}${second ? `, then look at ${second}` : ""}.`];
   if (sentences.length > 1) lines.push(`The takeaway: ${concise(sentences[0])}`);
   return `${text.trimEnd()}\n\n${lines.join("\n")}`;
 }

@@ -41,7 +41,9 @@ export function shapeOf(post: string): PostShape {
 export function draft(input: DraftInput): string {
   const directives = directivesOf(input.instructions);
   // "Write a post about X" is an instruction to us, not part of the post.
-  const brief = input.brief.trim().replace(/^(?:please\s+)?(?:write|draft|create|make)\s+(?:a|an|one)?\s*(?:short\s+)?(?:post|tweet|thread)?\s*(?:about|on)\s+/i, "");
+  const brief = input.brief
+    .trim()
+    .replace(/^(?:please\s+)?(?:write|draft|create|make)\s+(?:a|an|one)?\s*(?:short\s+)?(?:post|tweet|thread)?\s*(?:about|on)\s+/i, "");
   const sentences = sentencesOf(grammar(concise(capitalise(brief))));
   const out = input.mirror ? inShape(sentences, brief, shapeOf(input.mirror)) : freeform(sentences, brief);
   return applyVoice(applyDirectives(out, directives, input.voice), input.voice);

@@ -9,7 +9,10 @@ import type { TaskOutput } from "../../../core/model/task_output.ts";
 /** The local engine's factcheck answer. */
 export function factcheck(input: FactcheckInput): TaskOutput<"factcheck"> {
   // The claim's own end punctuation would end the comment's one sentence early.
-  const claim = input.text.replace(/\s+/g, " ").trim().replace(/[.!?…]+$/, "");
+  const claim = input.text
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/[.!?…]+$/, "");
   const quoted = claim.length > 80 ? `${claim.slice(0, 79).replace(/\s+\S*$/, "")}…` : claim;
   return {
     result: "unknown",

@@ -35,7 +35,10 @@ export function hookParagraph(first: string, whole: string): string {
           ? "tools"
           : "things";
     // The old list intro ("Here's what I learned:") says what the hook line now says.
-    return lines(`${listItems} ${noun} about ${topic}:`, others().filter((sentence) => !/^here(?:'|’)?s\b/i.test(sentence)));
+    return lines(
+      `${listItems} ${noun} about ${topic}:`,
+      others().filter((sentence) => !/^here(?:'|’)?s\b/i.test(sentence)),
+    );
   }
   const question = sentences.find((sentence, i) => i > 0 && /\?["'”’)]*$/.test(sentence));
   if (question) return lines(question, others(question));

@@ -34,7 +34,8 @@ const DIRECTIVES: readonly { pattern: RegExp; directive: Directive }[] = [
 ];
 
 /** Words that carry no instruction of their own ("please make it a bit more ..."). */
-const GLUE = /\b(?:please|make|it|this|the|a|an|bit|more|less|little|slightly|much|way|also|keep|sound|be|to|and|then|post|text|tweet|thread|version|some|very)\b/gi;
+const GLUE =
+  /\b(?:please|make|it|this|the|a|an|bit|more|less|little|slightly|much|way|also|keep|sound|be|to|and|then|post|text|tweet|thread|version|some|very)\b/gi;
 
 /** The directives of `instructions`, in order; refuses clauses the engine cannot follow. */
 export function directivesOf(instructions: string | undefined): Directive[] {

@@ -99,6 +99,7 @@ export function topicOf(text: string): string {
   if (!phrase) return "this";
   const words = phrase.split(" ");
   const head = words[words.length - 1];
-  const bare = head.endsWith("s") || (words.length === 1 && /ing$/.test(head)) || MASS_NOUNS.has(head) || head === head.toUpperCase() || /^\p{Lu}/u.test(phrase);
+  const bare =
+    head.endsWith("s") || (words.length === 1 && /ing$/.test(head)) || MASS_NOUNS.has(head) || head === head.toUpperCase() || /^\p{Lu}/u.test(phrase);
   return bare ? phrase : `the ${phrase}`;
 }

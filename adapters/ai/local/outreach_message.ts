@@ -31,7 +31,7 @@ export function outreachMessage(input: OutreachInput): string {
       const key = (a ?? b ?? "").toLowerCase().replace(/[_ ]/g, "");
       if (key === "hook" || key === "quote") return hook ?? "";
       if (key === "handle" || key === "username") return handle ? `@${handle}` : first;
-      return key === "name" ? (recipient.name?.trim() || first) : first;
+      return key === "name" ? recipient.name?.trim() || first : first;
     });
   } else if (/^(?:hi|hey|hello|dear)\b/i.test(format)) {
     // The format greets already: the hook line follows its first line.
@@ -46,7 +46,11 @@ export function outreachMessage(input: OutreachInput): string {
 function withoutHookSentences(format: string): string {
   return format
     .split("\n")
-    .map((line) => sentencesOf(line).filter((sentence) => !HOOK_PLACEHOLDER.test(sentence)).join(" "))
+    .map((line) =>
+      sentencesOf(line)
+        .filter((sentence) => !HOOK_PLACEHOLDER.test(sentence))
+        .join(" "),
+    )
     .join("\n");
 }
 

@@ -26,11 +26,19 @@ export function remix(input: RemixInput): string {
   const directives = directivesOf(input.instructions);
   const closeness = Math.min(100, Math.max(0, input.closeness));
   const links = input.ownPost ? (input.text.match(LINK) ?? []) : [];
-  const prose = input.ownPost ? input.text : tidy(sentencesOf(input.text).filter((sentence) => !/@\w/.test(sentence)).join(" "));
+  const prose = input.ownPost
+    ? input.text
+    : tidy(
+        sentencesOf(input.text)
+          .filter((sentence) => !/@\w/.test(sentence))
+          .join(" "),
+      );
   const source = tidy(prose.replace(LINK, "")).trim();
   let out: string;
   if (closeness >= 70) {
-    out = paragraphsOf(improve(source)).map((paragraph) => sentencesOf(paragraph).join("\n")).join("\n\n");
+    out = paragraphsOf(improve(source))
+      .map((paragraph) => sentencesOf(paragraph).join("\n"))
+      .join("\n\n");
   } else {
     const all = sentencesOf(concise(source));
     const kept = input.ownPost ? all : all.filter((sentence) => !/\d/.test(sentence));

@@ -22,8 +22,7 @@ export function styleGuide(input: StyleGuideInput): string {
   const hashtags = share((post) => /#[\p{L}\p{N}_]+/u.test(post));
   const links = share((post) => /https?:\/\//.test(post));
   const rhythm = voice.averageSentenceWords <= 10 ? "short, punchy" : voice.averageSentenceWords <= 18 ? "medium-length" : "long, flowing";
-  const casing =
-    voice.casing === "lowercase" ? "all lowercase" : voice.casing === "sentence" ? "standard sentence capitalisation" : "mixed capitalisation";
+  const casing = voice.casing === "lowercase" ? "all lowercase" : voice.casing === "sentence" ? "standard sentence capitalisation" : "mixed capitalisation";
   const emoji =
     voice.emojiPerPost < 0.2 ? "almost never" : `${voice.emojiPerPost} per post${voice.topEmoji.length ? `, mostly ${voice.topEmoji.join(" ")}` : ""}`;
   const lines = [

@@ -82,7 +82,13 @@ export function mapSentences(text: string, transform: (sentence: string) => stri
       if (!line.trim()) return line;
       const marker = line.match(LIST_MARKER)?.[1] ?? line.match(/^\s*/)?.[0] ?? "";
       const body = line.slice(marker.length);
-      return marker + sentencesOf(body).map(transform).filter((sentence) => sentence.trim()).join(" ");
+      return (
+        marker +
+        sentencesOf(body)
+          .map(transform)
+          .filter((sentence) => sentence.trim())
+          .join(" ")
+      );
     })
     .join("\n");
 }

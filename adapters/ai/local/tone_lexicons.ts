@@ -90,7 +90,9 @@ export const SYNONYM_GROUPS: readonly (readonly string[])[] = [
 ];
 
 /** Markers of a contrarian claim (hook and question choice). */
-export const CONTRARIAN = /\b(?:most people|everyone|nobody|stop|don't|doesn't|never|myth|wrong|overrated|underrated|actually|unpopular|hot take|isn't|aren't)\b/i;
+export const CONTRARIAN =
+  /\b(?:most people|everyone|nobody|stop|don't|doesn't|never|myth|wrong|overrated|underrated|actually|unpopular|hot take|isn't|aren't)\b/i;
 
 /** Markers of a first-person story (hook and question choice). */
-export const STORY = /\b(?:I|we)\s+(?:\w+\s+)?(?:was|were|had|did|went|quit|lost|got|made|started|launched|built|spent|tried|learned|learnt|failed|moved|hired|fired|left|joined|sold|raised)\b|\b(?:years? ago|last (?:week|month|year)|yesterday|back in (?:19|20)\d\d)\b/i;
+export const STORY =
+  /\b(?:I|we)\s+(?:\w+\s+)?(?:was|were|had|did|went|quit|lost|got|made|started|launched|built|spent|tried|learned|learnt|failed|moved|hired|fired|left|joined|sold|raised)\b|\b(?:years? ago|last (?:week|month|year)|yesterday|back in (?:19|20)\d\d)\b/i;

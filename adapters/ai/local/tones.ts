@@ -29,7 +29,10 @@ export function toned(text: string, tone: Tone): string {
     }
     case "creative":
       // A metaphor opens; each sentence gets its own line, for rhythm.
-      return `${closer}\n\n${body.split(/\n\s*\n/).map((paragraph) => sentencesOf(paragraph).join("\n")).join("\n\n")}`;
+      return `${closer}\n\n${body
+        .split(/\n\s*\n/)
+        .map((paragraph) => sentencesOf(paragraph).join("\n"))
+        .join("\n\n")}`;
   }
 }
 

@@ -79,7 +79,12 @@ export function createOpenAiCompatibleModel(options: OpenAiCompatibleOptions): M
         inputTokens: count(answer.usage?.prompt_tokens) ?? estimateTokens(body.messages.map((message) => message.content).join("\n")),
         outputTokens: count(answer.usage?.completion_tokens) ?? estimateTokens(content),
       };
-      return { text: finish(request, content), usage, costCredits: creditsForUsage(usage, prices), model: typeof answer.model === "string" ? answer.model : options.model };
+      return {
+        text: finish(request, content),
+        usage,
+        costCredits: creditsForUsage(usage, prices),
+        model: typeof answer.model === "string" ? answer.model : options.model,
+      };
     },
     async generateImage(request: ImageRequest): Promise<ImageResult> {
       if (!options.imageModel) {

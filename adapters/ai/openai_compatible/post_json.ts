@@ -52,7 +52,11 @@ export async function postJson(options: PostJsonOptions): Promise<unknown> {
       try {
         return JSON.parse(text);
       } catch (cause) {
-        throw new ModelFailedError(`The model server answered malformed JSON (HTTP ${response.status})`, { status: response.status, cause, detail: text.slice(0, 500) });
+        throw new ModelFailedError(`The model server answered malformed JSON (HTTP ${response.status})`, {
+          status: response.status,
+          cause,
+          detail: text.slice(0, 500),
+        });
       }
     }
     const askedWait = retryAfterMs(response.headers);
@@ -84,7 +88,10 @@ function statusError(status: number, waitMs: number | undefined, body: string): 
     return new ModelUnavailableError(`The model server refused the credentials (HTTP ${status}); check "AI_API_KEY"`, { reason: "config", detail });
   }
   if (status === 404) {
-    return new ModelUnavailableError(`The model server has no such model or endpoint (HTTP 404); check "AI_BASE_URL" and "AI_MODEL"`, { reason: "config", detail });
+    return new ModelUnavailableError(`The model server has no such model or endpoint (HTTP 404); check "AI_BASE_URL" and "AI_MODEL"`, {
+      reason: "config",
+      detail,
+    });
   }
   if (status === 429) {
     const retryAfterSeconds = waitMs === undefined ? undefined : Math.max(1, Math.ceil(waitMs / 1000));

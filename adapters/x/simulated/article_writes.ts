@@ -13,7 +13,15 @@ import { premiumOfPerson, requirePerson, usernameOf } from "./people.ts";
 import { publishPost } from "./post_writes.ts";
 import type { SimulatedContext } from "./simulated_context.ts";
 import { DAY, isoTime } from "./time_units.ts";
-import { articleByToken, articleCountsSince, insertArticleDraft, lockAuthorArticles, markArticlePublished, nextWriteSeq, type ArticleRow } from "./written_queries.ts";
+import {
+  articleByToken,
+  articleCountsSince,
+  insertArticleDraft,
+  lockAuthorArticles,
+  markArticlePublished,
+  nextWriteSeq,
+  type ArticleRow,
+} from "./written_queries.ts";
 
 /** Article drafts and publishes one account may make per UTC day on X. */
 export const ARTICLE_LIMITS = { drafts: 10, publishes: 5 } as const;
@@ -42,8 +50,14 @@ export async function publishArticle(ctx: SimulatedContext, input: PublishArticl
       }
       const seq = await nextWriteSeq(sql);
       draft = await insertArticleDraft(sql, {
-        seq, article_id: String(ARTICLE_BASE + BigInt(seq)), author_id: input.authorId, title, markdown: input.markdown,
-        cover_url: input.coverUrl ?? null, client_token: token, created_at: new Date(now),
+        seq,
+        article_id: String(ARTICLE_BASE + BigInt(seq)),
+        author_id: input.authorId,
+        title,
+        markdown: input.markdown,
+        cover_url: input.coverUrl ?? null,
+        client_token: token,
+        created_at: new Date(now),
       });
     }
     if (counts.published >= ARTICLE_LIMITS.publishes) {

@@ -43,7 +43,14 @@ export async function followingPage(ctx: SimulatedContext, userId: string, optio
   return lurkerList(ctx, person, options, now, "followingCount", 0xf022);
 }
 
-function lurkerList(ctx: SimulatedContext, person: Person, options: PageRequest, now: number, count: "followersCount" | "followingCount", salt: number): Page<NetworkUser> {
+function lurkerList(
+  ctx: SimulatedContext,
+  person: Person,
+  options: PageRequest,
+  now: number,
+  count: "followersCount" | "followingCount",
+  salt: number,
+): Page<NetworkUser> {
   if (person.kind !== "lurker") return { items: [] };
   const total = profileOfPerson(ctx, person, now)[count];
   return slice(options, total, (at) => lurkerProfile(ctx.world.seed, lurkerAt(ctx.world.seed, person.index, salt, at)));

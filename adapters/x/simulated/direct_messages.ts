@@ -33,8 +33,13 @@ export async function sendDm(ctx: SimulatedContext, input: SendDmInput): Promise
   const now = ctx.clock.now();
   const seq = await nextWriteSeq(ctx.sql);
   const row = await insertDm(ctx.sql, {
-    seq, dm_id: String(DM_BASE + BigInt(seq)), sender_id: input.senderId, recipient_id: input.recipientId, text: input.text,
-    client_token: input.token ?? null, created_at: new Date(now),
+    seq,
+    dm_id: String(DM_BASE + BigInt(seq)),
+    sender_id: input.senderId,
+    recipient_id: input.recipientId,
+    text: input.text,
+    client_token: input.token ?? null,
+    created_at: new Date(now),
   });
   const stored = row ?? (input.token === undefined ? undefined : await dmByToken(ctx.sql, input.senderId, input.token));
   if (!stored) throw new NetworkRejectedError("invalid", "The DM could not be stored");

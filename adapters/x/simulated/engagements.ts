@@ -103,7 +103,12 @@ export function engagementBy(seed: number, pop: Population, graph: AudienceGraph
 }
 
 /** When `author` answers a reply on their post (named by its hash key), or undefined if they do not. */
-export function replyBackTime(seed: number, pop: Population, reply: { key1: number; key2: number; user: number; ms: number }, author: number): number | undefined {
+export function replyBackTime(
+  seed: number,
+  pop: Population,
+  reply: { key1: number; key2: number; user: number; ms: number },
+  author: number,
+): number | undefined {
   if (unitHash(seed, reply.key1, reply.key2, reply.user, SALT_REPLY_BACK) >= pop.replyBackRate[author]) return undefined;
   const u = unitHash(seed, reply.key1, reply.key2, reply.user, SALT_REPLY_BACK_DELAY);
   return reply.ms + 5 * MINUTE + Math.floor(-Math.log(1 - u * 0.99) * 1.5 * HOUR);

@@ -123,10 +123,39 @@ export function generateOriginals(
 }
 
 function post(
-  author: number, day: number, ms: number, part: number, parts: number, topic: number, subject: number, textSeed: number,
-  virality: number, media: boolean, mention: number, lang: number,
+  author: number,
+  day: number,
+  ms: number,
+  part: number,
+  parts: number,
+  topic: number,
+  subject: number,
+  textSeed: number,
+  virality: number,
+  media: boolean,
+  mention: number,
+  lang: number,
 ): OriginalPost {
-  return { author, day, slot: -1, ms, id: "", part, parts, rootSlot: -1, topic, subject, textSeed, virality, media, mention, lang, fixedText: undefined, text: undefined, potential: undefined };
+  return {
+    author,
+    day,
+    slot: -1,
+    ms,
+    id: "",
+    part,
+    parts,
+    rootSlot: -1,
+    topic,
+    subject,
+    textSeed,
+    virality,
+    media,
+    mention,
+    lang,
+    fixedText: undefined,
+    text: undefined,
+    potential: undefined,
+  };
 }
 
 /** The text of an original post. */
@@ -136,8 +165,14 @@ export function originalText(seed: number, pop: Population, post: OriginalPost):
   const topic = TOPICS[post.topic];
   const kind: TextKind =
     post.parts > 1
-      ? post.part === 0 ? "thread_opener" : post.part === post.parts - 1 ? "thread_closer" : "thread_part"
-      : post.mention >= 0 ? "mention" : "original";
+      ? post.part === 0
+        ? "thread_opener"
+        : post.part === post.parts - 1
+          ? "thread_closer"
+          : "thread_part"
+      : post.mention >= 0
+        ? "mention"
+        : "original";
   return writeText(r, kind, {
     topic,
     subject: topic.subjects[post.subject],

@@ -18,7 +18,10 @@ export interface AuthoredKinds {
 
 /** Newest first: `user`'s originals, and their replies, quotes and reposts, posted on `day` by `now`. */
 export function authoredOn(world: World, user: number, day: number, now: number, kinds: AuthoredKinds): PostRef[] {
-  const refs: PostRef[] = world.originals(user, day).filter((post) => post.ms <= now).map((post) => originalRef(world, post));
+  const refs: PostRef[] = world
+    .originals(user, day)
+    .filter((post) => post.ms <= now)
+    .map((post) => originalRef(world, post));
   if (kinds.replies || kinds.quotes || kinds.reposts) {
     for (const { target, event } of engagementsBy(world, user, day, now)) {
       const wanted = event.action === 1 ? kinds.replies : event.action === 2 ? kinds.quotes : kinds.reposts;

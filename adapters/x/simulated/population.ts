@@ -24,9 +24,16 @@ const LANG_PLACES: Record<string, string[]> = {
 };
 const TOPIC_SHARE = [0.16, 0.14, 0.12, 0.1, 0.1, 0.08, 0.08, 0.08, 0.08, 0.06];
 const HANDLE_SUFFIX: Record<string, string[]> = {
-  ai: ["ai", "ml", "gpt"], startups: ["builds", "ships", "founder"], marketing: ["growth", "grows", "copy"],
-  design: ["designs", "ux", "draws"], crypto: ["eth", "btc", "onchain"], politics: ["policy", "politics"],
-  fitness: ["runs", "lifts", "fit"], productivity: ["focus", "notes"], writing: ["writes", "words"], devtools: ["codes", "dev", "hacks"],
+  ai: ["ai", "ml", "gpt"],
+  startups: ["builds", "ships", "founder"],
+  marketing: ["growth", "grows", "copy"],
+  design: ["designs", "ux", "draws"],
+  crypto: ["eth", "btc", "onchain"],
+  politics: ["policy", "politics"],
+  fitness: ["runs", "lifts", "fit"],
+  productivity: ["focus", "notes"],
+  writing: ["writes", "words"],
+  devtools: ["codes", "dev", "hacks"],
 };
 const FIRST_CREATED = Date.UTC(2008, 5, 1);
 const LAST_CREATED = Date.UTC(2025, 6, 1);
@@ -222,7 +229,17 @@ function uniqueHandle(pop: Population, r: Random, first: string, last: string, t
   const f = first.toLowerCase();
   const l = last.toLowerCase();
   const suffix = r.pick(HANDLE_SUFFIX[topic]);
-  const forms = [`${f}${l}`, `${f}_${l}`, `${f}${l[0]}`, `${f}_${suffix}`, `${f}${suffix}`, `the${f}${l[0]}`, `${f[0]}${l}`, `${first}${last}`, `${f}${l}${10 + r.int(90)}`];
+  const forms = [
+    `${f}${l}`,
+    `${f}_${l}`,
+    `${f}${l[0]}`,
+    `${f}_${suffix}`,
+    `${f}${suffix}`,
+    `the${f}${l[0]}`,
+    `${f[0]}${l}`,
+    `${first}${last}`,
+    `${f}${l}${10 + r.int(90)}`,
+  ];
   let handle = r.pick(forms).slice(0, 15);
   // Up to four trailing digits: five or more would read as a lurker's handle (lurkers.ts).
   while (pop.byUsername.has(handle.toLowerCase())) handle = `${handle.slice(0, 11)}${r.int(10_000)}`;

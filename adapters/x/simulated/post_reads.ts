@@ -15,14 +15,7 @@ import { decodePostId } from "./post_ids.ts";
 import { engagementRefs, originalRef, replyBackRef, type PostRef } from "./post_refs.ts";
 import type { SimulatedContext } from "./simulated_context.ts";
 import { writtenEngagementRef, writtenEngagements, writtenRef, writtenReplyBack, writtenReplyBackRef } from "./written_posts.ts";
-import {
-  deletedAmong,
-  deletedPostIds,
-  writtenEngagementCounts,
-  writtenPostBySeq,
-  writtenTargeting,
-  type WrittenPostRow,
-} from "./written_queries.ts";
+import { deletedAmong, deletedPostIds, writtenEngagementCounts, writtenPostBySeq, writtenTargeting, type WrittenPostRow } from "./written_queries.ts";
 
 /** A post found by id: its ref and what it is. */
 export interface ResolvedPost {
@@ -66,12 +59,19 @@ async function findPost(ctx: SimulatedContext, id: string, now: number): Promise
 /** Builds the posts of `refs` as of `now`, adding written replies, quotes and reposts to their counters. */
 export async function finishPosts(ctx: SimulatedContext, refs: PostRef[], now: number): Promise<NetworkPost[]> {
   const posts = refs.map((ref) => ref.build(now));
-  const counts = await writtenEngagementCounts(ctx.sql, posts.map((post) => post.id), now);
+  const counts = await writtenEngagementCounts(
+    ctx.sql,
+    posts.map((post) => post.id),
+    now,
+  );
   return posts.map((post) => {
     const added = counts.get(post.id);
     if (!added) return post;
     const { metrics } = post;
-    return { ...post, metrics: { ...metrics, replies: metrics.replies + added.replies, quotes: metrics.quotes + added.quotes, reposts: metrics.reposts + added.reposts } };
+    return {
+      ...post,
+      metrics: { ...metrics, replies: metrics.replies + added.replies, quotes: metrics.quotes + added.quotes, reposts: metrics.reposts + added.reposts },
+    };
   });
 }
 
@@ -161,7 +161,11 @@ export async function repostersPage(ctx: SimulatedContext, postId: string, optio
   }
   for (const row of await writtenTargeting(ctx.sql, "reposted_id", postId, now)) reposts.push({ ms: row.created_at.getTime(), id: row.author_id });
   const cursor = readTimeCursor(options.cursor);
-  const page = keysetPage(reposts.filter((item) => isAfter(item, cursor)), pageSize(options.limit, 100, 1000), (item) => item.id);
+  const page = keysetPage(
+    reposts.filter((item) => isAfter(item, cursor)),
+    pageSize(options.limit, 100, 1000),
+    (item) => item.id,
+  );
   const people = await peopleByIds(ctx, page.items);
   const items = people.flatMap((person) => (person ? [profileOfPerson(ctx, person, now)] : []));
   return page.nextCursor ? { items, nextCursor: page.nextCursor } : { items };
@@ -170,14 +174,21 @@ export async function repostersPage(ctx: SimulatedContext, postId: string, optio
 /** A keyset page of post refs, built. */
 export async function keysetPosts(ctx: SimulatedContext, refs: PostRef[], options: PageRequest, fallback: number, now: number): Promise<Page<NetworkPost>> {
   const cursor = readTimeCursor(options.cursor);
-  const page = keysetPage(refs.filter((ref) => isAfter(ref, cursor)), pageSize(options.limit, fallback, 100), (ref) => ref);
+  const page = keysetPage(
+    refs.filter((ref) => isAfter(ref, cursor)),
+    pageSize(options.limit, fallback, 100),
+    (ref) => ref,
+  );
   const items = await finishPosts(ctx, page.items, now);
   return page.nextCursor ? { items, nextCursor: page.nextCursor } : { items };
 }
 
 /** Refs of written rows (learning the handles their texts may need). */
 export async function writtenRefs(ctx: SimulatedContext, rows: WrittenPostRow[]): Promise<PostRef[]> {
-  await learnGuests(ctx, rows.map((row) => row.author_id));
+  await learnGuests(
+    ctx,
+    rows.map((row) => row.author_id),
+  );
   return rows.map((row) => writtenRef(ctx.world, row));
 }
 

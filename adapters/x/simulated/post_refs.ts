@@ -101,14 +101,23 @@ export function engagementRef(world: World, target: OriginalPost, event: Engagem
       };
       if (event.action === 3) {
         return {
-          ...base, kind: "repost", text: `RT @${targetAuthor}: ${world.text(target)}`, conversationId: id, repostedId: target.id,
-          mentionedUserIds: [pop.ids[target.author]], lang: LANGS[target.lang], metrics: NO_METRICS,
+          ...base,
+          kind: "repost",
+          text: `RT @${targetAuthor}: ${world.text(target)}`,
+          conversationId: id,
+          repostedId: target.id,
+          mentionedUserIds: [pop.ids[target.author]],
+          lang: LANGS[target.lang],
+          metrics: NO_METRICS,
         };
       }
       const r = createRandom(hash32(seed, key.key1, key.key2, event.user, 0x7e48));
       const topic = TOPICS[target.topic];
       const text = writeText(r, event.action === 1 ? "reply" : "quote", {
-        topic, subject: topic.subjects[target.subject], lang: LANGS[pop.lang[event.user]], handles: { a: targetAuthor },
+        topic,
+        subject: topic.subjects[target.subject],
+        lang: LANGS[pop.lang[event.user]],
+        handles: { a: targetAuthor },
       });
       const potential = potentialOf(followersAt(pop, event.user, event.ms), drawVirality(r), event.action === 1 ? 0.25 : 0.6);
       const answered = event.action === 1 ? replyBackTime(seed, pop, key, target.author) : undefined;
@@ -118,8 +127,15 @@ export function engagementRef(world: World, target: OriginalPost, event: Engagem
       }
       const root = world.original(target.author, target.day, target.rootSlot) ?? target;
       return {
-        ...base, kind: "reply", text, conversationId: root.id, replyToId: target.id, replyToUserId: pop.ids[target.author],
-        mentionedUserIds: [pop.ids[target.author]], lang: LANGS[pop.lang[event.user]], metrics,
+        ...base,
+        kind: "reply",
+        text,
+        conversationId: root.id,
+        replyToId: target.id,
+        replyToUserId: pop.ids[target.author],
+        mentionedUserIds: [pop.ids[target.author]],
+        lang: LANGS[pop.lang[event.user]],
+        metrics,
       };
     },
   };
@@ -127,10 +143,7 @@ export function engagementRef(world: World, target: OriginalPost, event: Engagem
 
 /** `target`'s author answering the reply `reply` at `ms`. */
 export function replyBackRef(world: World, target: OriginalPost, reply: Engagement, ms: number): PostRef {
-  const id = encodePostId(
-    { type: "reply_back", user: reply.user, author: target.author, slot: target.slot, dayOffset: dayOf(ms) - target.day },
-    ms,
-  );
+  const id = encodePostId({ type: "reply_back", user: reply.user, author: target.author, slot: target.slot, dayOffset: dayOf(ms) - target.day }, ms);
   return {
     id,
     ms,
@@ -145,7 +158,10 @@ export function replyBackRef(world: World, target: OriginalPost, reply: Engageme
         id,
         authorId: pop.ids[target.author],
         text: writeText(r, "reply_back", {
-          topic, subject: topic.subjects[target.subject], lang: LANGS[pop.lang[target.author]], handles: { a: pop.usernames[reply.user] },
+          topic,
+          subject: topic.subjects[target.subject],
+          lang: LANGS[pop.lang[target.author]],
+          handles: { a: pop.usernames[reply.user] },
         }),
         createdAt: isoTime(ms),
         kind: "reply",
@@ -178,7 +194,12 @@ export function replyBacksOn(world: World, target: OriginalPost, day: number, no
   const refs: PostRef[] = [];
   for (const event of world.engagements(target).events) {
     if (event.action !== 1) continue;
-    const ms = replyBackTime(world.seed, world.pop, { key1: target.author, key2: target.day * 32 + target.slot, user: event.user, ms: event.ms }, target.author);
+    const ms = replyBackTime(
+      world.seed,
+      world.pop,
+      { key1: target.author, key2: target.day * 32 + target.slot, user: event.user, ms: event.ms },
+      target.author,
+    );
     if (ms !== undefined && ms <= now && dayOf(ms) === day) refs.push(replyBackRef(world, target, event, ms));
   }
   return refs;

@@ -45,10 +45,7 @@ export const THREAD_OPENERS = [
 export const THREAD_PARTS = ["{i}/ {lesson}", "{i}/ On {s2}: {lesson}", "{i}/ The mistake: ignoring {s2}. {lesson}"] as const;
 
 /** Last part of a thread. */
-export const THREAD_CLOSERS = [
-  "{i}/ That's it. If this helped, follow @{me} for more on {s}.",
-  "{i}/ Summary: {lesson} Questions welcome below.",
-] as const;
+export const THREAD_CLOSERS = ["{i}/ That's it. If this helped, follow @{me} for more on {s}.", "{i}/ Summary: {lesson} Questions welcome below."] as const;
 
 /** Replies to someone's post. */
 export const REPLY_TEMPLATES = [
@@ -88,15 +85,29 @@ export const QUOTE_TEMPLATES = [
 /** Posts and replies in other languages (only {s}, {a} and {m}: subjects read the same everywhere). */
 export const FOREIGN_TEMPLATES: Record<string, { posts: readonly string[]; replies: readonly string[] }> = {
   es: {
-    posts: ["Mi opinión sobre {s}: menos teoría y más práctica.", "Hoy aprendí algo nuevo sobre {s}.", "¿Alguien más trabajando en {s}? Me encantaría hablar.", "Tres cosas que aprendí sobre {s} este año 🧵"],
+    posts: [
+      "Mi opinión sobre {s}: menos teoría y más práctica.",
+      "Hoy aprendí algo nuevo sobre {s}.",
+      "¿Alguien más trabajando en {s}? Me encantaría hablar.",
+      "Tres cosas que aprendí sobre {s} este año 🧵",
+    ],
     replies: ["@{a} ¡Totalmente de acuerdo!", "@{a} Muy buen punto sobre {s}.", "@{a} Gracias por compartir."],
   },
   pt: {
-    posts: ["Minha opinião sobre {s}: menos teoria, mais prática.", "Alguém mais trabalhando com {s}?", "Hoje aprendi algo novo sobre {s}.", "Três coisas que aprendi sobre {s} este ano 🧵"],
+    posts: [
+      "Minha opinião sobre {s}: menos teoria, mais prática.",
+      "Alguém mais trabalhando com {s}?",
+      "Hoje aprendi algo novo sobre {s}.",
+      "Três coisas que aprendi sobre {s} este ano 🧵",
+    ],
     replies: ["@{a} Concordo totalmente!", "@{a} Ótimo ponto sobre {s}.", "@{a} Valeu por compartilhar."],
   },
   fr: {
-    posts: ["Mon avis sur {s} : moins de théorie, plus de pratique.", "Quelqu'un d'autre travaille sur {s} ?", "Trois choses que j'ai apprises sur {s} cette année 🧵"],
+    posts: [
+      "Mon avis sur {s} : moins de théorie, plus de pratique.",
+      "Quelqu'un d'autre travaille sur {s} ?",
+      "Trois choses que j'ai apprises sur {s} cette année 🧵",
+    ],
     replies: ["@{a} Tout à fait d'accord !", "@{a} Très bon point sur {s}.", "@{a} Merci pour le partage."],
   },
   de: {

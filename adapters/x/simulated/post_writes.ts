@@ -123,9 +123,23 @@ export async function repost(ctx: SimulatedContext, userId: string, postId: stri
   const seq = await nextWriteSeq(ctx.sql);
   const id = encodePostId({ type: "written", seq }, now);
   const row = await insertWrittenPost(ctx.sql, {
-    seq, post_id: id, author_id: userId, kind: "repost", text: `RT @${usernameOf(ctx, target.authorId)}: ${target.text}`, media_keys: [],
-    reply_to_id: null, reply_to_user_id: null, quoted_id: null, reposted_id: target.id, conversation_id: id, is_thread_continuation: false,
-    mentioned_ids: [target.authorId], article_id: null, article_title: null, client_token: null, created_at: new Date(now),
+    seq,
+    post_id: id,
+    author_id: userId,
+    kind: "repost",
+    text: `RT @${usernameOf(ctx, target.authorId)}: ${target.text}`,
+    media_keys: [],
+    reply_to_id: null,
+    reply_to_user_id: null,
+    quoted_id: null,
+    reposted_id: target.id,
+    conversation_id: id,
+    is_thread_continuation: false,
+    mentioned_ids: [target.authorId],
+    article_id: null,
+    article_title: null,
+    client_token: null,
+    created_at: new Date(now),
   });
   const stored = row ?? (await liveRepost(ctx.sql, userId, postId));
   if (!stored) throw new NetworkRejectedError("invalid", "The repost could not be stored");

@@ -36,7 +36,12 @@ export async function searchPage(ctx: SimulatedContext, options: SearchOptions):
   const keep = (ref: PostRef) => isAfter(ref, cursor) && !deleted.has(ref.id);
   const top = Math.min(filters.untilMs - 1, cursor?.ms ?? Number.POSITIVE_INFINITY);
   const generated = scanDays(dayOf(top), dayOf(filters.sinceMs), limit + 1, keep, (day) =>
-    searchDay(ctx.searchDays.get(day, () => buildDayIndex(ctx.world, day)), clauses, filters, now),
+    searchDay(
+      ctx.searchDays.get(day, () => buildDayIndex(ctx.world, day)),
+      clauses,
+      filters,
+      now,
+    ),
   );
   const rows = (await writtenForSearch(ctx.sql, filters.sinceMs, Math.min(filters.untilMs, now + 1))).filter((row) => {
     if (filters.originalsOnly && (row.kind !== "post" || row.is_thread_continuation)) return false;

@@ -45,9 +45,7 @@ const ENGLISH_TEMPLATES: Record<TextKind, readonly string[]> = {
 /** Writes one text of `kind` about `about`. */
 export function writeText(random: Random, kind: TextKind, about: TextSubject): string {
   const foreign = about.lang === "en" ? undefined : FOREIGN_TEMPLATES[about.lang];
-  const templates = foreign
-    ? kind === "reply" || kind === "reply_back" ? foreign.replies : foreign.posts
-    : ENGLISH_TEMPLATES[kind];
+  const templates = foreign ? (kind === "reply" || kind === "reply_back" ? foreign.replies : foreign.posts) : ENGLISH_TEMPLATES[kind];
   return fill(random, random.pick(templates), about);
 }
 
@@ -61,23 +59,40 @@ function fill(random: Random, template: string, about: TextSubject): string {
 function valueOf(random: Random, key: string, about: TextSubject, lessons: string[]): string {
   const { topic } = about;
   switch (key) {
-    case "s": return about.subject;
-    case "s2": return otherSubject(random, topic, about.subject);
-    case "thing": return random.pick(topic.things);
-    case "outcome": return random.pick(topic.outcomes);
-    case "lesson": return lessons[0];
-    case "lesson2": return lessons[1];
-    case "lesson3": return lessons[2];
-    case "opinion": return random.pick(topic.opinions);
-    case "tag": return random.pick(topic.hashtags);
-    case "n": return String(3 + random.int(8));
-    case "years": return String(2 + random.int(12));
-    case "feeling": return random.pick(FEELINGS);
-    case "i": return String(about.part ?? 1);
-    case "m": return about.handles?.m ?? "someone";
-    case "a": return about.handles?.a ?? "someone";
-    case "me": return about.handles?.me ?? "me";
-    default: return key;
+    case "s":
+      return about.subject;
+    case "s2":
+      return otherSubject(random, topic, about.subject);
+    case "thing":
+      return random.pick(topic.things);
+    case "outcome":
+      return random.pick(topic.outcomes);
+    case "lesson":
+      return lessons[0];
+    case "lesson2":
+      return lessons[1];
+    case "lesson3":
+      return lessons[2];
+    case "opinion":
+      return random.pick(topic.opinions);
+    case "tag":
+      return random.pick(topic.hashtags);
+    case "n":
+      return String(3 + random.int(8));
+    case "years":
+      return String(2 + random.int(12));
+    case "feeling":
+      return random.pick(FEELINGS);
+    case "i":
+      return String(about.part ?? 1);
+    case "m":
+      return about.handles?.m ?? "someone";
+    case "a":
+      return about.handles?.a ?? "someone";
+    case "me":
+      return about.handles?.me ?? "me";
+    default:
+      return key;
   }
 }
 

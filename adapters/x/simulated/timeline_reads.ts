@@ -54,11 +54,14 @@ export async function timelinePage(ctx: SimulatedContext, userId: string, option
   const window = windowOf(ctx, options, TIMELINE_DAYS, person.kind === "world" ? world.pop.createdMs[person.index] : 0);
   const kinds = { replies: !options.excludeReplies, reposts: !options.excludeReposts, quotes: true };
   const keep = await keeper(ctx, window);
-  const generated =
-    person.kind === "world" ? scan(window, keep, (day) => authoredOn(world, person.index, day, window.now, kinds)) : [];
+  const generated = person.kind === "world" ? scan(window, keep, (day) => authoredOn(world, person.index, day, window.now, kinds)) : [];
   const writtenKinds: WrittenPostRow["kind"][] = ["post", "quote", ...(kinds.replies ? ["reply" as const] : []), ...(kinds.reposts ? ["repost" as const] : [])];
   const rows = await writtenByAuthors(ctx.sql, [idOfPerson(ctx, person)], {
-    sinceMs: window.sinceMs, nowMs: window.now, before: window.cursor ?? { ms: window.untilMs, id: "" }, limit: window.limit + 1, kinds: writtenKinds,
+    sinceMs: window.sinceMs,
+    nowMs: window.now,
+    before: window.cursor ?? { ms: window.untilMs, id: "" },
+    limit: window.limit + 1,
+    kinds: writtenKinds,
   });
   return page(ctx, window, [...generated, ...(await writtenRefs(ctx, rows)).filter(keep)]);
 }
@@ -91,11 +94,24 @@ export async function listPostsPage(ctx: SimulatedContext, listId: string, optio
   const window = windowOf(ctx, options, LIST_DAYS);
   const keep = await keeper(ctx, window);
   const generated = scan(window, keep, (day) =>
-    [...list.members].flatMap((member) => world.originals(member, day).filter((post) => post.ms <= window.now).map((post) => originalRef(world, post))),
+    [...list.members].flatMap((member) =>
+      world
+        .originals(member, day)
+        .filter((post) => post.ms <= window.now)
+        .map((post) => originalRef(world, post)),
+    ),
   );
-  const rows = await writtenByAuthors(ctx.sql, [...list.members].map((member) => world.pop.ids[member]), {
-    sinceMs: window.sinceMs, nowMs: window.now, before: window.cursor ?? { ms: window.untilMs, id: "" }, limit: window.limit + 1, kinds: ["post", "quote"],
-  });
+  const rows = await writtenByAuthors(
+    ctx.sql,
+    [...list.members].map((member) => world.pop.ids[member]),
+    {
+      sinceMs: window.sinceMs,
+      nowMs: window.now,
+      before: window.cursor ?? { ms: window.untilMs, id: "" },
+      limit: window.limit + 1,
+      kinds: ["post", "quote"],
+    },
+  );
   return page(ctx, window, [...generated, ...(await writtenRefs(ctx, rows)).filter(keep)]);
 }
 

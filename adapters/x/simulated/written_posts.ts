@@ -115,16 +115,46 @@ export function writtenEngagementRef(world: World, row: WrittenPostRow, event: E
       const topic = TOPICS[pop.topic[author]];
       const lang = LANGS[pop.lang[event.user]];
       const base = {
-        id, authorId: pop.ids[event.user], createdAt: isoTime(event.ms), replyToId: null, replyToUserId: null, quotedId: null,
-        repostedId: null, isThreadContinuation: false, media: [], article: null, lang,
+        id,
+        authorId: pop.ids[event.user],
+        createdAt: isoTime(event.ms),
+        replyToId: null,
+        replyToUserId: null,
+        quotedId: null,
+        repostedId: null,
+        isThreadContinuation: false,
+        media: [],
+        article: null,
+        lang,
       };
       if (event.action === 3) {
-        return { ...base, kind: "repost", text: `RT @${authorHandle}: ${row.text}`, conversationId: id, repostedId: row.post_id, mentionedUserIds: [row.author_id], metrics: metricsAt(potentialOf(0, 0), 0, { replies: 0, reposts: 0, quotes: 0 }) };
+        return {
+          ...base,
+          kind: "repost",
+          text: `RT @${authorHandle}: ${row.text}`,
+          conversationId: id,
+          repostedId: row.post_id,
+          mentionedUserIds: [row.author_id],
+          metrics: metricsAt(potentialOf(0, 0), 0, { replies: 0, reposts: 0, quotes: 0 }),
+        };
       }
       const text = writeText(r, event.action === 1 ? "reply" : "quote", { topic, subject: r.pick(topic.subjects), lang, handles: { a: authorHandle } });
-      const metrics = metricsAt(potentialOf(followersAt(pop, event.user, event.ms), drawVirality(r), event.action === 1 ? 0.25 : 0.6), now - event.ms, { replies: 0, reposts: 0, quotes: 0 });
+      const metrics = metricsAt(potentialOf(followersAt(pop, event.user, event.ms), drawVirality(r), event.action === 1 ? 0.25 : 0.6), now - event.ms, {
+        replies: 0,
+        reposts: 0,
+        quotes: 0,
+      });
       return event.action === 1
-        ? { ...base, kind: "reply", text, conversationId: row.conversation_id, replyToId: row.post_id, replyToUserId: row.author_id, mentionedUserIds: [row.author_id], metrics }
+        ? {
+            ...base,
+            kind: "reply",
+            text,
+            conversationId: row.conversation_id,
+            replyToId: row.post_id,
+            replyToUserId: row.author_id,
+            mentionedUserIds: [row.author_id],
+            metrics,
+          }
         : { ...base, kind: "quote", text, conversationId: id, quotedId: row.post_id, mentionedUserIds: [], metrics };
     },
   };
@@ -157,7 +187,11 @@ export function writtenReplyBackRef(world: World, row: WrittenPostRow, answer: {
         isThreadContinuation: false,
         mentionedUserIds: [row.author_id],
         lang,
-        metrics: metricsAt(potentialOf(followersAt(pop, answer.author, answer.ms), drawVirality(r), 0.15), now - answer.ms, { replies: 0, reposts: 0, quotes: 0 }),
+        metrics: metricsAt(potentialOf(followersAt(pop, answer.author, answer.ms), drawVirality(r), 0.15), now - answer.ms, {
+          replies: 0,
+          reposts: 0,
+          quotes: 0,
+        }),
         media: [],
         article: null,
       };

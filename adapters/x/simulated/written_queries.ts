@@ -131,7 +131,12 @@ export async function writtenByAuthors(
 }
 
 /** Live replies (thread continuations included), quotes or reposts (by `column`) of `postId` published by `nowMs`, oldest first. */
-export async function writtenTargeting(sql: Queryable, column: "reply_to_id" | "quoted_id" | "reposted_id", postId: string, nowMs: number): Promise<WrittenPostRow[]> {
+export async function writtenTargeting(
+  sql: Queryable,
+  column: "reply_to_id" | "quoted_id" | "reposted_id",
+  postId: string,
+  nowMs: number,
+): Promise<WrittenPostRow[]> {
   // A reply that also quotes counts as a reply (X lists it among replies, not quotes).
   return sql<WrittenPostRow[]>`
     select * from network_posts
@@ -141,7 +146,11 @@ export async function writtenTargeting(sql: Queryable, column: "reply_to_id" | "
 }
 
 /** Written replies, quotes and reposts per target among `ids`, counted as of `nowMs`. */
-export async function writtenEngagementCounts(sql: Queryable, ids: string[], nowMs: number): Promise<Map<string, { replies: number; quotes: number; reposts: number }>> {
+export async function writtenEngagementCounts(
+  sql: Queryable,
+  ids: string[],
+  nowMs: number,
+): Promise<Map<string, { replies: number; quotes: number; reposts: number }>> {
   const counts = new Map<string, { replies: number; quotes: number; reposts: number }>();
   if (ids.length === 0) return counts;
   const rows = await sql<{ target: string; replies: number; quotes: number; reposts: number }[]>`

@@ -57,7 +57,10 @@ export function markdownContentState(markdown: string): { blocks: ContentBlock[]
 
 /** Strips inline Markdown, recording bold and italic spans (`_` only at word edges, so snake_case stays). */
 function inline(raw: string): { text: string; ranges: ContentBlock["inline_style_ranges"] } {
-  const linked = raw.replace(/!\[[^\]]*\]\([^)]*\)/g, "").replace(/\[([^\]]+)\]\(([^)\s]+)[^)]*\)/g, "$1 ($2)").replace(/`([^`]+)`/g, "$1");
+  const linked = raw
+    .replace(/!\[[^\]]*\]\([^)]*\)/g, "")
+    .replace(/\[([^\]]+)\]\(([^)\s]+)[^)]*\)/g, "$1 ($2)")
+    .replace(/`([^`]+)`/g, "$1");
   const ranges: ContentBlock["inline_style_ranges"] = [];
   const pattern = /\*\*(.+?)\*\*|(?<!\w)__(.+?)__(?!\w)|\*(?=\S)(.+?)(?<=\S)\*|(?<!\w)_(?=\S)(.+?)(?<=\S)_(?!\w)/g;
   let text = "";

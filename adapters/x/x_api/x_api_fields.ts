@@ -22,8 +22,7 @@ export const USER_PARAMS: Record<string, string> = { "user.fields": USER_FIELDS 
  * post carrying an X Article.
  */
 export const TWEET_PARAMS: Record<string, string> = {
-  "tweet.fields":
-    "created_at,author_id,public_metrics,conversation_id,referenced_tweets,in_reply_to_user_id,lang,entities,attachments,note_tweet,article",
+  "tweet.fields": "created_at,author_id,public_metrics,conversation_id,referenced_tweets,in_reply_to_user_id,lang,entities,attachments,note_tweet,article",
   expansions: "author_id,attachments.media_keys,referenced_tweets.id",
   "media.fields": "media_key,type,url,preview_image_url,alt_text",
   "user.fields": USER_FIELDS,

@@ -35,7 +35,11 @@ export function xArticleWrites(ctx: XApiContext): Pick<SocialNetwork, "publishAr
       let draftId = key === undefined ? undefined : drafts.get(key);
       if (draftId === undefined) {
         const draft = await ctx.client.data<{ id: string }>({
-          method: "POST", path: "/2/articles/draft", body: { title, content_state: markdownContentState(input.markdown) }, userToken, subject,
+          method: "POST",
+          path: "/2/articles/draft",
+          body: { title, content_state: markdownContentState(input.markdown) },
+          userToken,
+          subject,
         });
         draftId = draft.data.id;
         if (key !== undefined) drafts.set(key, draftId);
@@ -58,7 +62,16 @@ export function xArticleWrites(ctx: XApiContext): Pick<SocialNetwork, "publishAr
           };
         })
         // Published is published: a failed read-back must not turn it into a failure (a retry would publish twice).
-        .catch((): NetworkArticle => ({ id: draftId, authorId: input.authorId, postId, url: `https://x.com/i/status/${postId}`, title, publishedAt: isoTime(undefined, ctx.clock.now()) }));
+        .catch(
+          (): NetworkArticle => ({
+            id: draftId,
+            authorId: input.authorId,
+            postId,
+            url: `https://x.com/i/status/${postId}`,
+            title,
+            publishedAt: isoTime(undefined, ctx.clock.now()),
+          }),
+        );
       if (key !== undefined) finished.set(key, article);
       return article;
     },

@@ -37,7 +37,13 @@ export function xDirectMessages(ctx: XApiContext): Pick<SocialNetwork, "sendDm" 
         userToken,
         subject: { resource: "dm", ref: input.recipientId },
       });
-      const dm: NetworkDm = { id: body.data.dm_event_id, senderId: input.senderId, recipientId: input.recipientId, text: input.text, createdAt: isoTime(undefined, ctx.clock.now()) };
+      const dm: NetworkDm = {
+        id: body.data.dm_event_id,
+        senderId: input.senderId,
+        recipientId: input.recipientId,
+        text: input.text,
+        createdAt: isoTime(undefined, ctx.clock.now()),
+      };
       if (key !== undefined) sentDms.set(key, dm);
       return dm;
     },

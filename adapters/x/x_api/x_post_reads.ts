@@ -33,7 +33,11 @@ export function xPostReads(ctx: XApiContext): Pick<SocialNetwork, "postById" | "
       for (let start = 0; start < wanted.length; start += BATCH) {
         const chunk = wanted.slice(start, start + BATCH);
         // Missing and protected posts come back as partial errors (alone, when none is readable): left out.
-        const body = await client.request<XTweet[]>({ path: "/2/tweets", query: { ...TWEET_PARAMS, ids: chunk.join(",") }, subject: { resource: "post", ref: chunk[0] } });
+        const body = await client.request<XTweet[]>({
+          path: "/2/tweets",
+          query: { ...TWEET_PARAMS, ids: chunk.join(",") },
+          subject: { resource: "post", ref: chunk[0] },
+        });
         for (const tweet of body.data ?? []) found.set(tweet.id, postFromX(tweet, body.includes));
       }
       return ids.flatMap((id) => found.get(id) ?? []);
@@ -47,6 +51,10 @@ export function xPostReads(ctx: XApiContext): Pick<SocialNetwork, "postById" | "
       return page;
     },
     quotes: async (postId, page = {}) =>
-      readPostPage(ctx, { path: `/2/tweets/${xId(postId, "post")}/quote_tweets`, subject: { resource: "post", ref: postId } }, planPage(page, 20, 100, { min: 10, max: 100 })),
+      readPostPage(
+        ctx,
+        { path: `/2/tweets/${xId(postId, "post")}/quote_tweets`, subject: { resource: "post", ref: postId } },
+        planPage(page, 20, 100, { min: 10, max: 100 }),
+      ),
   };
 }

@@ -13,11 +13,7 @@
  * same way). So `publishThreadParts` resumes a thread: `findPublished(token)` knows
  * the parts this process published, and `publishPost` finds the others by their text.
  */
-import {
-  NetworkNotFoundError,
-  NetworkRejectedError,
-  NetworkUpstreamError,
-} from "../../../core/network/network_errors.ts";
+import { NetworkNotFoundError, NetworkRejectedError, NetworkUpstreamError } from "../../../core/network/network_errors.ts";
 import type { NetworkPost } from "../../../core/network/network_records.ts";
 import type { PublishPostInput, SocialNetwork } from "../../../core/network/social_network.ts";
 import type { XApiContext } from "./x_api_context.ts";
@@ -77,7 +73,10 @@ export function xPostWrites(ctx: XApiContext): Pick<SocialNetwork, "publishPost"
       }
       const mediaIds = input.mediaKeys ?? [];
       if (!mediaIds.every(isXId)) {
-        throw new NetworkRejectedError("invalid", "X attaches media by the media id its upload endpoint (POST /2/media/upload) returns; these keys are not X media ids");
+        throw new NetworkRejectedError(
+          "invalid",
+          "X attaches media by the media id its upload endpoint (POST /2/media/upload) returns; these keys are not X media ids",
+        );
       }
       const body = {
         text: input.text,
@@ -88,7 +87,11 @@ export function xPostWrites(ctx: XApiContext): Pick<SocialNetwork, "publishPost"
       let id: string;
       try {
         const created = await client.data<{ id: string }>({
-          method: "POST", path: "/2/tweets", body, userToken, subject: { resource: "post", ref: input.replyToId ?? input.quoteOfId ?? "" },
+          method: "POST",
+          path: "/2/tweets",
+          body,
+          userToken,
+          subject: { resource: "post", ref: input.replyToId ?? input.quoteOfId ?? "" },
         });
         id = created.data.id;
       } catch (error) {
@@ -132,7 +135,11 @@ export function xPostWrites(ctx: XApiContext): Pick<SocialNetwork, "publishPost"
       const userToken = await ctx.userTokenFor(userId);
       const path = `/2/users/${xId(userId, "user")}/retweets`;
       const done = await client.data<{ retweeted?: boolean; rest_id?: string }>({
-        method: "POST", path, body: { tweet_id: xId(postId, "post") }, userToken, subject: { resource: "post", ref: postId },
+        method: "POST",
+        path,
+        body: { tweet_id: xId(postId, "post") },
+        userToken,
+        subject: { resource: "post", ref: postId },
       });
       if (done.data.rest_id) return readOwn(done.data.rest_id, userToken);
       const repost = await findOwn(userId, ctx.clock.now() - 7 * DAY, userToken, (post) => post.repostedId === postId);

@@ -29,8 +29,12 @@ export function xTimelineReads(ctx: XApiContext): Pick<SocialNetwork, "timeline"
       if (window.empty) return { items: [] };
       const exclude = [...(options.excludeReplies ? ["replies"] : []), ...(options.excludeReposts ? ["retweets"] : [])].join(",");
       const path = `/2/users/${xId(userId, "user")}/tweets`;
-      return readPostPage(ctx, { path, query: { ...window.params, exclude }, subject: { resource: "user", ref: userId } }, plan, "pagination_token", (post) =>
-        window.contains(post.createdAt) && !(options.excludeReplies && post.kind === "reply") && !(options.excludeReposts && post.kind === "repost"),
+      return readPostPage(
+        ctx,
+        { path, query: { ...window.params, exclude }, subject: { resource: "user", ref: userId } },
+        plan,
+        "pagination_token",
+        (post) => window.contains(post.createdAt) && !(options.excludeReplies && post.kind === "reply") && !(options.excludeReposts && post.kind === "repost"),
       );
     },
     async mentions(userId, options = {}) {
@@ -38,7 +42,9 @@ export function xTimelineReads(ctx: XApiContext): Pick<SocialNetwork, "timeline"
       const window = timeWindow(options, ctx.clock.now());
       if (window.empty) return { items: [] };
       const path = `/2/users/${xId(userId, "user")}/mentions`;
-      return readPostPage(ctx, { path, query: window.params, subject: { resource: "user", ref: userId } }, plan, "pagination_token", (post) => window.contains(post.createdAt));
+      return readPostPage(ctx, { path, query: window.params, subject: { resource: "user", ref: userId } }, plan, "pagination_token", (post) =>
+        window.contains(post.createdAt),
+      );
     },
     async search(options) {
       const plan = planPage(options, 20, 100, { min: 10, max: 100 });
@@ -47,8 +53,12 @@ export function xTimelineReads(ctx: XApiContext): Pick<SocialNetwork, "timeline"
       const window = timeWindow(options, now, now - SEARCH_WINDOW_DAYS * DAY + SEARCH_SLACK_MS);
       if (query === undefined || window.empty) return { items: [] };
       const minLikes = options.minLikes ?? 0;
-      return readPostPage(ctx, { path: "/2/tweets/search/recent", query: { query, ...window.params }, subject: { resource: "post", ref: options.query } }, plan, "next_token", (post) =>
-        window.contains(post.createdAt) && post.metrics.likes >= minLikes,
+      return readPostPage(
+        ctx,
+        { path: "/2/tweets/search/recent", query: { query, ...window.params }, subject: { resource: "post", ref: options.query } },
+        plan,
+        "next_token",
+        (post) => window.contains(post.createdAt) && post.metrics.likes >= minLikes,
       );
     },
   };

@@ -20,7 +20,9 @@ const HANDLE = /^[A-Za-z0-9_]{1,15}$/;
 const BATCH = 100;
 
 /** The port's user reads over X. */
-export function xUserReads(ctx: XApiContext): Pick<SocialNetwork, "userByUsername" | "userById" | "usersByIds" | "usersByUsernames" | "followers" | "following" | "reposters" | "likers"> {
+export function xUserReads(
+  ctx: XApiContext,
+): Pick<SocialNetwork, "userByUsername" | "userById" | "usersByIds" | "usersByUsernames" | "followers" | "following" | "reposters" | "likers"> {
   const { client } = ctx;
   const one = async (path: string, ref: string) => userFromX((await client.data<XUser>({ path, query: USER_PARAMS, subject: { resource: "user", ref } })).data);
   const many = async (values: readonly string[], path: string, param: string, keyOf: (user: NetworkUser) => string, normalize: (value: string) => string) => {
@@ -42,7 +44,14 @@ export function xUserReads(ctx: XApiContext): Pick<SocialNetwork, "userByUsernam
       return one(`/2/users/by/username/${handle}`, handle);
     },
     userById: async (id) => one(`/2/users/${xId(id, "user")}`, id),
-    usersByIds: (ids) => many(ids.filter(isXId), "/2/users", "ids", (user) => user.id, (id) => id),
+    usersByIds: (ids) =>
+      many(
+        ids.filter(isXId),
+        "/2/users",
+        "ids",
+        (user) => user.id,
+        (id) => id,
+      ),
     usersByUsernames: (usernames) =>
       many(
         usernames.map((name) => name.replace(/^@/, "")).filter((handle) => HANDLE.test(handle)),
@@ -52,12 +61,28 @@ export function xUserReads(ctx: XApiContext): Pick<SocialNetwork, "userByUsernam
         (handle) => handle.toLowerCase(),
       ),
     followers: async (userId, page = {}) =>
-      readUserPage(ctx, { path: `/2/users/${xId(userId, "user")}/followers`, subject: { resource: "user", ref: userId } }, planPage(page, 100, 1000, { min: 1, max: 1000 })),
+      readUserPage(
+        ctx,
+        { path: `/2/users/${xId(userId, "user")}/followers`, subject: { resource: "user", ref: userId } },
+        planPage(page, 100, 1000, { min: 1, max: 1000 }),
+      ),
     following: async (userId, page = {}) =>
-      readUserPage(ctx, { path: `/2/users/${xId(userId, "user")}/following`, subject: { resource: "user", ref: userId } }, planPage(page, 100, 1000, { min: 1, max: 1000 })),
+      readUserPage(
+        ctx,
+        { path: `/2/users/${xId(userId, "user")}/following`, subject: { resource: "user", ref: userId } },
+        planPage(page, 100, 1000, { min: 1, max: 1000 }),
+      ),
     reposters: async (postId, page = {}) =>
-      readUserPage(ctx, { path: `/2/tweets/${xId(postId, "post")}/retweeted_by`, subject: { resource: "post", ref: postId } }, planPage(page, 100, 1000, { min: 1, max: 100 })),
+      readUserPage(
+        ctx,
+        { path: `/2/tweets/${xId(postId, "post")}/retweeted_by`, subject: { resource: "post", ref: postId } },
+        planPage(page, 100, 1000, { min: 1, max: 100 }),
+      ),
     likers: async (postId, page = {}) =>
-      readUserPage(ctx, { path: `/2/tweets/${xId(postId, "post")}/liking_users`, subject: { resource: "post", ref: postId } }, planPage(page, 100, 1000, { min: 1, max: 100 })),
+      readUserPage(
+        ctx,
+        { path: `/2/tweets/${xId(postId, "post")}/liking_users`, subject: { resource: "post", ref: postId } },
+        planPage(page, 100, 1000, { min: 1, max: 100 }),
+      ),
   };
 }

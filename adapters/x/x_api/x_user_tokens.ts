@@ -17,7 +17,10 @@ export function createUserTokens(client: XApiClient, source: UserTokenSource | u
   let owner: Promise<string> | undefined;
   return async (userId) => {
     if (source === undefined) {
-      throw new NetworkRejectedError("invalid", "Writing to X needs a user-context token (OAuth 2.0 user access token); only the app-only bearer token is configured");
+      throw new NetworkRejectedError(
+        "invalid",
+        "Writing to X needs a user-context token (OAuth 2.0 user access token); only the app-only bearer token is configured",
+      );
     }
     if (typeof source === "function") {
       const token = await source(userId);

@@ -60,7 +60,11 @@ export async function generateArticleCover(deps: CoverJobDeps, payload: CoverJob
   const { model, media } = deps;
   if (!model || !media) {
     const missing = model ? "media store" : "model";
-    return end(deps, generation, { status: "failed", code: model ? "media_not_configured" : "upstream_unavailable", message: `The job runner has no ${missing}; the cover was not generated` });
+    return end(deps, generation, {
+      status: "failed",
+      code: model ? "media_not_configured" : "upstream_unavailable",
+      message: `The job runner has no ${missing}; the cover was not generated`,
+    });
   }
   if (generation.article_id === null) {
     return end(deps, generation, { status: "failed", code: "not_found", message: "The article was deleted before its cover was generated" });
@@ -143,7 +147,11 @@ async function end(deps: CoverJobDeps, generation: CoverGenerationRow, ending: E
     if (ending.status === "failed") {
       const owner = await creditOwnerRow(tx, row.credit_owner_id);
       if (owner) {
-        await refundCreditsIn(tx, { ownerId: row.credit_owner_id, plan: planById(owner.plan), billingAnchor: owner.billing_anchor }, { reference: row.credit_reference, now: at });
+        await refundCreditsIn(
+          tx,
+          { ownerId: row.credit_owner_id, plan: planById(owner.plan), billingAnchor: owner.billing_anchor },
+          { reference: row.credit_reference, now: at },
+        );
       }
       charged = 0;
     }

@@ -98,17 +98,31 @@ export async function startFakeXServer(options: FakeXServerOptions = {}): Promis
       }
       const url = new URL(request.url ?? "/", "http://fake-x.test");
       const method = request.method ?? "GET";
-      requests.push({ method, path: `${url.pathname}${url.search}`, pathname: url.pathname, query: url.searchParams, headers: request.headers, body, at: Date.now() });
+      requests.push({
+        method,
+        path: `${url.pathname}${url.search}`,
+        pathname: url.pathname,
+        query: url.searchParams,
+        headers: request.headers,
+        body,
+        at: Date.now(),
+      });
       const token = /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1];
       if (token !== bearerToken && !(token && userTokens.has(token))) {
         return send(response, { status: 401, body: { title: "Unauthorized", type: "about:blank", status: 401, detail: "Unauthorized" } });
       }
-      const scripted = queue.findIndex((reply) => reply.path === undefined || (typeof reply.path === "string" ? reply.path === url.pathname : reply.path.test(url.pathname)));
+      const scripted = queue.findIndex(
+        (reply) => reply.path === undefined || (typeof reply.path === "string" ? reply.path === url.pathname : reply.path.test(url.pathname)),
+      );
       if (scripted >= 0) {
         const [reply] = queue.splice(scripted, 1);
         if (reply.kind === "hang") return; // never answers; close() ends the socket
         if (reply.kind === "malformed") return send(response, { status: 200, body: '{"data": {"id": ' });
-        return send(response, { status: reply.status, body: reply.body ?? { title: `Scripted ${reply.status}`, type: "about:blank", status: reply.status }, headers: reply.headers });
+        return send(response, {
+          status: reply.status,
+          body: reply.body ?? { title: `Scripted ${reply.status}`, type: "about:blank", status: reply.status },
+          headers: reply.headers,
+        });
       }
       void answer(method, url, body, token && userTokens.get(token)).then((result) => send(response, result));
     });
@@ -123,7 +137,8 @@ export async function startFakeXServer(options: FakeXServerOptions = {}): Promis
           status: 403,
           body: {
             title: "Unsupported Authentication",
-            detail: "Authenticating with OAuth 2.0 Application-Only is forbidden for this endpoint.  Supported authentication types are [OAuth 1.0a User Context, OAuth 2.0 User Context].",
+            detail:
+              "Authenticating with OAuth 2.0 Application-Only is forbidden for this endpoint.  Supported authentication types are [OAuth 1.0a User Context, OAuth 2.0 User Context].",
             type: "https://api.twitter.com/2/problems/unsupported-authentication",
             status: 403,
           },

@@ -38,22 +38,44 @@ const RESOURCE_TYPES: Record<NetworkResource, string> = { user: "user", dm: "use
 export function lookupProblem(resource: NetworkResource, ref: string, parameter: string, privately = false): Record<string, unknown> {
   const type = RESOURCE_TYPES[resource];
   return privately
-    ? { value: ref, detail: `Sorry, you are not authorized to see the ${type} with ${parameter}: [${ref}].`, title: "Authorization Error", resource_type: type, parameter, resource_id: ref, type: `${PROBLEMS}/not-authorized-for-resource` }
-    : { value: ref, detail: `Could not find ${type} with ${parameter}: [${ref}].`, title: "Not Found Error", resource_type: type, parameter, resource_id: ref, type: `${PROBLEMS}/resource-not-found` };
+    ? {
+        value: ref,
+        detail: `Sorry, you are not authorized to see the ${type} with ${parameter}: [${ref}].`,
+        title: "Authorization Error",
+        resource_type: type,
+        parameter,
+        resource_id: ref,
+        type: `${PROBLEMS}/not-authorized-for-resource`,
+      }
+    : {
+        value: ref,
+        detail: `Could not find ${type} with ${parameter}: [${ref}].`,
+        title: "Not Found Error",
+        resource_type: type,
+        parameter,
+        resource_id: ref,
+        type: `${PROBLEMS}/resource-not-found`,
+      };
 }
 
 /** A 400 "Invalid Request" naming one parameter. */
 export function invalidRequest(parameter: string, value: string, message: string): XAnswer {
   return {
     status: 400,
-    body: { errors: [{ parameters: { [parameter]: [value] }, message }], title: "Invalid Request", detail: "One or more parameters to your request was invalid.", type: `${PROBLEMS}/invalid-request` },
+    body: {
+      errors: [{ parameters: { [parameter]: [value] }, message }],
+      title: "Invalid Request",
+      detail: "One or more parameters to your request was invalid.",
+      type: `${PROBLEMS}/invalid-request`,
+    },
   };
 }
 
 /** How X answers `error` (thrown by the simulated network or a route); `tokenParam` names the cursor parameter. */
 export function answerOfError(error: unknown, tokenParam: string, nowMs: number): XAnswer {
   if (error instanceof FakeParameterError) return invalidRequest(error.parameter, error.value, error.message);
-  if (error instanceof NetworkBadRequestError) return invalidRequest(tokenParam, "", `The \`${tokenParam}\` query parameter value is not a valid pagination token`);
+  if (error instanceof NetworkBadRequestError)
+    return invalidRequest(tokenParam, "", `The \`${tokenParam}\` query parameter value is not a valid pagination token`);
   if (error instanceof NetworkNotFoundError) return { status: 200, body: { errors: [lookupProblem(error.resource, error.ref, "id")] } };
   if (error instanceof NetworkPrivateError) return { status: 200, body: { errors: [lookupProblem(error.resource, error.ref, "id", true)] } };
   if (error instanceof NetworkRejectedError) return rejection(error, nowMs);

@@ -16,7 +16,11 @@ const DAY = 86_400_000;
 /** The GET routes. */
 export const READ_ROUTES: Route[] = [
   { method: "GET", pattern: /^\/2\/users\/me$/, userContext: true, handle: async (c) => userAnswer(c, await c.network.userById(c.userId!)) },
-  { method: "GET", pattern: /^\/2\/users\/by\/username\/([^/]+)$/, handle: async (c) => userAnswer(c, await c.network.userByUsername(decodeURIComponent(c.params[0]))) },
+  {
+    method: "GET",
+    pattern: /^\/2\/users\/by\/username\/([^/]+)$/,
+    handle: async (c) => userAnswer(c, await c.network.userByUsername(decodeURIComponent(c.params[0]))),
+  },
   {
     method: "GET",
     pattern: /^\/2\/users\/by$/,
@@ -35,7 +39,11 @@ export const READ_ROUTES: Route[] = [
       const ids = batchParam(c.url, "ids");
       const users = await c.network.usersByIds(ids);
       const found = new Set(users.map((user) => user.id));
-      return usersAnswer(c, users, ids.filter((id) => !found.has(id)).map((id) => lookupProblem("user", id, "ids")));
+      return usersAnswer(
+        c,
+        users,
+        ids.filter((id) => !found.has(id)).map((id) => lookupProblem("user", id, "ids")),
+      );
     },
   },
   { method: "GET", pattern: /^\/2\/users\/(\d+)$/, handle: async (c) => userAnswer(c, await c.network.userById(c.params[0])) },
@@ -45,12 +53,19 @@ export const READ_ROUTES: Route[] = [
     async handle(c) {
       const exclude = fieldsOf(c.url, "exclude");
       const page = await c.network.timeline(c.params[0], {
-        ...windowOf(c), ...pageOf(c, 5, 100, 10), excludeReplies: exclude.has("replies"), excludeReposts: exclude.has("retweets"),
+        ...windowOf(c),
+        ...pageOf(c, 5, 100, 10),
+        excludeReplies: exclude.has("replies"),
+        excludeReposts: exclude.has("retweets"),
       });
       return tweetsPage(c, page);
     },
   },
-  { method: "GET", pattern: /^\/2\/users\/(\d+)\/mentions$/, handle: async (c) => tweetsPage(c, await c.network.mentions(c.params[0], { ...windowOf(c), ...pageOf(c, 5, 100, 10) })) },
+  {
+    method: "GET",
+    pattern: /^\/2\/users\/(\d+)\/mentions$/,
+    handle: async (c) => tweetsPage(c, await c.network.mentions(c.params[0], { ...windowOf(c), ...pageOf(c, 5, 100, 10) })),
+  },
   {
     method: "GET",
     pattern: /^\/2\/users\/(\d+)\/(followers|following)$/,
@@ -81,7 +96,8 @@ export const READ_ROUTES: Route[] = [
       if (search.replyTo === undefined) return tweetsPage(c, await c.network.search({ ...search.options, ...page, since, until }));
       const replies = await c.network.replies(search.replyTo, { ...page, sort: c.url.searchParams.get("sort_order") === "relevancy" ? "relevance" : "recent" });
       // Recent search reaches 7 days back, replies included.
-      const inWindow = (post: NetworkPost) => post.createdAt >= (since ?? new Date(now - 7 * DAY).toISOString()) && (until === undefined || post.createdAt < until);
+      const inWindow = (post: NetworkPost) =>
+        post.createdAt >= (since ?? new Date(now - 7 * DAY).toISOString()) && (until === undefined || post.createdAt < until);
       return tweetsPage(c, { ...replies, items: replies.items.filter(inWindow) });
     },
   },
@@ -94,7 +110,10 @@ export const READ_ROUTES: Route[] = [
       const found = new Set(posts.map((post) => post.id));
       const errors = [];
       for (const id of ids.filter((id) => !found.has(id))) {
-        const hidden = await c.network.postById(id).then(() => false, (error: unknown) => error instanceof NetworkPrivateError);
+        const hidden = await c.network.postById(id).then(
+          () => false,
+          (error: unknown) => error instanceof NetworkPrivateError,
+        );
         errors.push(lookupProblem("post", id, "ids", hidden));
       }
       return ok({ ...(posts.length > 0 ? await tweetsBody(c.network, c.url, posts) : {}), ...(errors.length > 0 ? { errors } : {}) });
@@ -108,7 +127,11 @@ export const READ_ROUTES: Route[] = [
       return ok({ ...body, data: body.data[0] });
     },
   },
-  { method: "GET", pattern: /^\/2\/tweets\/(\d+)\/quote_tweets$/, handle: async (c) => tweetsPage(c, await c.network.quotes(c.params[0], pageOf(c, 10, 100, 10))) },
+  {
+    method: "GET",
+    pattern: /^\/2\/tweets\/(\d+)\/quote_tweets$/,
+    handle: async (c) => tweetsPage(c, await c.network.quotes(c.params[0], pageOf(c, 10, 100, 10))),
+  },
   {
     method: "GET",
     pattern: /^\/2\/tweets\/(\d+)\/(retweeted_by|liking_users)$/,
@@ -125,7 +148,11 @@ export const READ_ROUTES: Route[] = [
     pattern: /^\/2\/lists\/(\d+)$/,
     handle: async (c) => ok({ data: xList(await c.network.listById(c.params[0]), fieldsOf(c.url, "list.fields")) }),
   },
-  { method: "GET", pattern: /^\/2\/lists\/(\d+)\/members$/, handle: async (c) => usersPage(c, await c.network.listMembers(c.params[0], pageOf(c, 1, 100, 100))) },
+  {
+    method: "GET",
+    pattern: /^\/2\/lists\/(\d+)\/members$/,
+    handle: async (c) => usersPage(c, await c.network.listMembers(c.params[0], pageOf(c, 1, 100, 100))),
+  },
   { method: "GET", pattern: /^\/2\/lists\/(\d+)\/tweets$/, handle: async (c) => tweetsPage(c, await c.network.listPosts(c.params[0], pageOf(c, 1, 100, 100))) },
   {
     method: "GET",
@@ -134,8 +161,12 @@ export const READ_ROUTES: Route[] = [
     async handle(c) {
       const page = await c.network.directMessages(c.userId!, pageOf(c, 1, 100, 100));
       const data = page.items.map((dm) => ({
-        id: dm.id, event_type: "MessageCreate", text: dm.text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;"),
-        sender_id: dm.senderId, created_at: dm.createdAt, dm_conversation_id: [dm.senderId, dm.recipientId].sort().join("-"),
+        id: dm.id,
+        event_type: "MessageCreate",
+        text: dm.text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;"),
+        sender_id: dm.senderId,
+        created_at: dm.createdAt,
+        dm_conversation_id: [dm.senderId, dm.recipientId].sort().join("-"),
       }));
       return ok({ ...(data.length > 0 ? { data } : {}), meta: metaOf(page) });
     },

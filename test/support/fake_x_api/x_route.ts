@@ -57,7 +57,8 @@ export function timeParam(url: URL, name: string, bounds: { earliest?: number; l
 /** The comma-separated ids or usernames of a batch lookup (X: 1 to 100). */
 export function batchParam(url: URL, name: string): string[] {
   const values = (url.searchParams.get(name) ?? "").split(",").filter(Boolean);
-  if (values.length === 0 || values.length > 100) throw new FakeParameterError(name, url.searchParams.get(name) ?? "", `The \`${name}\` query parameter must hold 1 to 100 values`);
+  if (values.length === 0 || values.length > 100)
+    throw new FakeParameterError(name, url.searchParams.get(name) ?? "", `The \`${name}\` query parameter must hold 1 to 100 values`);
   return values;
 }
 

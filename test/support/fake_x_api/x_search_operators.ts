@@ -26,7 +26,8 @@ export function searchRequest(raw: string): SearchRequest {
   rest = rest.replace(/\sin_reply_to_tweet_id:(\d+)(?=\s)/, (_, id: string) => ((replyTo = id), " "));
   const flags = ORIGINALS.filter((flag) => rest.includes(` ${flag} `));
   for (const flag of flags) rest = rest.replace(` ${flag} `, " ");
-  if (flags.length !== 0 && flags.length !== ORIGINALS.length) throw new FakeParameterError("query", raw, "This fake X server takes -is:retweet -is:reply -is:quote only together");
+  if (flags.length !== 0 && flags.length !== ORIGINALS.length)
+    throw new FakeParameterError("query", raw, "This fake X server takes -is:retweet -is:reply -is:quote only together");
   if (OTHER_OPERATOR.test(rest)) throw new FakeParameterError("query", raw, `This fake X server does not serve the operators of "${raw}"`);
   let query = rest.trim();
   const grouped = /^\((.*)\)$/.exec(query);

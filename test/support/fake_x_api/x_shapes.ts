@@ -32,7 +32,13 @@ export function xUser(user: NetworkUser, fields: Set<string>): Record<string, un
     subscription_type: TIERS[user.premium],
     pinned_tweet_id: user.pinnedPostId ?? undefined,
     receives_your_dm: user.canDm,
-    public_metrics: { followers_count: user.followersCount, following_count: user.followingCount, tweet_count: user.postCount, listed_count: user.listedCount, like_count: 0 },
+    public_metrics: {
+      followers_count: user.followersCount,
+      following_count: user.followingCount,
+      tweet_count: user.postCount,
+      listed_count: user.listedCount,
+      like_count: 0,
+    },
   };
   return { id: user.id, name: user.name, username: user.username, ...pick(all, fields) };
 }
@@ -68,8 +74,12 @@ export function xTweet(post: NetworkPost, fields: Set<string>, usernames: Readon
     referenced_tweets: refs.length > 0 ? refs : undefined,
     lang: post.lang,
     public_metrics: {
-      retweet_count: post.metrics.reposts, reply_count: post.metrics.replies, like_count: post.metrics.likes,
-      quote_count: post.metrics.quotes, bookmark_count: post.metrics.bookmarks, impression_count: post.metrics.impressions,
+      retweet_count: post.metrics.reposts,
+      reply_count: post.metrics.replies,
+      like_count: post.metrics.likes,
+      quote_count: post.metrics.quotes,
+      bookmark_count: post.metrics.bookmarks,
+      impression_count: post.metrics.impressions,
     },
     entities: mentions.length > 0 ? { mentions } : undefined,
     attachments: post.media.length > 0 ? { media_keys: post.media.map((media) => media.key) } : undefined,
@@ -81,11 +91,17 @@ export function xTweet(post: NetworkPost, fields: Set<string>, usernames: Readon
 }
 
 /** `data`, `includes` and the usernames they need, for posts answered by a request to `url`. */
-export async function tweetsBody(network: SocialNetwork, url: URL, posts: NetworkPost[]): Promise<{ data: Record<string, unknown>[]; includes?: Record<string, unknown[]> }> {
+export async function tweetsBody(
+  network: SocialNetwork,
+  url: URL,
+  posts: NetworkPost[],
+): Promise<{ data: Record<string, unknown>[]; includes?: Record<string, unknown[]> }> {
   const tweetFields = fieldsOf(url, "tweet.fields");
   const expansions = fieldsOf(url, "expansions");
   const referenced = expansions.has("referenced_tweets.id")
-    ? await network.postsByIds([...new Set(posts.flatMap((post) => [post.replyToId, post.quotedId, post.repostedId]).filter((id): id is string => id !== null))])
+    ? await network.postsByIds([
+        ...new Set(posts.flatMap((post) => [post.replyToId, post.quotedId, post.repostedId]).filter((id): id is string => id !== null)),
+      ])
     : [];
   const named = [...new Set([...posts, ...referenced].flatMap((post) => post.mentionedUserIds))];
   const usernames = new Map((await network.usersByIds(named)).map((user) => [user.id, user.username]));
@@ -97,9 +113,13 @@ export async function tweetsBody(network: SocialNetwork, url: URL, posts: Networ
   if (referenced.length > 0) includes.tweets = referenced.map((post) => xTweet(post, tweetFields, usernames));
   if (expansions.has("attachments.media_keys")) {
     const mediaFields = fieldsOf(url, "media.fields");
-    const media = posts.flatMap((post) => post.media).map((item) => ({
-      media_key: item.key, type: item.type, ...pick({ url: item.url ?? undefined, alt_text: item.altText ?? undefined }, mediaFields),
-    }));
+    const media = posts
+      .flatMap((post) => post.media)
+      .map((item) => ({
+        media_key: item.key,
+        type: item.type,
+        ...pick({ url: item.url ?? undefined, alt_text: item.altText ?? undefined }, mediaFields),
+      }));
     if (media.length > 0) includes.media = media;
   }
   const data = posts.map((post) => xTweet(post, tweetFields, usernames));
@@ -114,7 +134,7 @@ function mentionEntities(post: NetworkPost, usernames: ReadonlyMap<string, strin
   for (const id of post.mentionedUserIds) {
     const username = usernames.get(id);
     if (!username) continue;
-    const handle = [..."@" + username.toLowerCase()];
+    const handle = [...("@" + username.toLowerCase())];
     for (let start = 0; start + handle.length <= lower.length; start++) {
       const end = start + handle.length;
       if (handle.every((char, i) => lower[start + i] === char) && !/[A-Za-z0-9_]/.test(lower[end] ?? "")) {

@@ -22,7 +22,11 @@ export const WRITE_ROUTES: Route[] = [
       const body = c.body ?? {};
       if (typeof body.text !== "string") throw new FakeParameterError("text", String(body.text), "The `text` field is required");
       const post = await c.network.publishPost({
-        authorId: c.userId!, text: body.text, replyToId: body.reply?.in_reply_to_tweet_id, quoteOfId: body.quote_tweet_id, mediaKeys: body.media?.media_ids,
+        authorId: c.userId!,
+        text: body.text,
+        replyToId: body.reply?.in_reply_to_tweet_id,
+        quoteOfId: body.quote_tweet_id,
+        mediaKeys: body.media?.media_ids,
       });
       return ok({ data: { id: post.id, text: post.text, edit_history_tweet_ids: [post.id] } }, 201);
     },
@@ -83,7 +87,8 @@ export const WRITE_ROUTES: Route[] = [
     userContext: true,
     async handle(c) {
       const draft = c.drafts.get(c.params[0]);
-      if (!draft || draft.authorId !== c.userId) return { status: 404, body: { title: "Not Found Error", detail: "Could not find the article draft.", type: "about:blank", status: 404 } };
+      if (!draft || draft.authorId !== c.userId)
+        return { status: 404, body: { title: "Not Found Error", detail: "Could not find the article draft.", type: "about:blank", status: 404 } };
       // The draft id is the client token: publishing a draft again answers the same post.
       const article = await c.network.publishArticle({ authorId: draft.authorId, title: draft.title, markdown: draft.markdown, token: `draft:${c.params[0]}` });
       return ok({ data: { post_id: article.postId } });
