@@ -8,6 +8,7 @@
 import { ApiError } from "./errors.ts";
 
 // NUL, a high surrogate not followed by a low one, or a low one not preceded by a high one.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is what PostgreSQL cannot store in text
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Throws `400 invalid_parameter` for the first string (value or key) in `input` that PostgreSQL cannot store. */

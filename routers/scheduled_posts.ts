@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { inAccount, keyProcedure, router } from "../core/trpc.ts";
-import { accountSelection, commaIdList, commaListOf, dataOf, integerId, listOf, recordId, paginationInput, timestamp } from "../core/schema.ts";
+import { accountSelection, commaIdList, commaListOf, dataOf, listOf, recordId, paginationInput, timestamp } from "../core/schema.ts";
 import {
   autoDeleteInput,
   autoPlugInput,

@@ -180,7 +180,7 @@ describe("article Markdown: hostile input stays linear", () => {
     ["brackets", "[".repeat(100_000)],
     ["link openers", "[a](".repeat(25_000)],
     ["angle brackets", "<".repeat(100_000)],
-    ["backtick runs", Array.from({ length: 400 }, (_, i) => "`".repeat(i + 1) + "x").join(" ")],
+    ["backtick runs", Array.from({ length: 400 }, (_, i) => `${"`".repeat(i + 1)}x`).join(" ")],
     ["deep quotes", "> ".repeat(30_000)],
     ["deep lists", Array.from({ length: 5000 }, (_, i) => `${" ".repeat((i % 50) * 2)}- x`).join("\n")],
   ];

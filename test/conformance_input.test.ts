@@ -54,7 +54,7 @@ describe(`bad input on every operation (SWEEP_SEED=${SWEEP_SEED})`, () => {
         const overHttp = index % 7 === 0 && sweepCase.request.path.length < 8_000;
         for (const transport of overHttp ? [inProcess, http] : [inProcess]) {
           sent++;
-          let answer;
+          let answer: Awaited<ReturnType<typeof send>>;
           try {
             answer = await send(transport, sweepCase.request);
           } catch (error) {

@@ -5,7 +5,7 @@
  * chain migrated (its 0007_network_writes and 0012_publisher created them) keeps its
  * tables and rows, and the adapter's first migration recognises them.
  */
-import { test, describe, before, after } from "node:test";
+import { test, describe, after } from "node:test";
 import assert from "node:assert/strict";
 import { copyFile, mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";

@@ -54,7 +54,7 @@ export function createLocalMediaStore(options: LocalMediaStoreOptions): MediaSto
       return expected.length === actual.length && timingSafeEqual(expected, actual);
     },
     async head(objectKey, bytes): Promise<StoredObjectHead | undefined> {
-      let file;
+      let file: Awaited<ReturnType<typeof open>>;
       try {
         file = await open(pathOf(objectKey), "r");
       } catch (error) {

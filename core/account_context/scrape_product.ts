@@ -25,7 +25,7 @@ export async function scrapeProduct(ctx: AccountContext, id: number) {
       bucket: "page_reads",
     });
   }
-  let page;
+  let page: Awaited<ReturnType<typeof pageReader.read>>;
   try {
     page = await pageReader.read(product.url);
   } catch (error) {

@@ -37,13 +37,10 @@ export const titleInput = z
   .refine((title) => title.trim() !== "", "must not be empty");
 
 /** `content_markdown`: the body as Markdown, up to 100,000 characters. */
-export const markdownInput = z
-  .string()
-  .max(MAX_MARKDOWN, `must be at most ${MAX_MARKDOWN} characters`)
-  .meta({
-    description:
-      "The body as Markdown: h1-h3, lists (2 levels), quotes, bold, italic, strikethrough, http(s) links and images; other constructs degrade to text and are listed in `warnings`",
-  });
+export const markdownInput = z.string().max(MAX_MARKDOWN, `must be at most ${MAX_MARKDOWN} characters`).meta({
+  description:
+    "The body as Markdown: h1-h3, lists (2 levels), quotes, bold, italic, strikethrough, http(s) links and images; other constructs degrade to text and are listed in `warnings`",
+});
 
 /** `cover_url`: an http(s) URL, or null to remove the cover. */
 export const coverUrlInput = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).max(2000, "must be at most 2000 characters");

@@ -3,7 +3,7 @@ import { latestCoverGeneration } from "../covers/cover_reads.ts";
 import type { AccountContext, KeyContext } from "../context.ts";
 import { pageInfo } from "../schema.ts";
 import { reachableArticle } from "./article_access.ts";
-import { ARTICLE_FILTERS, type Article } from "./article_schema.ts";
+import { ARTICLE_FILTERS } from "./article_schema.ts";
 import { toArticle } from "./article_view.ts";
 import { listArticleRows } from "./article_writes_queries.ts";
 

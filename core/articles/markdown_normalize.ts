@@ -353,7 +353,7 @@ export function trimSpaces(text: string): string {
 
 function expandLeadingTabs(text: string): string {
   const match = /^[ \t]+/.exec(text);
-  if (!match || !match[0].includes("\t")) return text;
+  if (!match?.[0].includes("\t")) return text;
   let column = 0;
   for (const char of match[0]) column = char === "\t" ? column + 4 - (column % 4) : column + 1;
   return " ".repeat(column) + text.slice(match[0].length);

@@ -80,7 +80,7 @@ export async function publishClaimedArticle(
 ): Promise<ArticleAttempt> {
   const { sql, network, clock } = deps;
   const token = row.publish_token!;
-  let published;
+  let published: Awaited<ReturnType<typeof network.publishArticle>>;
   try {
     published = await network.publishArticle({ authorId: row.account_id, title: row.title, markdown: row.content_markdown, coverUrl: row.cover_url, token });
   } catch (error) {

@@ -6,7 +6,7 @@
  */
 import { ApiError } from "../errors.ts";
 
-const LIST_LINE = /^\s*(?:[-*•·▪►→✅✔️👉🔹🔸]|\d{1,2}[.)/]|[a-z][.)])\s+\S/iu;
+const LIST_LINE = /^\s*(?:✔️|[-*•·▪►→✅✔👉🔹🔸]|\d{1,2}[.)/]|[a-z][.)])\s+\S/iu;
 
 const BAIT = [
   /\b(?:like|rt|retweet|repost|share|bookmark)\s+(?:this\s+)?if\b/i,

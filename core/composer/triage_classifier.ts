@@ -51,7 +51,10 @@ const INSIGHT = /\b(lessons?|learned|advice|tip|secret|rule|habit|mistake|works?
 /** Judges one text; `rarity` is the share of its content words that are rare in the reference corpus. */
 export function judgePost(text: string, features: TextFeatures, rarity: { rareShare: number; rareWords: number }): TriageVerdict {
   const signals: string[] = [];
-  const note = (fired: boolean, signal: string) => (fired && signals.push(signal), fired);
+  const note = (fired: boolean, signal: string) => {
+    if (fired) signals.push(signal);
+    return fired;
+  };
   const lower = text.toLowerCase();
   const platitudeHits = PLATITUDES.filter((phrase) => lower.includes(phrase)).length;
   const promoHits = (text.match(PROMO) ?? []).length;

@@ -4,13 +4,13 @@ import { API_DESCRIPTION } from "./api_description.ts";
 
 type Json = Record<string, any>;
 
-function escape(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
 
 /** Escapes text and turns `code` spans and **bold** into markup. */
 function inline(text: string): string {
-  return escape(text)
+  return escapeHtml(text)
     .replace(/`([^`]+)`/g, "<code>$1</code>")
     .replace(/\*\*([^*]+)\*\*/g, "<strong>$1</strong>");
 }
@@ -22,8 +22,8 @@ export function buildHtmlReference(document: Json): string {
   for (const entry of referenceEntries(document)) {
     const items = sections.get(entry.tag) ?? [];
     items.push(
-      `<li><code>${entry.method} ${escape(entry.path)}</code> → ${entry.status}: ${inline(entry.summary)}` +
-        (entry.parameters.length ? `<br><small>parameters: ${escape(entry.parameters.join(", "))}</small>` : "") +
+      `<li><code>${entry.method} ${escapeHtml(entry.path)}</code> → ${entry.status}: ${inline(entry.summary)}` +
+        (entry.parameters.length ? `<br><small>parameters: ${escapeHtml(entry.parameters.join(", "))}</small>` : "") +
         (entry.errors.length ? `<br><small>errors: ${inline(entry.errors.join("; "))}</small>` : "") +
         "</li>",
     );
@@ -31,12 +31,12 @@ export function buildHtmlReference(document: Json): string {
   }
   const body = [...sections]
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([tag, items]) => `<h2>${escape(tag)}</h2><ul>${items.join("")}</ul>`)
+    .map(([tag, items]) => `<h2>${escapeHtml(tag)}</h2><ul>${items.join("")}</ul>`)
     .join("\n");
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escape(document.info.title)}</title>
+<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(document.info.title)}</title>
 <style>body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}code{background:#f3f3f3;padding:0 .2em}li{margin:.4em 0}</style>
-</head><body><h1>${escape(document.info.title)} ${escape(document.info.version)}</h1>
+</head><body><h1>${escapeHtml(document.info.title)} ${escapeHtml(document.info.version)}</h1>
 <p>${inline(intro[0])}</p><ul>${intro
     .slice(1)
     .map((line) => `<li>${inline(line.replace(/^- /, ""))}</li>`)

@@ -10,16 +10,13 @@ export const mediaUploadInput = z.object({
     .min(1, "must not be empty")
     .max(255, "must be at most 255 characters")
     // A base name: the client sends `basename(path)` (supplement: Media).
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
     .refine((name) => !/[/\\\u0000-\u001f\u007f]/.test(name), "must be a base name without path separators or control characters")
     .meta({ description: "The file's base name", example: "chart.png" }),
-  file_type: z
-    .string({ error: "must be a MIME type" })
-    .min(1, "must not be empty")
-    .max(100, "must be at most 100 characters")
-    .meta({
-      description: "`image/jpeg`, `image/png`, `image/webp` or `image/gif`; anything else (videos too) answers `400 unsupported_media_type`",
-      example: "image/png",
-    }),
+  file_type: z.string({ error: "must be a MIME type" }).min(1, "must not be empty").max(100, "must be at most 100 characters").meta({
+    description: "`image/jpeg`, `image/png`, `image/webp` or `image/gif`; anything else (videos too) answers `400 unsupported_media_type`",
+    example: "image/png",
+  }),
   size: z
     .number({ error: "must be an integer number of bytes" })
     .int("must be an integer number of bytes")

@@ -61,7 +61,7 @@ export function buildPrompt(request: ModelRequest): ChatMessage[] {
     case "reply_draft": {
       const { input } = request;
       addContext(system, input.voice, undefined, input.rules);
-      block("Post to reply to" + (input.authorHandle ? ` (by @${input.authorHandle.replace(/^@/, "")})` : ""), input.post);
+      block(`Post to reply to${input.authorHandle ? ` (by @${input.authorHandle.replace(/^@/, "")})` : ""}`, input.post);
       block("Instructions", input.instructions);
       break;
     }
@@ -86,7 +86,7 @@ export function buildPrompt(request: ModelRequest): ChatMessage[] {
       block("Vocabulary seen in the network", request.input.vocabulary.join(", "));
       break;
     case "style_guide":
-      request.input.posts.forEach((post, i) => block(`Post ${i + 1}`, post));
+      for (const [i, post] of request.input.posts.entries()) block(`Post ${i + 1}`, post);
       break;
     case "hook": {
       const split = splitFirstParagraph(request.input.text);

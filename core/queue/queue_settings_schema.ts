@@ -67,12 +67,9 @@ export const timeZoneName = z
 export const reflowOutcome = z
   .object({
     moved: z.number().int().meta({ description: "Queued posts moved from an old slot time to the matching new one" }),
-    skipped: z
-      .number()
-      .int()
-      .meta({
-        description: "Queued posts on an old slot time left where they were (target taken by another post, no new slot within 18 months, or the reflow bailed)",
-      }),
+    skipped: z.number().int().meta({
+      description: "Queued posts on an old slot time left where they were (target taken by another post, no new slot within 18 months, or the reflow bailed)",
+    }),
     bailed: z.boolean().meta({ description: "True when the settings were saved but the queue was left untouched; rerunning is safe" }),
   })
   .meta({ id: "QueueReflow" });

@@ -47,7 +47,7 @@ export async function runFollowUp(deps: { sql: Sql; network: SocialNetwork; cloc
   const now = new Date(deps.clock.now());
   const post = await postById(sql, payload.postId);
   const first = post?.x_post_ids?.[0];
-  if (!post || post.status !== "sent" || !first || post.auto_deleted_at) return;
+  if (post?.status !== "sent" || !first || post.auto_deleted_at) return;
   if (payload.action === "repost") {
     if (post.auto_retweeted_at || !post.auto_retweet) return;
     await network.repost(post.account_id, first);

@@ -59,7 +59,7 @@ export async function dispatchDueWorkers(sql: Queryable, now: Date): Promise<num
 /** Runs one Worker for the run due at `payload.runAt`; answers how many suggestions it wrote (0 for a stale run). */
 export async function runWorker(deps: WorkerRunDeps, payload: RunWorkerPayload): Promise<number> {
   const worker = await workerById(deps.sql, payload.workerId);
-  if (!worker || !worker.active || worker.next_run_at.toISOString() !== payload.runAt) return 0;
+  if (!worker?.active || worker.next_run_at.toISOString() !== payload.runAt) return 0;
   // Written before the transaction: model and network calls can take seconds, and the
   // embedded database has one connection that a transaction holds while it is open.
   const suggestions = await writeSuggestions({ sql: deps.sql, network: deps.network, model: deps.model, now: new Date(deps.clock.now()) }, worker);

@@ -98,7 +98,7 @@ export async function writeSuggestions(deps: WriterDeps, worker: WorkerRow): Pro
   );
 }
 
-async function fromFormat(deps: WriterDeps, worker: WorkerRow, facts: WritingFacts, brief: string, index: number, fallback: boolean): Promise<NewSuggestion> {
+async function fromFormat(deps: WriterDeps, _worker: WorkerRow, facts: WritingFacts, brief: string, index: number, fallback: boolean): Promise<NewSuggestion> {
   const template = FORMAT_TEMPLATES[index % FORMAT_TEMPLATES.length];
   const text = await fitted(deps, facts, (instructions) => ({
     task: "draft",

@@ -239,6 +239,7 @@ export function badCases(operation: SweepOperation, auth: Record<string, string>
       const parts = { path: { ...path }, query: { ...baseQuery }, headers: { ...baseHeaders }, body };
       if (parameter.in === "path") parts.path[parameter.name] = text;
       else if (parameter.in === "query") label === "missing" ? delete parts.query[parameter.name] : (parts.query[parameter.name] = text);
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what a header cannot carry
       else if (/[\u0000-\u001f\u007f]|[^\u0000-\u00ff]/.test(text))
         continue; // not sendable as a header
       else parts.headers[parameter.name] = text;

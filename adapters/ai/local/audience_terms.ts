@@ -74,7 +74,7 @@ export function expandIcp(input: IcpExpansionInput): TaskOutput<"icp_expansion">
   const roles = [...new Set(ROLES.filter(({ pattern }) => pattern.test(input.icp)).flatMap(({ roles }) => roles))];
   const ranked = rankVocabulary(input.icp, input.vocabulary);
   const keywords = (ranked.length ? ranked : keyPhrases(input.icp, 5)).slice(0, 8);
-  const parts = [input.icp.trim().replace(/[.!\s]+$/, "") + "."];
+  const parts = [`${input.icp.trim().replace(/[.!\s]+$/, "")}.`];
   if (roles.length) parts.push(`Typical roles: ${roles.join(", ")}.`);
   if (keywords.length) parts.push(`They post about ${keywords.join(", ")}.`);
   return { description: parts.join(" "), keywords, roles };

@@ -57,15 +57,15 @@ function matchCase(original: string, replacement: string): string {
 
 /** Upper-cases the first letter, after any opening quotes or brackets. */
 export function capitalise(value: string): string {
-  return value.replace(/^([\s"'“‘(\[]*)(\p{Ll})/u, (_, lead: string, letter: string) => lead + letter.toUpperCase());
+  return value.replace(/^([\s"'“‘([]*)(\p{Ll})/u, (_, lead: string, letter: string) => lead + letter.toUpperCase());
 }
 
 /** Lower-cases the first letter unless the first word is `I`, an acronym or a name used capitalised elsewhere in `context`. */
 export function decapitalise(value: string, context = ""): string {
-  const first = value.match(/^[\s"'“‘(\[]*([\p{L}'’]+)/u)?.[1];
+  const first = value.match(/^[\s"'“‘([]*([\p{L}'’]+)/u)?.[1];
   if (!first || /^I(?:['’]|$)/.test(first) || (first.length > 1 && first === first.toUpperCase())) return value;
   if (new RegExp(`(?<=\\p{L}[^.!?\\n]*\\s)${escapeRegExp(first)}\\b`, "u").test(context)) return value;
-  return value.replace(/^([\s"'“‘(\[]*)(\p{Lu})/u, (_, lead: string, letter: string) => lead + letter.toLowerCase());
+  return value.replace(/^([\s"'“‘([]*)(\p{Lu})/u, (_, lead: string, letter: string) => lead + letter.toLowerCase());
 }
 
 /** The list marker of a line (`- `, `• `, `1. `, `2) `), if any. */

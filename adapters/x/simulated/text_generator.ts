@@ -51,12 +51,12 @@ export function writeText(random: Random, kind: TextKind, about: TextSubject): s
 
 function fill(random: Random, template: string, about: TextSubject): string {
   const lessons = shuffledLessons(random, about.topic);
-  const text = template.replace(/\{(\w+)\}/g, (_, key: string) => valueOf(random, key, about, lessons));
+  const text = template.replace(/\{(\w+)\}/g, (_, key: string) => placeholderValue(random, key, about, lessons));
   // Sentence-initial subjects ("fine-tuning in one sentence") start upper case.
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-function valueOf(random: Random, key: string, about: TextSubject, lessons: string[]): string {
+function placeholderValue(random: Random, key: string, about: TextSubject, lessons: string[]): string {
   const { topic } = about;
   switch (key) {
     case "s":

@@ -22,8 +22,14 @@ export function searchRequest(raw: string): SearchRequest {
   let rest = ` ${raw} `;
   let lang: string | undefined;
   let replyTo: string | undefined;
-  rest = rest.replace(/\slang:([A-Za-z]{2,3})(?=\s)/, (_, code: string) => ((lang = code.toLowerCase()), " "));
-  rest = rest.replace(/\sin_reply_to_tweet_id:(\d+)(?=\s)/, (_, id: string) => ((replyTo = id), " "));
+  rest = rest.replace(/\slang:([A-Za-z]{2,3})(?=\s)/, (_, code: string) => {
+    lang = code.toLowerCase();
+    return " ";
+  });
+  rest = rest.replace(/\sin_reply_to_tweet_id:(\d+)(?=\s)/, (_, id: string) => {
+    replyTo = id;
+    return " ";
+  });
   const flags = ORIGINALS.filter((flag) => rest.includes(` ${flag} `));
   for (const flag of flags) rest = rest.replace(` ${flag} `, " ");
   if (flags.length !== 0 && flags.length !== ORIGINALS.length)

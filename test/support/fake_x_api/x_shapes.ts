@@ -134,7 +134,7 @@ function mentionEntities(post: NetworkPost, usernames: ReadonlyMap<string, strin
   for (const id of post.mentionedUserIds) {
     const username = usernames.get(id);
     if (!username) continue;
-    const handle = [...("@" + username.toLowerCase())];
+    const handle = [...`@${username.toLowerCase()}`];
     for (let start = 0; start + handle.length <= lower.length; start++) {
       const end = start + handle.length;
       if (handle.every((char, i) => lower[start + i] === char) && !/[A-Za-z0-9_]/.test(lower[end] ?? "")) {
