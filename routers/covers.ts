@@ -25,12 +25,23 @@ export const coversRouter = router({
           "of the workspace and, unless `attach: false`, makes it the article's cover. Poll `GET /v1/articles/{id}` until `cover` " +
           "is set (or its `cover_generation.status` is `failed` or `timed_out`). 25 credits, charged now (no `X-Credits-Charged` on the " +
           "202) and settled by the job: kept when done or timed out (504 semantics), refunded in full on failure. One generation " +
-          "per article at a time. Style: `style_id` (from `GET /v1/cover-styles`) or `style_text`, not both.",
+          "per article at a time. Style: `style_id` (from `GET /v1/cover-styles`) or `style_text`, not both. Cover caps per plan, " +
+          "per UTC day and UTC calendar month (trial 2/5, basic 5/30, pro 10/100, advanced 25/300, ultra 50/1,000, enterprise " +
+          "1,000/20,000; failed generations do not count): over a cap `429 ai_action_limited` with `scope: account`, `cap` " +
+          "(`day` or `month`), `remaining_day`, `remaining_month`, `retry_after`, `reset_at` and `Retry-After`, and nothing charged.",
       },
       successStatus: 202,
       idempotent: true,
       credits: { flat: COVER_CREDITS },
-      errors: ["not_found", "article_title_required", "article_not_editable", "cover_style_not_found", "cover_gen_in_progress", "media_not_configured"],
+      errors: [
+        "not_found",
+        "article_title_required",
+        "article_not_editable",
+        "cover_style_not_found",
+        "cover_gen_in_progress",
+        "media_not_configured",
+        "ai_action_limited",
+      ],
     })
     .input(coverRequestInput)
     .use(chargesCredits)

@@ -173,3 +173,20 @@ export async function creditOwnerRow(sql: Queryable, ownerId: string): Promise<{
     select u.plan, u.billing_anchor from accounts a join users u on u.id = a.user_id where a.id = ${ownerId}`;
   return row;
 }
+
+/**
+ * Serialises cover requests of one credit owner until the transaction ends, so two
+ * requests cannot both take the last unit of a cap.
+ */
+export async function lockCoverCaps(tx: Queryable, ownerId: string): Promise<void> {
+  await tx`select pg_advisory_xact_lock(hashtext(${`cover_caps:${ownerId}`}))`;
+}
+
+/** The owner's generations that count against the caps (all but `failed`, which were refunded) since `dayStart` and `monthStart`. */
+export async function coverCountsSince(sql: Queryable, ownerId: string, since: { dayStart: Date; monthStart: Date }): Promise<{ day: number; month: number }> {
+  const [row] = await sql<{ day: number; month: number }[]>`
+    select count(*) filter (where created_at >= ${since.dayStart})::int as day, count(*)::int as month
+      from cover_generations
+     where credit_owner_id = ${ownerId} and created_at >= ${since.monthStart} and status <> 'failed'`;
+  return row;
+}

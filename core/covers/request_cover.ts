@@ -15,6 +15,7 @@ import { newObjectKey } from "../media/create_upload.ts";
 import { requestBaseUrl } from "../media/media_urls.ts";
 import { COVER_CREDITS, enqueueCoverJob } from "./cover_job.ts";
 import { coverPrompt } from "./cover_prompt.ts";
+import { assertCoverCaps, coverCapsOf } from "./cover_caps.ts";
 import { activeGenerationOf, coverStyleFor, insertGeneration, type CoverGenerationRow } from "./cover_queries.ts";
 import type { CoverGeneration, CoverRequestInput } from "./cover_schema.ts";
 import { generationView } from "./cover_view.ts";
@@ -50,6 +51,8 @@ export async function requestCover(ctx: KeyContext, input: CoverRequestInput): P
       assertCoverable(locked.title, locked.status, input);
       const active = await activeGenerationOf(tx, articleId);
       if (active) throw inProgress(input.id, active);
+      // Refused here, the credit step refunds the charge (trpc.ts chargesCredits).
+      await assertCoverCaps(tx, credits.owner.ownerId, coverCapsOf(ctx.principal.plan.id), createdAt.getTime());
       const row = await insertGeneration(tx, {
         article_id: articleId,
         account_id: locked.account_id,
