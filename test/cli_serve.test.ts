@@ -15,6 +15,7 @@ import { childEnv, pollUntil, runNode, startNode, type Finished, type RunningNod
 
 const CLI = ["--import", "tsx", "adapters/cli/main.ts"];
 const START_TIMEOUT_MS = 60_000;
+const METRICS_TOKEN = "cli-serve-metrics-token";
 
 interface DemoFile {
   base_url: string;
@@ -121,10 +122,11 @@ for (const { mode, skip } of modes) {
           DATA_DIR: join(scratch, "unused-data"),
           PORT: undefined,
           PUBLIC_URL: undefined,
+          METRICS_TOKEN,
         });
       } else {
         // No DATABASE_URL / REDIS_URL: embedded PGlite under DATA_DIR, in-memory counters.
-        env = childEnv({ DATA_DIR: join(scratch, "data"), PORT: undefined, PUBLIC_URL: undefined });
+        env = childEnv({ DATA_DIR: join(scratch, "data"), PORT: undefined, PUBLIC_URL: undefined, METRICS_TOKEN });
       }
     });
 
@@ -228,6 +230,31 @@ for (const { mode, skip } of modes) {
         const old = await call(demo, "GET", "/tags", first.demo.keys.write);
         assert.equal(old.status, 401);
         assert.equal(old.body.error.code, "invalid_api_key");
+      });
+
+      test("operations through serve: a JSON request log with the client's X-Request-Id and no key, probes, metrics behind the token", async () => {
+        const { demo, server } = second;
+        const origin = demo.base_url.replace(/\/v1$/, "");
+        const requestId = `ops-check-${mode}`;
+        const tagged = await fetch(`${demo.base_url}/tags`, { headers: { authorization: `Bearer ${demo.keys.write}`, "x-request-id": requestId } });
+        assert.equal(tagged.status, 200);
+        assert.equal(tagged.headers.get("x-request-id"), requestId);
+        const line = await pollUntil("the request's log line", () => server.stdout.split("\n").find((text) => text.includes(`"${requestId}"`)), {
+          timeoutMs: 10_000,
+        });
+        const record = JSON.parse(line);
+        assert.equal(record.route, "/v1/tags");
+        assert.equal(record.status, 200);
+        assert.equal(record.key_prefix, demo.keys.write.slice(0, record.key_prefix.length));
+        const logLines = server.stdout.split("\n").filter((text) => text.startsWith("{"));
+        for (const key of Object.values(demo.keys)) assert.ok(!logLines.some((text) => text.includes(key)), "a log line holds a key");
+        assert.equal((await fetch(`${origin}/healthz`)).status, 200);
+        const ready = await fetch(`${origin}/readyz`);
+        assert.equal(ready.status, 200, await ready.clone().text());
+        assert.equal((await fetch(`${origin}/metrics`)).status, 401);
+        const metrics = await fetch(`${origin}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+        assert.equal(metrics.status, 200);
+        assert.match(await metrics.text(), /threadline_http_requests_total\{[^}]*route="\/v1\/tags"[^}]*\} [1-9]/);
 
         const exit = await second.server.stop("SIGTERM", 20_000);
         assert.equal(exit.code, 0, `stderr: ${second.server.stderr}`);
