@@ -13,9 +13,10 @@
  * 100,000 posts, page 1 and a deep page, vs the same SQL run directly
  * (scheduled_list_section.ts: within 2x of a bare route running the same SQL; BENCH_LIST_POSTS, BENCH_LIST_CALLS), and 100 AI cover jobs queued at once
  * (cover_jobs_section.ts: bounded concurrency and memory, figures only), and the full path with request logs and
- * metrics on vs off (operations_section.ts: cost < 5% of throughput; alone with BENCH_SECTIONS=operations). Last, one
+ * metrics on vs off (operations_section.ts: cost < 5% of throughput; alone with BENCH_SECTIONS=operations), and an MCP
+ * tool call against the same REST call (mcp_section.ts: within 1.3x; `tools/list` latency). Last, one
  * `BENCH_RESULT <json>` line with all of them (`jobs`, `idempotency`, `lookups`, `ai_overhead`, `scheduling`,
- * `scheduled_list`, `cover_jobs`, `operations`).
+ * `scheduled_list`, `cover_jobs`, `operations`, `mcp`).
  *
  * Env: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 50), BENCH_WARMUP
  * (s, default 3); BENCH_JOBS (default 20000), BENCH_JOB_BATCH (200), BENCH_JOB_RUNNERS (4),
@@ -27,7 +28,7 @@
  * BENCH_AI_CONNECTIONS (10); DATABASE_URL and REDIS_URL to bench
  * against existing servers; BENCH_STORAGE=embedded to force embedded PGlite and in-memory counters;
  * BENCH_SECTIONS (comma list of `path`, `jobs`, `idempotency`, `lookups`, `ai_overhead`,
- * `scheduling`, `scheduled_list`, `cover_jobs`, `operations`; default all) runs only those sections, the others
+ * `scheduling`, `scheduled_list`, `cover_jobs`, `operations`, `mcp`; default all; BENCH_MCP_CALLS, default 1000) runs only those sections, the others
  * answering null in the JSON.
  * Exits 0 whether or not the targets are met; non-zero when setup or measuring fails, or when
  * a measured run answered non-2xx (`valid` false in the JSON for full/bare, `idempotency.valid`,
@@ -50,11 +51,12 @@ import { measureScheduling } from "./scheduling_section.ts";
 import { measureScheduledList } from "./scheduled_list_section.ts";
 import { measureCoverJobs } from "./cover_jobs_section.ts";
 import { measureOperations } from "./operations_section.ts";
+import { measureMcp } from "./mcp_section.ts";
 
 /** The full path must keep at least this share of the bare route's throughput. */
 const TARGET_RATIO = 0.6;
 
-const SECTIONS = ["path", "jobs", "idempotency", "lookups", "ai_overhead", "scheduling", "scheduled_list", "cover_jobs", "operations"] as const;
+const SECTIONS = ["path", "jobs", "idempotency", "lookups", "ai_overhead", "scheduling", "scheduled_list", "cover_jobs", "operations", "mcp"] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** The sections BENCH_SECTIONS names (default all); an unknown name fails before anything runs. */
@@ -111,6 +113,7 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
   const coverTarget = { sql: routes.sql, databaseUrl: storage.databaseUrl, origin: routes.fullOrigin, keyPrefix: KEY_PREFIX };
   const coverJobs = await section("cover_jobs", () => measureCoverJobs(coverTarget, notPostgres, signal));
   const operations = await section("operations", () => measureOperations(routes, settings, cleanup, signal));
+  const mcp = await section("mcp", () => measureMcp(routes, settings, signal));
 
   const summary = {
     target_ratio: TARGET_RATIO,
@@ -145,10 +148,19 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
     scheduled_list: scheduledList?.summary ?? null,
     cover_jobs: coverJobs ?? null,
     operations: operations ?? null,
+    mcp: mcp ?? null,
   };
   console.log("");
   console.log(`BENCH_RESULT ${JSON.stringify(summary)}`);
-  const valid = [path ? path.invalid.length === 0 : true, idempotency?.valid, lookups?.valid, aiOverhead?.valid, scheduledList?.valid, operations?.valid];
+  const valid = [
+    path ? path.invalid.length === 0 : true,
+    idempotency?.valid,
+    lookups?.valid,
+    aiOverhead?.valid,
+    scheduledList?.valid,
+    operations?.valid,
+    mcp?.valid,
+  ];
   return valid.every((ok) => ok !== false) ? 0 : 1;
 }
 

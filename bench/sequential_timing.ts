@@ -23,28 +23,42 @@ export interface SequentialResult {
 
 /** Runs `call(i)` for i in 0..count-1, one after the other, timing each. */
 export async function timeSequential(count: number, call: (i: number) => Promise<boolean>): Promise<SequentialResult> {
-  const durations = new Float64Array(count);
-  let failed = 0;
+  const [result] = await timeAlternating(count, [call]);
+  return result;
+}
+
+/**
+ * Runs each of `calls` `count` times, taking turns call by call (a, b, a, b, ...), and
+ * times each on its own: drift in the machine's load falls on all of them alike.
+ */
+export async function timeAlternating(count: number, calls: ((i: number) => Promise<boolean>)[]): Promise<SequentialResult[]> {
+  const durations = calls.map(() => new Float64Array(count));
+  const failed = calls.map(() => 0);
+  const spent = calls.map(() => 0);
   const loadStart = loadavg()[0];
-  const start = performance.now();
   for (let i = 0; i < count; i++) {
-    const before = performance.now();
-    if (!(await call(i))) failed++;
-    durations[i] = performance.now() - before;
+    for (let c = 0; c < calls.length; c++) {
+      const before = performance.now();
+      if (!(await calls[c](i))) failed[c]++;
+      durations[c][i] = performance.now() - before;
+      spent[c] += durations[c][i];
+    }
   }
-  const seconds = (performance.now() - start) / 1000;
-  durations.sort();
-  const total = durations.reduce((sum, ms) => sum + ms, 0);
-  return {
-    calls: count,
-    failed,
-    seconds,
-    callsPerSecond: count / seconds,
-    p50Us: percentile(durations, 0.5) * 1000,
-    p99Us: percentile(durations, 0.99) * 1000,
-    avgUs: (total / count) * 1000,
-    loadAverage: [loadStart, loadavg()[0]],
-  };
+  const loadEnd = loadavg()[0];
+  return calls.map((_, c) => {
+    const sorted = durations[c].sort();
+    const seconds = spent[c] / 1000;
+    return {
+      calls: count,
+      failed: failed[c],
+      seconds,
+      callsPerSecond: count / seconds,
+      p50Us: percentile(sorted, 0.5) * 1000,
+      p99Us: percentile(sorted, 0.99) * 1000,
+      avgUs: (spent[c] / count) * 1000,
+      loadAverage: [loadStart, loadEnd] as [number, number],
+    };
+  });
 }
 
 /** Nearest-rank percentile of ascending `sorted`. */

@@ -36,6 +36,8 @@ export type EndpointMeta = OpenApiMeta<{
   idempotent?: boolean;
   /** AI credit pricing, applied by `chargesCredits` (spec: AI credits). */
   credits?: Pricing;
+  /** The MCP tool's name when the one derived from the procedure path would not read well (adapters/mcp). */
+  toolName?: string;
 }>;
 
 const t = initTRPC

@@ -6,8 +6,9 @@ import { z } from "zod";
 import { publicProcedure, router } from "../core/trpc.ts";
 
 export const metaRouter = router({
-  docs: publicProcedure.input(z.object({ format: z.enum(["openapi", "markdown"]).default("openapi") }).optional()).query(({ ctx, input }) => {
+  docs: publicProcedure.input(z.object({ format: z.enum(["openapi", "markdown", "html"]).default("openapi") }).optional()).query(({ ctx, input }) => {
     const docs = ctx.services.docs();
-    return input?.format === "markdown" ? { markdown: docs.markdown } : { openapi: docs.openapi };
+    if (input?.format === "markdown") return { markdown: docs.markdown };
+    return input?.format === "html" ? { html: docs.html } : { openapi: docs.openapi };
   }),
 });

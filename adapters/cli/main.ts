@@ -5,11 +5,14 @@ import { buildOpenApiDocument } from "../../core/docs/openapi.ts";
 import { ApiError } from "../../core/errors.ts";
 import { parseArgs } from "./args.ts";
 import { serveCommand } from "./serve_command.ts";
+import { mcpCommand } from "./mcp_command.ts";
 import { ADMIN_COMMANDS, runAdminCommand } from "./admin_commands.ts";
 
 const HELP = `threadline <command>
 
   serve [--port 8787] [--host 127.0.0.1] [--demo-file PATH] [--data-dir DIR]
+  mcp [--base-url URL/v1] [--toolsets a,b] [--data-dir DIR]
+                                   MCP tools over stdio for a local agent (key: THREADLINE_API_KEY)
   openapi                          print the OpenAPI document (no server, no database)
   migrate                          apply database migrations
   demo --json                      create or refresh the demo world; print it as JSON
@@ -29,12 +32,13 @@ async function main(argv: string[]): Promise<void> {
   const [command] = args.words;
   if (!command || command === "help" || args.flags.help) return void console.log(HELP);
   if (command === "serve") return serveCommand(args);
+  if (command === "mcp") return mcpCommand(args);
   if (command === "openapi") {
     const serverUrl = process.env.PUBLIC_URL;
     return void process.stdout.write(`${JSON.stringify(buildOpenApiDocument(appRouter as AnyRouter, { serverUrl }), null, 2)}\n`);
   }
   if (await runAdminCommand(args)) return;
-  throw new Error(`Unknown command "${args.words.join(" ")}" (commands: serve, openapi, ${ADMIN_COMMANDS.join(", ")})`);
+  throw new Error(`Unknown command "${args.words.join(" ")}" (commands: serve, mcp, openapi, ${ADMIN_COMMANDS.join(", ")})`);
 }
 
 main(process.argv.slice(2)).catch((error) => {

@@ -1,4 +1,4 @@
-/** The h3 app: `/v1` REST, `GET /v1/docs`, tRPC at `/trpc`, and the operations routes. */
+/** The h3 app: `/v1` REST, `GET /v1/docs`, MCP tools at `/v1/mcp`, tRPC at `/trpc`, and the operations routes. */
 import type { AnyRouter } from "@trpc/server";
 import { H3 } from "h3";
 import type { Services } from "../../core/context.ts";
@@ -7,6 +7,7 @@ import { mountRestRoutes } from "./rest_routes.ts";
 import { trpcResponse } from "./trpc_route.ts";
 import { mountMediaRoutes } from "./media_upload_route.ts";
 import { mountOpsRoutes, type MetricsAccess } from "./ops_routes.ts";
+import { mountMcpRoute } from "../mcp/mcp_http_route.ts";
 
 /** Builds the app for `router` over `services`. */
 export function createHttpApp(router: AnyRouter, services: Services, options: { trustProxy?: boolean; metrics?: MetricsAccess } = {}): H3 {
@@ -24,6 +25,7 @@ export function createHttpApp(router: AnyRouter, services: Services, options: { 
   app.all("/trpc/**", (event) => trpcResponse(event, router, services, trustProxy));
   // The local media store's signed PUT and its object URLs (before the /v1 fallbacks).
   mountMediaRoutes(app, services);
+  mountMcpRoute(app, router, services, { trustProxy });
   mountRestRoutes(app, router, services, { trustProxy });
   return app;
 }

@@ -1,0 +1,93 @@
+/**
+ * One tool call: the procedure behind the tool, through the same request path as REST
+ * (authentication, scope, request buckets, input validation, account selection,
+ * idempotency, credits), with the MCP request's own headers. The answer is the REST
+ * body as `structuredContent`; a refusal is `isError` with the spec's error envelope,
+ * never a protocol error (issue 11, scope 2).
+ */
+import { type AnyRouter, callTRPCProcedure } from "@trpc/server";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { createContextInner, type Services } from "../../core/context.ts";
+import { toApiFailure } from "../../core/api_failure.ts";
+import { coerceStrings } from "../http/input_coercion.ts";
+import { type CatalogTool, IDEMPOTENCY_ARGUMENT } from "./tool_catalog.ts";
+
+/** Where a tool call comes from. */
+export interface ToolCallSource {
+  router: AnyRouter;
+  services: Services;
+  /** The MCP request's headers (`Authorization` above all). */
+  headers: Headers;
+  ip: string;
+  /** Told about a failure the API did not mean to give (a 500), for the request log. */
+  onUnexpected?: (error: unknown) => void;
+}
+
+/** The `_meta` key under which a result carries the REST answer's status and headers. */
+export const RESPONSE_META_KEY = "threadline/response";
+
+/** Runs `tool` with `args` and answers the MCP result. */
+export async function runTool(tool: CatalogTool, args: Record<string, unknown> | undefined, source: ToolCallSource): Promise<CallToolResult> {
+  const { input, idempotencyKey } = toolInput(tool, args ?? {});
+  let headers = source.headers;
+  if (idempotencyKey !== undefined) {
+    headers = new Headers(headers);
+    headers.set("Idempotency-Key", idempotencyKey);
+  }
+  const ctx = createContextInner({ services: source.services, headers, ip: source.ip });
+  try {
+    const output = await callTRPCProcedure({
+      router: source.router,
+      ctx,
+      getRawInput: async () => input,
+      path: tool.procedurePath,
+      type: tool.type,
+      signal: undefined,
+      batchIndex: 0,
+    });
+    return success(tool, output, ctx.responseHeaders);
+  } catch (error) {
+    const failure = toApiFailure(error);
+    if (failure.unexpected !== undefined) source.onUnexpected?.(failure.unexpected);
+    const headers = new Headers(ctx.responseHeaders);
+    for (const [name, value] of Object.entries(failure.headers)) headers.set(name, value);
+    const envelope = typeof failure.body.error === "string" ? { error: { code: failure.code, message: failure.body.error } } : failure.body;
+    return {
+      isError: true,
+      content: [{ type: "text", text: JSON.stringify(envelope) }],
+      _meta: { [RESPONSE_META_KEY]: { status: failure.status, headers: Object.fromEntries(headers) } },
+    };
+  }
+}
+
+/**
+ * The procedure input from the arguments. Path and query values travel as strings over
+ * REST, so a client's `12`, `"12"`, `true` or `"true"` there all become what REST would
+ * pass (input_coercion.ts); body fields are JSON on both surfaces and pass unchanged.
+ */
+function toolInput(tool: CatalogTool, args: Record<string, unknown>): { input: Record<string, unknown>; idempotencyKey?: string } {
+  const input: Record<string, unknown> = {};
+  const fromUrl: Record<string, string> = {};
+  let idempotencyKey: string | undefined;
+  for (const [name, value] of Object.entries(args)) {
+    if (name === IDEMPOTENCY_ARGUMENT && tool.idempotent) {
+      if (value !== undefined && value !== null) idempotencyKey = String(value);
+    } else if (tool.urlArguments.has(name) && (typeof value === "number" || typeof value === "boolean" || typeof value === "string")) {
+      fromUrl[name] = String(value);
+    } else {
+      input[name] = value;
+    }
+  }
+  return { input: { ...input, ...coerceStrings(fromUrl, tool.plan) }, idempotencyKey };
+}
+
+function success(tool: CatalogTool, output: unknown, headers: Headers): CallToolResult {
+  const _meta = { [RESPONSE_META_KEY]: { status: tool.successStatus, headers: Object.fromEntries(headers) } };
+  if (tool.successStatus === 204 || output === undefined) return { content: [{ type: "text", text: "Done" }], _meta };
+  const text = JSON.stringify(output);
+  // MCP: structured results are also given as JSON text, for clients that read only `content`.
+  if (output !== null && typeof output === "object" && !Array.isArray(output)) {
+    return { content: [{ type: "text", text }], structuredContent: output as Record<string, unknown>, _meta };
+  }
+  return { content: [{ type: "text", text }], _meta };
+}

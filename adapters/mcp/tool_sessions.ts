@@ -1,0 +1,55 @@
+/**
+ * Which tools a caller sees: the whole catalog for a write key, the read tools for a
+ * read-only key (issue 11: "a read-only key lists only read tools"), narrowed to the
+ * toolsets asked for (`?toolsets=scheduling,articles` or `X-MCP-Toolsets`).
+ */
+import type { AnyRouter } from "@trpc/server";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { Services } from "../../core/context.ts";
+import { ApiError } from "../../core/errors.ts";
+import { buildToolCatalog, type CatalogTool } from "./tool_catalog.ts";
+import type { ToolSession } from "./mcp_server.ts";
+
+/** Every tool of a router, by name, and the toolset names. */
+export interface ToolCatalog {
+  tools: readonly CatalogTool[];
+  byName: ReadonlyMap<string, CatalogTool>;
+  toolsets: readonly string[];
+}
+
+const catalogs = new WeakMap<AnyRouter, ToolCatalog>();
+
+/** The catalog of `router`, built once from the OpenAPI document. */
+export function toolCatalogOf(router: AnyRouter, services: Services): ToolCatalog {
+  let catalog = catalogs.get(router);
+  if (!catalog) {
+    const tools = buildToolCatalog(router, services.docs().openapi);
+    catalog = { tools, byName: new Map(tools.map((tool) => [tool.name, tool])), toolsets: [...new Set(tools.map((tool) => tool.toolset))] };
+    catalogs.set(router, catalog);
+  }
+  return catalog;
+}
+
+/** The toolsets named in `text` (a comma list), or undefined for all; an unknown name is `400 invalid_parameter`. */
+export function parseToolsets(text: string | null | undefined, catalog: ToolCatalog): ReadonlySet<string> | undefined {
+  const names = (text ?? "")
+    .split(",")
+    .map((name) => name.trim().toLowerCase())
+    .filter(Boolean);
+  if (names.length === 0) return undefined;
+  const unknown = names.filter((name) => !catalog.toolsets.includes(name));
+  if (unknown.length > 0) {
+    throw new ApiError("invalid_parameter", `Invalid "toolsets": unknown toolset "${unknown[0].slice(0, 40)}"; choose from ${catalog.toolsets.join(", ")}`);
+  }
+  return new Set(names);
+}
+
+/** A session over `catalog` for a key that can (or cannot) write, running calls with `call`. */
+export function toolSession(
+  catalog: ToolCatalog,
+  options: { canWrite: boolean; toolsets?: ReadonlySet<string> },
+  call: (tool: CatalogTool, args: Record<string, unknown> | undefined) => Promise<CallToolResult>,
+): ToolSession {
+  const listed = catalog.tools.filter((tool) => (options.canWrite || !tool.write) && (!options.toolsets || options.toolsets.has(tool.toolset)));
+  return { listed, byName: catalog.byName, call };
+}

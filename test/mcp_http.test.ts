@@ -1,0 +1,324 @@
+/**
+ * The MCP tool server at `/v1/mcp` (issue 11), through the SDK's own client over
+ * Streamable HTTP, both in process (`threadline.fetch`) and against the listening
+ * server: a tool per documented operation, the same results, limits and errors as REST.
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { type Harness, randomIp, startHarness, transports } from "./support/harness.ts";
+import { documentOperations } from "./support/response_schemas.ts";
+
+let harness: Harness;
+
+before(async () => {
+  harness = await startHarness();
+});
+
+after(async () => {
+  await harness?.close();
+});
+
+type Surface = "in-process" | "http";
+
+/** An SDK client connected with `key` (and extra headers, a query on the URL). */
+async function connect(surface: Surface, key: string, options: { headers?: Record<string, string>; query?: string } = {}): Promise<Client> {
+  const base = surface === "http" ? harness.baseUrl : "http://in-process.test";
+  const url = new URL(`${base}/v1/mcp${options.query ?? ""}`);
+  const headers = { Authorization: `Bearer ${key}`, "X-Forwarded-For": randomIp(), ...options.headers };
+  const transport = new StreamableHTTPClientTransport(url, {
+    requestInit: { headers },
+    ...(surface === "in-process" ? { fetch: (input: string | URL, init?: RequestInit) => harness.threadline.fetch(new Request(input, init)) } : {}),
+  });
+  const client = new Client({ name: "threadline-test", version: "1.0.0" });
+  await client.connect(transport);
+  return client;
+}
+
+/** The error envelope of a failed tool call. */
+function errorOf(result: CallToolResult): { code: string; message: string; retry_after?: number } {
+  assert.equal(result.isError, true, `expected an error, got ${JSON.stringify(result).slice(0, 300)}`);
+  const text = (result.content[0] as { text: string }).text;
+  return JSON.parse(text).error;
+}
+
+/** The REST status and headers a tool result carries in `_meta`. */
+function responseOf(result: CallToolResult): { status: number; headers: Record<string, string> } {
+  const response = result._meta?.["threadline/response"];
+  assert.ok(response, "the result carries threadline/response");
+  return response as { status: number; headers: Record<string, string> };
+}
+
+function statusOf(result: CallToolResult): number {
+  return responseOf(result).status;
+}
+
+async function callTool(client: Client, name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: args })) as CallToolResult;
+}
+
+for (const surface of ["in-process", "http"] as const) {
+  describe(`MCP over Streamable HTTP (${surface})`, () => {
+    test("initialize names the server and lists a tool for every documented operation", async () => {
+      const client = await connect(surface, harness.world.keys.write);
+      try {
+        assert.equal(client.getServerVersion()?.name, "threadline");
+        assert.match(client.getInstructions() ?? "", /REST operation/);
+        const { tools } = await client.listTools();
+        assert.equal(tools.length, documentOperations().length);
+        for (const tool of tools) {
+          assert.match(tool.name, /^[a-z][a-z0-9_]{0,63}$/, tool.name);
+          assert.equal(tool.inputSchema.type, "object");
+          assert.match(tool.description ?? "", /REST: (GET|POST|PUT|PATCH|DELETE) \/v1\//);
+        }
+        const create = tools.find((tool) => tool.name === "scheduled_posts_create");
+        assert.ok(create?.inputSchema.properties?.idempotency_key, "an idempotent operation takes idempotency_key");
+        assert.equal(create?.annotations?.readOnlyHint, false);
+        assert.equal(tools.find((tool) => tool.name === "tags_delete")?.annotations?.destructiveHint, true);
+      } finally {
+        await client.close();
+      }
+    });
+
+    test("a read-only key lists only the read tools", async () => {
+      const client = await connect(surface, harness.world.keys.read);
+      try {
+        const { tools } = await client.listTools();
+        const reads = documentOperations().filter((operation) => operation.method.toLowerCase() === "get").length;
+        assert.equal(tools.length, reads);
+        assert.ok(tools.every((tool) => tool.annotations?.readOnlyHint === true));
+        assert.ok(!tools.some((tool) => tool.name === "scheduled_posts_create"));
+      } finally {
+        await client.close();
+      }
+    });
+
+    test("a read tool answers what the same REST call answers", async () => {
+      const client = await connect(surface, harness.world.keys.write);
+      try {
+        const result = await callTool(client, "identity_accounts");
+        const [rest] = transports(harness);
+        const answer = await rest.request("GET", "/v1/accounts", { key: harness.world.keys.write });
+        assert.equal(result.isError, undefined);
+        assert.deepEqual(result.structuredContent, answer.body);
+        assert.deepEqual(JSON.parse((result.content[0] as { text: string }).text), answer.body);
+        const meta = responseOf(result);
+        assert.equal(meta.status, 200);
+        assert.match(meta.headers["x-ratelimit-remaining"], /^\d+$/);
+      } finally {
+        await client.close();
+      }
+    });
+
+    test("a write tool acts, and REST sees the change", async () => {
+      const client = await connect(surface, harness.world.keys.write);
+      try {
+        const name = `mcp-${surface}-${Date.now()}`;
+        const result = await callTool(client, "tags_create", { name });
+        assert.equal(statusOf(result), 201);
+        const tag = (result.structuredContent as { data: { id: unknown; name: string } }).data;
+        assert.equal(tag.name, name);
+        const [rest] = transports(harness);
+        const list = await rest.request("GET", "/v1/tags", { key: harness.world.keys.write });
+        assert.ok(list.body.data.some((row: { id: unknown }) => String(row.id) === String(tag.id)));
+        // Path ids as a number or as text name the same tag (REST carries them as text).
+        const byNumber = await callTool(client, "tags_update", { id: Number(tag.id), name: `${name}-a` });
+        const byText = await callTool(client, "tags_update", { id: String(tag.id), name: `${name}-b` });
+        assert.equal(statusOf(byNumber), 200);
+        assert.equal((byText.structuredContent as { data: { name: string } }).data.name, `${name}-b`);
+        const removed = await callTool(client, "tags_delete", { id: tag.id });
+        assert.equal(removed.isError, undefined);
+        assert.deepEqual((removed.structuredContent as { data: unknown }).data, { id: Number(tag.id), deleted: true });
+      } finally {
+        await client.close();
+      }
+    });
+
+    test("an idempotent tool called twice with one key makes one object and replays the first answer", async () => {
+      const client = await connect(surface, harness.world.keys.write);
+      try {
+        const text = `Idempotent over MCP (${surface}) ${Date.now()}`;
+        const key = `mcp-${surface}-${Date.now()}`;
+        const first = await callTool(client, "scheduled_posts_create", { text, idempotency_key: key });
+        const second = await callTool(client, "scheduled_posts_create", { text, idempotency_key: key });
+        assert.equal(statusOf(first), 201);
+        assert.deepEqual(second.structuredContent, first.structuredContent);
+        const { headers } = responseOf(second);
+        assert.equal(headers["idempotency-replayed"], "true");
+        const reused = await callTool(client, "scheduled_posts_create", { text: `${text} changed`, idempotency_key: key });
+        assert.equal(errorOf(reused).code, "idempotency_key_reuse");
+        assert.equal(statusOf(reused), 409);
+        const [rest] = transports(harness);
+        const list = await rest.request("GET", "/v1/scheduled-posts?status=draft&limit=100", { key: harness.world.keys.write });
+        assert.equal(list.body.data.filter((post: { parts: { text: string }[] }) => post.parts[0]?.text === text).length, 1);
+      } finally {
+        await client.close();
+      }
+    });
+
+    test("refusals are tool errors with the spec's code, never protocol errors", async () => {
+      const reader = await connect(surface, harness.world.keys.read);
+      const writer = await connect(surface, harness.world.keys.write);
+      try {
+        const scope = await callTool(reader, "scheduled_posts_create", { text: "read keys cannot write" });
+        assert.equal(errorOf(scope).code, "insufficient_scope");
+        assert.equal(statusOf(scope), 403);
+        const invalid = await callTool(writer, "scheduled_posts_get", { id: "12a" });
+        assert.equal(errorOf(invalid).code, "invalid_parameter");
+        assert.equal(statusOf(invalid), 400);
+        const missing = await callTool(writer, "scheduled_posts_get", { id: 999_999_999 });
+        assert.equal(errorOf(missing).code, "not_found");
+        const foreign = await callTool(writer, "tags_list", { account_id: harness.world.accounts.other_user });
+        assert.equal(errorOf(foreign).code, "account_not_found");
+        await assert.rejects(callTool(writer, "no_such_tool"), /Unknown tool "no_such_tool"/);
+      } finally {
+        await reader.close();
+        await writer.close();
+      }
+    });
+
+    test("AI tools charge credits like REST: an empty pool is ai_credits_exhausted", async () => {
+      const client = await connect(surface, harness.world.keys.no_credits);
+      try {
+        const result = await callTool(client, "tools_rephrase", { type: "concise", text: "Shipping beats perfect. Every single time, no exceptions." });
+        assert.equal(errorOf(result).code, "ai_credits_exhausted");
+        assert.equal(statusOf(result), 429);
+      } finally {
+        await client.close();
+      }
+    });
+
+    test("toolsets narrow the list, by query or header; an unknown one is 400 invalid_parameter", async () => {
+      const byQuery = await connect(surface, harness.world.keys.write, { query: "?toolsets=tags" });
+      const byHeader = await connect(surface, harness.world.keys.write, { headers: { "X-MCP-Toolsets": "tags, identity" } });
+      try {
+        const tags = (await byQuery.listTools()).tools.map((tool) => tool.name).sort();
+        assert.deepEqual(tags, ["tags_create", "tags_delete", "tags_list", "tags_update"]);
+        const both = (await byHeader.listTools()).tools.map((tool) => tool.name);
+        assert.ok(both.includes("identity_me") && both.includes("tags_list") && both.length === 6, both.join());
+      } finally {
+        await byQuery.close();
+        await byHeader.close();
+      }
+      await assert.rejects(connect(surface, harness.world.keys.write, { query: "?toolsets=tags,nope" }), /400|invalid_parameter|unknown toolset/);
+    });
+  });
+}
+
+describe("MCP over Streamable HTTP: the HTTP answers", () => {
+  const initialize = {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+  };
+  const post = (headers: Record<string, string>, body: string, query = "") =>
+    fetch(`${harness.baseUrl}/v1/mcp${query}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", "X-Forwarded-For": randomIp(), ...headers },
+      body,
+    });
+
+  test("no key is 401 unauthorized and a wrong key 401 invalid_api_key, as on REST", async () => {
+    const none = await post({}, JSON.stringify(initialize));
+    assert.equal(none.status, 401);
+    assert.equal((await none.json()).error.code, "unauthorized");
+    const wrong = await post({ Authorization: "Bearer sxk_notakey" }, JSON.stringify(initialize));
+    assert.equal(wrong.status, 401);
+    assert.equal((await wrong.json()).error.code, "invalid_api_key");
+  });
+
+  test("initialize answers JSON without a session id (stateless)", async () => {
+    const answer = await post({ Authorization: `Bearer ${harness.world.keys.write}` }, JSON.stringify(initialize));
+    assert.equal(answer.status, 200);
+    assert.equal(answer.headers.get("mcp-session-id"), null);
+    const body = await answer.json();
+    assert.equal(body.result.serverInfo.name, "threadline");
+    assert.ok(body.result.capabilities.tools);
+  });
+
+  test("GET and DELETE are 405 with Allow: POST", async () => {
+    for (const method of ["GET", "DELETE"]) {
+      const answer = await fetch(`${harness.baseUrl}/v1/mcp`, {
+        method,
+        headers: { Authorization: `Bearer ${harness.world.keys.write}`, "X-Forwarded-For": randomIp() },
+      });
+      assert.equal(answer.status, 405, method);
+      assert.equal(answer.headers.get("allow"), "POST");
+      assert.equal((await answer.json()).error.code, "method_not_allowed");
+    }
+  });
+
+  test("a body that is not JSON is a JSON-RPC parse error; one over 1 MiB is 413 payload_too_large", async () => {
+    const auth = { Authorization: `Bearer ${harness.world.keys.write}` };
+    const malformed = await post(auth, "{not json");
+    assert.equal(malformed.status, 400);
+    assert.equal((await malformed.json()).error.code, -32700);
+    const huge = await post(auth, JSON.stringify({ ...initialize, padding: "x".repeat(1024 * 1024) }));
+    assert.equal(huge.status, 413);
+    assert.equal((await huge.json()).error.code, "payload_too_large");
+  });
+
+  test("tools/list and tools/call answer alike on the direct path and through the SDK", async () => {
+    const auth = { Authorization: `Bearer ${harness.world.keys.read}` };
+    const list = { jsonrpc: "2.0", id: 7, method: "tools/list" };
+    const direct = await (await post(auth, JSON.stringify(list))).json();
+    // A batch of one is not taken by the direct path: the SDK's server answers it (this
+    // SDK answers a batch of one with the single response).
+    const single = (body: unknown) => (Array.isArray(body) ? body[0] : body);
+    const viaSdk = single(await (await post(auth, JSON.stringify([list]))).json());
+    assert.deepEqual(viaSdk, direct);
+    const call = { jsonrpc: "2.0", id: "c", method: "tools/call", params: { name: "tags_list", arguments: { limit: 2 } } };
+    const directCall = await (await post(auth, JSON.stringify(call))).json();
+    const sdkCall = single(await (await post(auth, JSON.stringify([call]))).json());
+    assert.equal(directCall.id, "c");
+    assert.deepEqual(sdkCall.result.structuredContent, directCall.result.structuredContent);
+  });
+
+  test("requests the SDK refuses are refused the same way before any tool runs", async () => {
+    const auth = { Authorization: `Bearer ${harness.world.keys.write}` };
+    const call = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "tags_list", arguments: {} } });
+    const notAcceptable = await post({ ...auth, Accept: "application/json" }, call);
+    assert.equal(notAcceptable.status, 406);
+    const badVersion = await post({ ...auth, "MCP-Protocol-Version": "1999-01-01" }, call);
+    assert.equal(badVersion.status, 400);
+    const noName = await post(auth, JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { arguments: {} } }));
+    const body = await noName.json();
+    // The SDK's own answer to params its schema refuses (a JSON-RPC error, no tool run).
+    assert.ok(body.error && body.error.code < 0 && !body.result, JSON.stringify(body));
+    assert.match(body.error.message, /name|invalid/i);
+    const unknown = await post(auth, JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "nope" } }));
+    assert.match((await unknown.json()).error.message, /Unknown tool "nope"/);
+  });
+
+  test("an unknown toolset is 400 invalid_parameter naming the toolsets", async () => {
+    const answer = await post({ Authorization: `Bearer ${harness.world.keys.write}` }, JSON.stringify(initialize), "?toolsets=nope");
+    assert.equal(answer.status, 400);
+    const body = await answer.json();
+    assert.equal(body.error.code, "invalid_parameter");
+    assert.match(body.error.message, /scheduling/);
+  });
+
+  test("tool calls spend the request buckets: past the plan's reads a tool answers rate_limited with retry_after", async () => {
+    const client = await connect("http", harness.world.keys.throttled);
+    try {
+      let refusal: CallToolResult | undefined;
+      // 30 reads a minute on the throttled plan; a minute boundary may reset the window once.
+      for (let i = 0; i < 65 && !refusal; i++) {
+        const result = await callTool(client, "identity_me");
+        if (result.isError) refusal = result;
+      }
+      assert.ok(refusal, "the throttled key was never refused");
+      const error = errorOf(refusal);
+      assert.equal(error.code, "rate_limited");
+      assert.equal(statusOf(refusal), 429);
+      assert.ok(Number.isInteger(error.retry_after) && (error.retry_after ?? 0) >= 1, JSON.stringify(error));
+      // Listing tools spends nothing and still works while the key is limited.
+      assert.ok((await client.listTools()).tools.length > 0);
+    } finally {
+      await client.close();
+    }
+  });
+});
