@@ -221,6 +221,22 @@ describe("MCP over Streamable HTTP: the HTTP answers", () => {
       body,
     });
 
+  test("GET /v1/docs shows how to connect and lists every toolset with the tools the server lists", async () => {
+    const client = await connect("http", harness.world.keys.write);
+    const names = (await client.listTools()).tools.map((tool) => tool.name).sort();
+    await client.close();
+    const document = await (await fetch(`${harness.baseUrl}/v1/docs?format=openapi`)).json();
+    const documented = Object.values<string[]>(document["x-mcp"].toolsets).flat().sort();
+    assert.deepEqual(documented, names);
+    const markdown = await (await fetch(`${harness.baseUrl}/v1/docs?format=markdown`)).text();
+    assert.match(markdown, /## MCP tools/);
+    assert.match(markdown, /claude mcp add --transport http threadline http:\/\/127\.0\.0\.1:\d+\/v1\/mcp/);
+    assert.match(markdown, /~\/\.cursor\/mcp\.json/);
+    for (const toolset of Object.keys(document["x-mcp"].toolsets)) assert.match(markdown, new RegExp(`- \`${toolset}\`: `));
+    const html = await (await fetch(`${harness.baseUrl}/v1/docs?format=html`)).text();
+    assert.match(html, /<h2>MCP tools<\/h2>/);
+  });
+
   test("no key is 401 unauthorized and a wrong key 401 invalid_api_key, as on REST", async () => {
     const none = await post({}, JSON.stringify(initialize));
     assert.equal(none.status, 401);

@@ -14,15 +14,13 @@ import { authenticate } from "../../core/auth/authenticate.ts";
 import { createContextInner, type Services } from "../../core/context.ts";
 import { ApiError } from "../../core/errors.ts";
 import { toApiFailure } from "../../core/api_failure.ts";
+import { MCP_PATH } from "../../core/docs/mcp_tools.ts";
 import { readBoundedText } from "../http/bounded_body.ts";
 import { failureResponse } from "../http/responses.ts";
 import { createMcpServer } from "./mcp_server.ts";
 import { answerDirectly } from "./direct_requests.ts";
 import { runTool } from "./run_tool.ts";
 import { parseToolsets, toolCatalogOf, toolSession } from "./tool_sessions.ts";
-
-/** The path of the tool server. */
-export const MCP_PATH = "/v1/mcp";
 
 /** Mounts the tool server on `app` (before the `/v1` fallbacks). */
 export function mountMcpRoute(app: H3, router: AnyRouter, services: Services, options: { trustProxy: boolean }): void {

@@ -1,13 +1,15 @@
 /**
  * The MCP tools, generated from the OpenAPI document and the router (issue 11: "every
  * REST operation is a tool ... one source of truth: a new endpoint becomes a tool with
- * no extra code"). A tool's name comes from its procedure path, its description and
- * input JSON Schema from the same zod input and meta the document was built from.
+ * no extra code"). A tool's name is the document's `x-mcp-tool` (core/docs/mcp_tools.ts),
+ * its description and input JSON Schema the operation's, built from the procedure's zod
+ * input and meta.
  */
 import type { AnyRouter } from "@trpc/server";
 import { restOperations } from "../../core/docs/openapi.ts";
 import type { EndpointMeta } from "../../core/trpc.ts";
 import { coercionPlan, type CoercionPlan } from "../http/input_coercion.ts";
+import { MCP_TOOL_EXTENSION, toolsetOf } from "../../core/docs/mcp_tools.ts";
 import { inlineRefs } from "./json_schema_refs.ts";
 
 type Json = Record<string, any>;
@@ -61,6 +63,8 @@ export function buildToolCatalog(router: AnyRouter, document: Json): CatalogTool
     }
   }
   const names = new Set(tools.map((tool) => tool.name));
+  if (tools.some((tool) => !/^[a-z][a-z0-9_]{0,63}$/.test(tool.name)))
+    throw new Error("Every operation needs an x-mcp-tool name of 1 to 64 snake_case characters");
   if (names.size !== tools.length) throw new Error("Two operations map to one MCP tool name; set a distinct toolName in their meta");
   return tools;
 }
@@ -83,7 +87,7 @@ function toolOf({ document, method, path, operation, procedurePath, meta, plan }
   const title = String(operation.summary ?? procedurePath);
   const destructive = method === "delete" || /\/(bulk\/)?delete$/.test(path);
   return {
-    name: meta.toolName ?? toolNameOf(procedurePath),
+    name: String(operation[MCP_TOOL_EXTENSION]),
     title,
     description: descriptionOf(method, path, operation),
     inputSchema,
@@ -106,22 +110,6 @@ function toolOf({ document, method, path, operation, procedurePath, meta, plan }
     successStatus,
     rest: { method: method.toUpperCase(), path },
   };
-}
-
-/** `scheduledPosts.bulk.autoRetweet` -> `scheduled_posts_bulk_auto_retweet` (stable: the procedure path is). */
-export function toolNameOf(procedurePath: string): string {
-  return procedurePath
-    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
-    .replace(/[^A-Za-z0-9]+/g, "_")
-    .toLowerCase();
-}
-
-/** `X Lookups` -> `x_lookups`. */
-export function toolsetOf(tag: string): string {
-  return tag
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "_")
-    .replace(/^_|_$/g, "");
 }
 
 function descriptionOf(method: string, path: string, operation: Json): string {

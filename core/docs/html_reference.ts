@@ -1,6 +1,8 @@
 /** The HTML page `GET /v1/docs` answers to browsers, from the same entries as the Markdown reference. */
 import { referenceEntries } from "./quick_reference.ts";
 import { API_DESCRIPTION } from "./api_description.ts";
+import { mcpConnectionGuide } from "./mcp_tools.ts";
+import { serverOrigin } from "./quick_reference.ts";
 
 type Json = Record<string, any>;
 
@@ -33,6 +35,11 @@ export function buildHtmlReference(document: Json): string {
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([tag, items]) => `<h2>${escapeHtml(tag)}</h2><ul>${items.join("")}</ul>`)
     .join("\n");
+  const [mcpIntro, , ...mcpClients] = mcpConnectionGuide(serverOrigin(document));
+  const toolsets = Object.entries<string[]>(document["x-mcp"]?.toolsets ?? {})
+    .map(([toolset, tools]) => `<li><code>${escapeHtml(toolset)}</code>: ${escapeHtml(tools.join(", "))}</li>`)
+    .join("");
+  const mcp = `<h2>MCP tools</h2><p>${inline(mcpIntro)}</p><ul>${mcpClients.map((line) => `<li>${inline(line.replace(/^- /, ""))}</li>`).join("")}</ul><p>Toolsets:</p><ul>${toolsets}</ul>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(document.info.title)}</title>
 <style>body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}code{background:#f3f3f3;padding:0 .2em}li{margin:.4em 0}</style>
@@ -42,6 +49,7 @@ export function buildHtmlReference(document: Json): string {
     .map((line) => `<li>${inline(line.replace(/^- /, ""))}</li>`)
     .join("")}</ul>
 ${body}
+${mcp}
 <p>OpenAPI 3.1 JSON: <a href="?format=openapi"><code>?format=openapi</code></a></p>
 </body></html>`;
 }

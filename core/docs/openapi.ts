@@ -12,6 +12,7 @@ import type { EndpointMeta } from "../trpc.ts";
 import { API_DESCRIPTION } from "./api_description.ts";
 import { objectShapeOf } from "../schema_shape.ts";
 import { listProcedures } from "../trpc_internals.ts";
+import { MCP_PATH, MCP_TOOL_EXTENSION, toolNameOf, toolsetOf } from "./mcp_tools.ts";
 
 type Json = Record<string, any>;
 
@@ -126,6 +127,7 @@ export function buildOpenApiDocument(router: AnyRouter, options: { serverUrl?: s
   for (const operation of restOperations(router)) {
     const target = document.paths[operation.path][operation.method.toLowerCase()];
     target.responses = responsesFor(operation, target.responses["200"]);
+    target[MCP_TOOL_EXTENSION] = operation.meta.toolName ?? toolNameOf(operation.procedurePath);
     if (operation.meta.credits) {
       const success = target.responses[operation.meta.successStatus ?? 200];
       const names =
@@ -141,6 +143,7 @@ export function buildOpenApiDocument(router: AnyRouter, options: { serverUrl?: s
     }
   }
   document.paths["/v1/docs"] = { get: docsOperation() };
+  document["x-mcp"] = mcpExtension(document);
   document.components.headers = rateHeaderDefinitions;
   // trpc-to-openapi's own error shapes are replaced by the spec's envelope above.
   for (const name of Object.keys(document.components.schemas ?? {})) if (name.startsWith("error.")) delete document.components.schemas[name];
@@ -189,9 +192,19 @@ function errorResponse(status: number, codes: ErrorCode[], withRateHeaders: bool
   };
 }
 
+/** Where the tool server is and its toolsets, for clients reading the document. */
+function mcpExtension(document: Json): Json {
+  const toolsets: Record<string, string[]> = {};
+  for (const item of Object.values<Json>(document.paths)) {
+    for (const operation of Object.values<Json>(item)) (toolsets[toolsetOf(operation.tags?.[0] ?? "other")] ??= []).push(operation[MCP_TOOL_EXTENSION]);
+  }
+  return { path: MCP_PATH, transport: "streamable-http", stateless: true, toolsets };
+}
+
 function docsOperation(): Json {
   return {
     operationId: "meta-docs",
+    [MCP_TOOL_EXTENSION]: toolNameOf("meta.docs"),
     tags: ["Meta"],
     summary: "This API description (public, no key)",
     description:

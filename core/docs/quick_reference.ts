@@ -4,6 +4,7 @@
  * two never disagree.
  */
 import { API_DESCRIPTION } from "./api_description.ts";
+import { mcpConnectionGuide } from "./mcp_tools.ts";
 
 type Json = Record<string, any>;
 
@@ -53,6 +54,13 @@ export function buildQuickReference(document: Json): string {
     if (entry.parameters.length) lines.push(`  - parameters: ${entry.parameters.join(", ")}`);
     if (entry.errors.length) lines.push(`  - errors: ${entry.errors.join("; ")}`);
   }
+  lines.push("", "## MCP tools", "", ...mcpConnectionGuide(serverOrigin(document)), "", "Toolsets and their tools:", "");
+  for (const [toolset, tools] of Object.entries<string[]>(document["x-mcp"]?.toolsets ?? {})) lines.push(`- \`${toolset}\`: ${tools.join(", ")}`);
   lines.push("", "The full OpenAPI 3.1 document: `GET /v1/docs` with `Accept: application/json` or `?format=openapi`.", "");
   return lines.join("\n");
+}
+
+/** The server's origin as the document names it (its `servers` entry without `/v1`). */
+export function serverOrigin(document: Json): string {
+  return String(document.servers?.[0]?.url ?? "http://127.0.0.1:8787").replace(/\/v1\/?$/, "");
 }
