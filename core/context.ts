@@ -13,6 +13,7 @@ import type { IdempotentRun } from "./idempotency/idempotency.ts";
 import type { CreditCall } from "./credits/credit_call.ts";
 import type { Model } from "./model/model.ts";
 import type { LookupCache } from "./lookups/lookup_cache.ts";
+import type { Outbound } from "./outbound/outbound.ts";
 import type { PageReader } from "./pages/page_reader.ts";
 import type { SocialNetwork } from "./network/social_network.ts";
 import type { MediaStore } from "./media/media_store.ts";
@@ -31,7 +32,9 @@ export interface Services {
   settings: Settings;
   /** The OpenAPI document and quick reference, built once from the router. */
   docs: () => DocsBundle;
-  /** Reads public web pages (product scrapes). */
+  /** Fetches URLs callers hand us, guarded (core/outbound/outbound.ts): media from a URL. */
+  outbound: Outbound;
+  /** Reads public web pages (product scrapes) through `outbound`. */
   pageReader: PageReader;
   /** Live-lookup answers kept about 15 minutes (spec X Lookups). */
   lookupCache: LookupCache;

@@ -38,6 +38,12 @@ export type EndpointMeta = OpenApiMeta<{
   credits?: Pricing;
   /** The MCP tool's name when the one derived from the procedure path would not read well (adapters/mcp). */
   toolName?: string;
+  /**
+   * Why Threadline serves this operation although the spec's endpoint inventory does not
+   * list it; shown as `x-beyond-spec` in the OpenAPI document (docs.test.ts holds every
+   * path beyond the inventory to carrying it).
+   */
+  beyondSpec?: string;
 }>;
 
 const t = initTRPC

@@ -1,6 +1,9 @@
 /** configFromEnv: unset variables fall to defaults; malformed values stop the start naming the variable. */
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { configFromEnv } from "../adapters/runtime/config.ts";
 
 test("numbers, booleans and levels are read in their usual spellings", () => {
@@ -33,4 +36,19 @@ test("a malformed value throws an error naming the variable", () => {
   assert.throws(() => configFromEnv({ AI_TIMEOUT_MS: "Infinity" }), /AI_TIMEOUT_MS/);
   assert.throws(() => configFromEnv({ METRICS_ENABLED: "maybe" }), /METRICS_ENABLED must be true or false/);
   assert.throws(() => configFromEnv({ LOG_LEVEL: "verbose" }), /LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent/);
+  assert.throws(() => configFromEnv({ OUTBOUND_CA_FILE: "/no/such/ca.pem" }), /OUTBOUND_CA_FILE names a file that cannot be read .*ENOENT/);
+});
+
+test("outbound fetch settings: allowed hosts, a CA file's PEM text, the time bound", async () => {
+  const scratch = await mkdtemp(join(tmpdir(), "tl-config-"));
+  try {
+    const caFile = join(scratch, "ca.pem");
+    await writeFile(caFile, "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n");
+    const config = configFromEnv({ OUTBOUND_ALLOW_HOSTS: "images.internal, 10.0.0.5:8443", OUTBOUND_CA_FILE: caFile, OUTBOUND_TIMEOUT_MS: "2500" });
+    assert.equal(config.outboundAllowHosts, "images.internal, 10.0.0.5:8443");
+    assert.match(config.outboundCa ?? "", /BEGIN CERTIFICATE/);
+    assert.equal(config.outboundTimeoutMs, 2500);
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
 });

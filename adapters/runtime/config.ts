@@ -1,4 +1,5 @@
 /** Threadline's configuration, and how the standalone server reads it from the environment. */
+import { readFileSync } from "node:fs";
 import type { Clock } from "../../core/clock.ts";
 import type { FaultName } from "../../core/faults.ts";
 import { parseFaults } from "../../core/faults.ts";
@@ -33,8 +34,16 @@ export interface ThreadlineConfig {
   keyCacheTtlMs?: number;
   /** Run background jobs in this process from `start()` (default false: embedders and tests opt in; `serve` always runs them). */
   runJobs?: boolean;
-  /** Let the page reader fetch private and loopback addresses (tests only: it disables the SSRF guard). */
-  pageReaderAllowPrivate?: boolean;
+  /**
+   * Hosts outbound fetches (product pages, media from a URL) may reach although they resolve
+   * to private or loopback addresses, and over http (`OUTBOUND_ALLOW_HOSTS`: a comma list of
+   * `host` or `host:port`). For tests and private deployments.
+   */
+  outboundAllowHosts?: readonly string[] | string;
+  /** Extra CA certificates (PEM) outbound https fetches trust besides Node's roots (`OUTBOUND_CA_FILE` names a PEM file). */
+  outboundCa?: string;
+  /** Bound on one outbound fetch, redirects and body included (`OUTBOUND_TIMEOUT_MS`, default 10 000). */
+  outboundTimeoutMs?: number;
   /** Replaces the system clock (tests). */
   clock?: Clock;
   /** The pino logger to write to (embedders, tests). Absent: one at `logLevel` on stdout. */
@@ -137,6 +146,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ThreadlineC
     metricsEnabled: booleanFrom(env, "METRICS_ENABLED"),
     metricsToken: env.METRICS_TOKEN || undefined,
     shutdownTimeoutMs: numberFrom(env, "SHUTDOWN_TIMEOUT_MS"),
+    outboundAllowHosts: env.OUTBOUND_ALLOW_HOSTS || undefined,
+    outboundCa: fileFrom(env, "OUTBOUND_CA_FILE"),
+    outboundTimeoutMs: numberFrom(env, "OUTBOUND_TIMEOUT_MS"),
   };
 }
 
@@ -149,6 +161,17 @@ function numberFrom(env: NodeJS.ProcessEnv, name: string): number | undefined {
   const value = Number(raw);
   if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a number >= 0, got "${raw.slice(0, 100)}"`);
   return value;
+}
+
+/** The text of the file `env[name]` names, or undefined when unset; an unreadable file stops the start with the variable named. */
+function fileFrom(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const path = env[name]?.trim();
+  if (!path) return undefined;
+  try {
+    return readFileSync(path, "utf8");
+  } catch (error) {
+    throw new Error(`${name} names a file that cannot be read ("${path.slice(0, 200)}": ${(error as NodeJS.ErrnoException).code ?? error})`);
+  }
 }
 
 /** `true`/`1`/`yes` or `false`/`0`/`no` (any case) from `env[name]`, or undefined when unset. */

@@ -25,6 +25,7 @@ import { observedFetch } from "../http/observed_fetch.ts";
 import { faultsOf, type ThreadlineConfig } from "./config.ts";
 import { createLookupCache } from "../../core/lookups/lookup_cache.ts";
 import { createHttpPageReader } from "../pages/http_page_reader.ts";
+import { createGuardedOutbound } from "../outbound/guarded_get.ts";
 import { withExampleDomains } from "../pages/example_domain_pages.ts";
 import type { MediaStoreConfig } from "../media/open_media_store.ts";
 import { openPorts, portSettingsOf, type Ports } from "./open_ports.ts";
@@ -81,6 +82,7 @@ export async function openRuntime(router: AnyRouter, config: ThreadlineConfig): 
   const requestCounters = openRequestCounters(config, faults.has("counters"), logger);
   const allowanceCounters = openAllowanceCounters(config, faults.has("counters"));
   const docs = lazyDocs(router, config.publicUrl);
+  const outbound = createGuardedOutbound({ allowHosts: config.outboundAllowHosts, ca: config.outboundCa, timeoutMs: config.outboundTimeoutMs });
   const services: Services = {
     sql: database.sql,
     requestCounters,
@@ -95,7 +97,8 @@ export async function openRuntime(router: AnyRouter, config: ThreadlineConfig): 
     media: ports.media,
     telemetry: metrics?.telemetry,
     lookupCache: createLookupCache(),
-    pageReader: withExampleDomains(createHttpPageReader({ allowPrivate: config.pageReaderAllowPrivate })),
+    outbound,
+    pageReader: withExampleDomains(createHttpPageReader(outbound)),
   };
   const app = createHttpApp(router, services, { trustProxy: config.trustProxy, metrics: { metrics, token: config.metricsToken } });
   const events = jobEventSink(logger, metrics);

@@ -7,7 +7,8 @@ import type { AccountContext } from "../context.ts";
 import { ApiError, retryableError } from "../errors.ts";
 import { consumeAllowances } from "../limits/allowances.ts";
 import { PAGE_READS } from "../limits/allowance_catalog.ts";
-import { PageReadError, UrlNotAllowedError } from "../pages/page_reader.ts";
+import { UrlNotAllowedError } from "../outbound/outbound.ts";
+import { PageReadError } from "../pages/page_reader.ts";
 import { productById, saveScrapedProduct } from "./context_queries.ts";
 import { toProduct } from "./products.ts";
 

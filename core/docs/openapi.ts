@@ -98,6 +98,9 @@ const rateHeaderDefinitions = {
   },
 };
 
+/** The operation extension naming why an operation beyond the spec's inventory is served. */
+export const BEYOND_SPEC_EXTENSION = "x-beyond-spec";
+
 const idempotencyKeyParameter = {
   name: "Idempotency-Key",
   in: "header",
@@ -128,6 +131,7 @@ export function buildOpenApiDocument(router: AnyRouter, options: { serverUrl?: s
     const target = document.paths[operation.path][operation.method.toLowerCase()];
     target.responses = responsesFor(operation, target.responses["200"]);
     target[MCP_TOOL_EXTENSION] = operation.meta.toolName ?? toolNameOf(operation.procedurePath);
+    if (operation.meta.beyondSpec) target[BEYOND_SPEC_EXTENSION] = operation.meta.beyondSpec;
     if (operation.meta.credits) {
       const success = target.responses[operation.meta.successStatus ?? 200];
       const names =

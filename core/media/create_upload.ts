@@ -5,6 +5,7 @@
  */
 import { base64url, randomBytes } from "../crypto/random.ts";
 import type { AccountContext } from "../context.ts";
+import type { Queryable } from "../db/sql.ts";
 import { ApiError, retryableError } from "../errors.ts";
 import { windowStart } from "../limits/counters.ts";
 import { assertMediaSize, mediaTypeOf } from "./media_types.ts";
@@ -36,12 +37,7 @@ export async function createUpload(ctx: AccountContext, input: MediaUploadInput)
   const objectKey = newObjectKey(type.extension);
   const apiKeyId = ctx.principal.key.id;
   await ctx.services.sql.begin(async (tx) => {
-    // The count lives in PostgreSQL beside the uploads it counts (ARCHITECTURE: quotas are
-    // money-like state), so it is exact across processes and cannot be lost with Redis.
-    await lockKeyUploads(tx, apiKeyId);
-    const dayStart = windowStart(nowMs, DAY_SECONDS);
-    const used = await countKeyUploadsSince(tx, apiKeyId, new Date(dayStart * 1000));
-    if (used >= UPLOADS_PER_KEY_PER_DAY) throw quotaExceeded(dayStart + DAY_SECONDS, nowMs);
+    await takeUploadUnit(tx, apiKeyId, nowMs);
     await insertUpload(tx, {
       objectKey,
       workspaceId: ctx.account.workspaceId,
@@ -73,9 +69,26 @@ export async function createUpload(ctx: AccountContext, input: MediaUploadInput)
 }
 
 /** 128 random bits, URL-safe, plus the type's extension: unguessable, so the object URL can be public. */
-/** A fresh unguessable object key (128 random bits) with the type's extension. */
 export function newObjectKey(extension: string): string {
   return `${base64url(randomBytes(16))}.${extension}`;
+}
+
+/**
+ * Locks the key's upload count until the transaction ends and refuses past the daily
+ * quota; the caller then inserts the upload in the same transaction. The count lives in
+ * PostgreSQL beside the uploads it counts (ARCHITECTURE: quotas are money-like state), so
+ * it is exact across processes and cannot be lost with Redis.
+ */
+export async function takeUploadUnit(tx: Queryable, apiKeyId: number, nowMs: number): Promise<void> {
+  await lockKeyUploads(tx, apiKeyId);
+  await assertUploadQuotaLeft(tx, apiKeyId, nowMs);
+}
+
+/** `429 media_quota_exceeded` when the key used its uploads of the UTC day (a check only: takes nothing). */
+export async function assertUploadQuotaLeft(sql: Queryable, apiKeyId: number, nowMs: number): Promise<void> {
+  const dayStart = windowStart(nowMs, DAY_SECONDS);
+  const used = await countKeyUploadsSince(sql, apiKeyId, new Date(dayStart * 1000));
+  if (used >= UPLOADS_PER_KEY_PER_DAY) throw quotaExceeded(dayStart + DAY_SECONDS, nowMs);
 }
 
 function quotaExceeded(resetAt: number, nowMs: number): ApiError {

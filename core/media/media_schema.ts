@@ -48,3 +48,38 @@ export const mediaUpload = z
 
 /** An announced upload. */
 export type MediaUpload = z.infer<typeof mediaUpload>;
+
+/** The body of `POST /v1/media/from-url` (the tool server's upload-from-URL, spec Errors: `fetch_failed`, `url_not_allowed`). */
+export const mediaFromUrlInput = z.object({
+  url: z
+    .string({ error: "must be an https URL" })
+    .trim()
+    .min(1, "must not be empty")
+    .max(2048, "must be at most 2048 characters")
+    .meta({ description: "An https URL of a JPG, PNG, WEBP or GIF image on a public address", example: "https://picsum.photos/id/42/1200/675.jpg" }),
+  filename: mediaUploadInput.shape.filename.optional().meta({
+    description: "The file's base name; default the URL's last path segment (or `image`) with the real type's extension",
+    example: "chart.png",
+  }),
+  ...accountSelection,
+});
+
+/** The body of `POST /v1/media/from-url`, parsed. */
+export type MediaFromUrlInput = z.infer<typeof mediaFromUrlInput>;
+
+/** An image downloaded and stored, as `POST /v1/media/from-url` answers it. */
+export const storedMedia = z
+  .object({
+    object_key: z.string().meta({ description: "Attach it to a post part as `parts[].media[].object_key` (within 24 hours, or it is deleted)" }),
+    url: z.string().meta({ description: "Where the image can be seen" }),
+    source_url: z.string().meta({ description: "The URL the image was downloaded from, after redirects" }),
+    filename: z.string(),
+    file_type: z.string().meta({ description: "The type the bytes really are" }),
+    size: z.number().int(),
+    uploaded_at: z.string(),
+    account_id: z.string(),
+  })
+  .meta({ id: "StoredMedia" });
+
+/** An image downloaded and stored. */
+export type StoredMedia = z.infer<typeof storedMedia>;

@@ -1,8 +1,9 @@
 /**
  * The PageReader port: reads a public web page for product details (supplement:
  * `POST /v1/context/products/{id}/scrape`, "page reads") and, later, ICP expansion from
- * a URL. Two adapters: an HTTP reader with an SSRF guard, and a simulated one for the
- * reserved example domains so the embedded default works offline.
+ * a URL. Two adapters: an HTTP reader over the guarded outbound client (core/outbound),
+ * and a simulated one for the reserved example domains so the embedded default works
+ * offline.
  */
 
 /** What a page says about itself. */
@@ -20,14 +21,6 @@ export interface PageContent {
 /** Reads public pages. */
 export interface PageReader {
   read(url: string, options?: { signal?: AbortSignal }): Promise<PageContent>;
-}
-
-/** The URL is not one the reader may fetch (not http(s), credentials, private or reserved address). */
-export class UrlNotAllowedError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "UrlNotAllowedError";
-  }
 }
 
 /** The page could not be read (network failure, timeout, too many redirects, not HTML, an HTTP error). */
