@@ -98,7 +98,7 @@ export const contextRouter = router({
         tags: ["Context"],
         summary: "Read the product's page again and store its details",
         description:
-          "Free. 20 page reads per account per UTC day (`429 rate_limited` with `bucket: page_reads` beyond). The page title fills a missing name; its description and highlights replace the scraped fields. A page that cannot be read: `422 scrape_failed`; a private, reserved or non-http(s) address: `400 url_not_allowed`.",
+          "Free. 20 page reads per account per UTC day (`429 rate_limited` with `bucket: page_reads` beyond). The page title fills a missing name; its description and highlights replace the scraped fields. A page that cannot be read: `422 scrape_failed`; a URL that is not https, carries credentials or reaches a private, loopback or reserved address, on any redirect too: `400 url_not_allowed` (the operator's `OUTBOUND_ALLOW_HOSTS` are exempt and may use http).",
       },
       errors: ["not_found", "scrape_failed", "url_not_allowed"],
       ...settingsWrite,

@@ -87,6 +87,21 @@ describe("POST /v1/context/products/{id}/scrape", () => {
     assert.equal(missing.body.error.code, "not_found");
   });
 
+  test("an http, private or metadata-address product URL answers 400 url_not_allowed", async () => {
+    for (const url of ["http://shop.example.com/widget", "https://10.0.0.1/widget", "https://169.254.169.254/latest/meta-data"]) {
+      const created = await transports(harness)[0].request("PATCH", `/v1/context/products/${encodeURIComponent(url)}`, {
+        key: harness.world.keys.write,
+        body: { name: "Unsafe" },
+      });
+      assert.equal(created.status, 200, JSON.stringify(created.body));
+      const refused = await post(`/v1/context/products/${created.body.data.id}/scrape`);
+      assert.equal(refused.status, 400, url);
+      assert.equal(refused.body.error.code, "url_not_allowed", url);
+      const removed = await transports(harness)[0].request("DELETE", `/v1/context/products/${created.body.data.id}`, { key: harness.world.keys.write });
+      assert.ok(removed.status < 300, JSON.stringify(removed.body));
+    }
+  });
+
   test("a real page is read over HTTP", async () => {
     const created = await transports(harness)[0].request("PATCH", `/v1/context/products/${encodeURIComponent(`${siteUrl}/product`)}`, {
       key: harness.world.keys.write,
