@@ -2,7 +2,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startHarness, transports, type Harness } from "./support/harness.ts";
-import { manualClock } from "./support/manual_clock.ts";
+import { daysFromToday, manualClock } from "./support/manual_clock.ts";
 import { createContextInner } from "../core/context.ts";
 import { consumeAllowances, releaseAllowances } from "../core/limits/allowances.ts";
 import { dailyActionCap, LIVE_LOOKUPS, PLATFORM_LIVE_DATA } from "../core/limits/allowance_catalog.ts";
@@ -88,7 +88,7 @@ describe("what triage spends and when it is refused", () => {
   const send = (body: unknown, key: string) => transports(harness)[0].request("POST", "/v1/posts/triage", { key, body });
 
   test("a single word spends 1 live lookup, several words 2", async () => {
-    clock.set("2026-12-02T10:00:00Z");
+    clock.set(daysFromToday(3, "10:00:00"));
     const key = harness.world.keys.other_user;
     const owner = harness.world.accounts.other_user;
     const start = await used(owner, LIVE_LOOKUPS);
@@ -99,7 +99,7 @@ describe("what triage spends and when it is refused", () => {
   });
 
   test("the trial cap: 20 runs a day, the 21st answers 429 ai_action_limited with scope account", async () => {
-    clock.set("2026-12-03T10:00:00Z");
+    clock.set(daysFromToday(4, "10:00:00"));
     const key = harness.world.keys.trial;
     for (let run = 1; run <= 20; run++) {
       // Trial allows 20 writes a minute: a new minute every 10 runs keeps the bucket out of it.
@@ -111,13 +111,13 @@ describe("what triage spends and when it is refused", () => {
     assert.equal(refused.status, 429);
     assert.equal(refused.body.error.code, "ai_action_limited");
     assert.equal(refused.body.error.scope, "account");
-    assert.equal(refused.body.error.reset_at, Date.parse("2026-12-04T00:00:00Z") / 1000);
-    clock.set("2026-12-04T00:00:30Z");
+    assert.equal(refused.body.error.reset_at, Date.parse(daysFromToday(5, "00:00:00")) / 1000);
+    clock.set(daysFromToday(5, "00:00:30"));
     assert.equal((await send(NOTHING, key)).status, 200, "the cap resets at midnight UTC");
   });
 
   test("the platform ceiling full answers 429 ai_action_limited with scope platform, taking nothing", async () => {
-    clock.set("2026-12-05T10:00:00Z");
+    clock.set(daysFromToday(6, "10:00:00"));
     const owner = harness.world.accounts.main;
     const left = PLATFORM_LIVE_DATA.limit - (await used(owner, PLATFORM_LIVE_DATA));
     const charge = [{ spec: PLATFORM_LIVE_DATA, units: left }];
@@ -136,7 +136,7 @@ describe("what triage spends and when it is refused", () => {
   });
 
   test("the live allowance used answers a bare 429 lookup_quota_exceeded (code and message only)", async () => {
-    clock.set("2026-12-06T10:00:00Z");
+    clock.set(daysFromToday(7, "10:00:00"));
     const owner = harness.world.accounts.main;
     await consumeAllowances(ctx(), owner, [{ spec: LIVE_LOOKUPS, units: 299 - (await used(owner, LIVE_LOOKUPS)) }]);
     const capBefore = await used(owner, dailyActionCap("triage", "ultra"));

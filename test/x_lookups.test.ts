@@ -2,7 +2,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startHarness, transports, type Harness } from "./support/harness.ts";
-import { manualClock } from "./support/manual_clock.ts";
+import { daysFromToday, manualClock } from "./support/manual_clock.ts";
 import { createContextInner } from "../core/context.ts";
 import { consumeAllowances } from "../core/limits/allowances.ts";
 import { LIVE_LOOKUPS } from "../core/limits/allowance_catalog.ts";
@@ -116,7 +116,7 @@ describe("what a lookup costs", () => {
   });
 
   test("past 300 live lookups a day: 429 lookup_quota_exceeded with limit, all or nothing, reset at midnight UTC", async () => {
-    clock.set("2026-11-25T22:00:00Z");
+    clock.set(daysFromToday(2, "22:00:00"));
     const [transport] = transports(harness);
     const key = harness.world.keys.write;
     const owner = harness.world.accounts.main;
@@ -125,15 +125,15 @@ describe("what a lookup costs", () => {
     assert.equal(refused.status, 429);
     assert.equal(refused.body.error.code, "lookup_quota_exceeded");
     assert.equal(refused.body.error.limit, 300);
-    assert.equal(refused.body.error.reset_at, Date.parse("2026-11-26T00:00:00Z") / 1000);
+    assert.equal(refused.body.error.reset_at, Date.parse(daysFromToday(3, "00:00:00")) / 1000);
     assert.equal(await allowanceUsed(owner), 299, "the refused 2-unit lookup took nothing");
     assert.equal((await transport.request("GET", `/v1/x/posts/${harness.world.x!.post_id}`, { key })).status, 200);
-    clock.set("2026-11-26T00:00:01Z");
+    clock.set(daysFromToday(3, "00:00:01"));
     assert.equal((await transport.request("GET", `/v1/x/posts/${harness.world.x!.post_id}?include_quotes=true`, { key })).status, 200);
   });
 
   test("enrichment units run out per minute: 429 rate_limited naming the enrichment bucket", async () => {
-    clock.set("2026-11-27T10:00:00Z");
+    clock.set(daysFromToday(4, "10:00:00"));
     const [transport] = transports(harness);
     // The basic plan has 5 enrichment units a minute: two 2-unit lookups fit, a third does not.
     const key = harness.world.keys.throttled;
