@@ -14,7 +14,8 @@
  * (scheduled_list_section.ts: within 2x of a bare route running the same SQL; BENCH_LIST_POSTS, BENCH_LIST_CALLS), and 100 AI cover jobs queued at once
  * (cover_jobs_section.ts: bounded concurrency and memory, figures only), and the full path with request logs and
  * metrics on vs off (operations_section.ts: cost < 5% of throughput; alone with BENCH_SECTIONS=operations), and an MCP
- * tool call against the same REST call (mcp_section.ts: within 1.3x; `tools/list` latency). Last, one
+ * tool call against the same REST call (mcp_section.ts: within 1.3x; `tools/list` latency), and analytics over 366 days
+ * of 100,000 posts vs the bare SQL with the content sync of a 10,000-post account (content_section.ts). Last, one
  * `BENCH_RESULT <json>` line with all of them (`jobs`, `idempotency`, `lookups`, `ai_overhead`, `scheduling`,
  * `scheduled_list`, `cover_jobs`, `operations`, `mcp`).
  *
@@ -28,7 +29,8 @@
  * BENCH_AI_CONNECTIONS (10); DATABASE_URL and REDIS_URL to bench
  * against existing servers; BENCH_STORAGE=embedded to force embedded PGlite and in-memory counters;
  * BENCH_SECTIONS (comma list of `path`, `jobs`, `idempotency`, `lookups`, `ai_overhead`,
- * `scheduling`, `scheduled_list`, `cover_jobs`, `operations`, `mcp`; default all; BENCH_MCP_CALLS, default 1000) runs only those sections, the others
+ * `scheduling`, `scheduled_list`, `cover_jobs`, `operations`, `mcp`, `content`; default all; BENCH_MCP_CALLS, default 1000;
+ * BENCH_CONTENT_POSTS, BENCH_CONTENT_CALLS, BENCH_SYNC_POSTS) runs only those sections, the others
  * answering null in the JSON.
  * Exits 0 whether or not the targets are met; non-zero when setup or measuring fails, or when
  * a measured run answered non-2xx (`valid` false in the JSON for full/bare, `idempotency.valid`,
@@ -52,11 +54,24 @@ import { measureScheduledList } from "./scheduled_list_section.ts";
 import { measureCoverJobs } from "./cover_jobs_section.ts";
 import { measureOperations } from "./operations_section.ts";
 import { measureMcp } from "./mcp_section.ts";
+import { measureContent } from "./content_section.ts";
 
 /** The full path must keep at least this share of the bare route's throughput. */
 const TARGET_RATIO = 0.6;
 
-const SECTIONS = ["path", "jobs", "idempotency", "lookups", "ai_overhead", "scheduling", "scheduled_list", "cover_jobs", "operations", "mcp"] as const;
+const SECTIONS = [
+  "path",
+  "jobs",
+  "idempotency",
+  "lookups",
+  "ai_overhead",
+  "scheduling",
+  "scheduled_list",
+  "cover_jobs",
+  "operations",
+  "mcp",
+  "content",
+] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** The sections BENCH_SECTIONS names (default all); an unknown name fails before anything runs. */
@@ -114,6 +129,12 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
   const coverJobs = await section("cover_jobs", () => measureCoverJobs(coverTarget, notPostgres, signal));
   const operations = await section("operations", () => measureOperations(routes, settings, cleanup, signal));
   const mcp = await section("mcp", () => measureMcp(routes, settings, signal));
+  const contentSettings = {
+    posts: Number(process.env.BENCH_CONTENT_POSTS ?? 100_000),
+    calls: Number(process.env.BENCH_CONTENT_CALLS ?? 200),
+    syncPosts: Number(process.env.BENCH_SYNC_POSTS ?? 10_000),
+  };
+  const content = await section("content", () => measureContent(sectionTarget, contentSettings, notReal));
 
   const summary = {
     target_ratio: TARGET_RATIO,
@@ -149,6 +170,7 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
     cover_jobs: coverJobs ?? null,
     operations: operations ?? null,
     mcp: mcp ?? null,
+    content: content?.summary ?? null,
   };
   console.log("");
   console.log(`BENCH_RESULT ${JSON.stringify(summary)}`);
@@ -160,6 +182,7 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
     scheduledList?.valid,
     operations?.valid,
     mcp?.valid,
+    content?.valid,
   ];
   return valid.every((ok) => ok !== false) ? 0 : 1;
 }

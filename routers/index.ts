@@ -1,6 +1,8 @@
 /** The application router: every area's procedures, one source for both surfaces. */
 import { router } from "../core/trpc.ts";
+import { analyticsRouter } from "./analytics.ts";
 import { articlesRouter } from "./articles.ts";
+import { contentRouter } from "./content.ts";
 import { contextRouter } from "./context.ts";
 import { coversRouter } from "./covers.ts";
 import { identityRouter } from "./identity.ts";
@@ -17,7 +19,9 @@ import { workersRouter } from "./workers.ts";
 import { xLookupsRouter } from "./x_lookups.ts";
 
 export const appRouter = router({
+  analytics: analyticsRouter,
   articles: articlesRouter,
+  content: contentRouter,
   context: contextRouter,
   covers: coversRouter,
   identity: identityRouter,

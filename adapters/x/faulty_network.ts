@@ -39,6 +39,7 @@ export function createFaultyNetwork(network: SocialNetwork): SocialNetwork {
     publishArticle: fail,
     sendDm: fail,
     directMessages: fail,
+    followerHistory: network.followerHistory ? fail : undefined,
     // The demo world's fixture ids are facts about the world, not calls to it.
     demoFixtures: network.demoFixtures?.bind(network),
   };

@@ -17,6 +17,7 @@ import { ensureDemoImage } from "./demo_media.ts";
 import { ensureDemoArticles } from "./demo_articles.ts";
 import { ensureDemoWorkers } from "./demo_workers.ts";
 import { ensureDemoPlugTemplates } from "./demo_plug_templates.ts";
+import { ensureDemoContent } from "./demo_content.ts";
 import { ensureDemoPosts, useUpPostQuota, type DemoScheduledPosts } from "./demo_scheduling.ts";
 import { type AccountInput, createUser, linkAccount, shareAccount, type UserInput, userByEmail } from "../accounts/users.ts";
 import { anyUser, billingAnchorOf, ensureDemoTag, setPostQuota } from "./demo_queries.ts";
@@ -94,8 +95,8 @@ const people = {
 /** The post quota of `keys.no_post_quota`'s user: small, and used up by queued posts. */
 const DEMO_POST_QUOTA = 2;
 
-/** Creates (or refreshes) the demo world and returns its ids and fresh keys. */
-export async function ensureDemoWorld(services: Services): Promise<DemoWorld> {
+/** Creates (or refreshes) the demo world and returns its ids and fresh keys; `content: false` skips syncing the demo accounts' content (suites that do not read it). */
+export async function ensureDemoWorld(services: Services, seed: { content?: boolean } = {}): Promise<DemoWorld> {
   const { sql } = services;
   const options = { keyPrefix: services.settings.keyPrefix, keyCache: services.keyCache };
   const users: Record<string, number> = {};
@@ -125,6 +126,8 @@ export async function ensureDemoWorld(services: Services): Promise<DemoWorld> {
   const articles = await ensureDemoArticles(seeding, people.ada.main.id);
   const { workers, suggestions } = await ensureDemoWorkers(services, { main: people.ada.main.id, otherUser: people.cy.main.id });
   const plugTemplates = await ensureDemoPlugTemplates(services, people.ada.main.id);
+  // The year of synced content costs seconds; suites that do not read it leave it out.
+  if (seed.content ?? true) await ensureDemoContent(services, [people.ada.main.id, people.ada.linked.id]);
 
   const key = (nickname: string, name: string, scopes: string[]) => freshKey(sql, options, users[nickname], name, scopes);
   const revoked = await createKey(sql, { userId: users.ada, name: "demo revoked", scopes: ["read", "write"], prefix: options.keyPrefix });

@@ -27,6 +27,12 @@ import type { RunWorkerPayload } from "../workers/run_worker.ts";
 import { publishArticleFromJob } from "../articles/publish_article.ts";
 import type { ArticleJobPayload } from "../articles/article_publication.ts";
 import type { JobEventListener } from "./job_events.ts";
+import {
+  DISPATCH_CONTENT_SYNC_EVERY_SECONDS,
+  dispatchContentSync,
+  type SyncAccountContentPayload,
+  syncAccountContentJob,
+} from "./kinds/sync_account_content.ts";
 
 /** The payload of each job kind. */
 export interface JobPayloads {
@@ -40,6 +46,8 @@ export interface JobPayloads {
   dispatch_workers: Record<string, never>;
   run_worker: RunWorkerPayload;
   publish_scheduled_article: ArticleJobPayload;
+  dispatch_content_sync: Record<string, never>;
+  sync_account_content: SyncAccountContentPayload;
 }
 
 /** A job kind this server knows. */
@@ -100,6 +108,12 @@ export function jobHandlers(deps: JobDeps): KnownJobHandlers {
     publish_scheduled_article: async (payload, job) => {
       await publishArticleFromJob(deps, payload, job, { holderPrefix: holderPrefixOf(job) });
     },
+    dispatch_content_sync: async () => {
+      await dispatchContentSync(deps);
+    },
+    sync_account_content: async (payload) => {
+      await syncAccountContentJob(deps, payload);
+    },
   };
 }
 
@@ -144,4 +158,6 @@ export const periodicJobs: readonly PeriodicJob[] = [
   { kind: "purge_unattached_media", everySeconds: HOUR },
   // Every 5 minutes: a Worker's run starts at most 5 minutes after its scheduled time.
   { kind: "dispatch_workers", everySeconds: DISPATCH_WORKERS_EVERY_SECONDS },
+  // Every 5 minutes: an account's content is synced about every 15 (core/content/content_sync.ts).
+  { kind: "dispatch_content_sync", everySeconds: DISPATCH_CONTENT_SYNC_EVERY_SECONDS },
 ];

@@ -102,6 +102,12 @@ export interface SendDmInput {
   token?: string;
 }
 
+/** A user's follower count at the end of a UTC day (`YYYY-MM-DD`). */
+export interface FollowerCountOnDay {
+  day: string;
+  followers: number;
+}
+
 /** The social network as Threadline's core sees it. */
 export interface SocialNetwork {
   readonly info: NetworkInfo;
@@ -159,6 +165,13 @@ export interface SocialNetwork {
   sendDm(input: SendDmInput): Promise<NetworkDm>;
   /** DMs `userId` sent or received, newest first (default 50, at most 100). */
   directMessages(userId: string, options?: PageRequest): Promise<Page<NetworkDm>>;
+
+  /**
+   * The user's follower count at the end of each of the last `days` UTC days, oldest first,
+   * when the adapter knows its past (the simulated world does; X API v2 does not, so the
+   * content sync's daily snapshots start on its first run there).
+   */
+  followerHistory?(userId: string, days: number): Promise<FollowerCountOnDay[]>;
 
   /** The demo world's `x.*` fixtures, when this adapter has them (the simulated world does). */
   demoFixtures?(): NetworkDemoFixtures;

@@ -25,8 +25,11 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-/** Starts an instance; `share` reuses another harness's database and Redis prefix (a second process). */
-export async function startHarness(options: { config?: Partial<ThreadlineConfig>; share?: Harness } = {}): Promise<Harness> {
+/**
+ * Starts an instance; `share` reuses another harness's database and Redis prefix (a second
+ * process); `demoContent` also syncs the demo accounts' year of content (seconds).
+ */
+export async function startHarness(options: { config?: Partial<ThreadlineConfig>; share?: Harness; demoContent?: boolean } = {}): Promise<Harness> {
   const database = options.share?.database ?? (await createTestDatabase());
   const config: ThreadlineConfig = {
     databaseUrl: database.url,
@@ -43,7 +46,8 @@ export async function startHarness(options: { config?: Partial<ThreadlineConfig>
   if (!database.url && options.share) throw new Error("Sharing needs PostgreSQL: embedded in-memory databases are per process");
   const threadline = createThreadline(config);
   const services = await threadline.start();
-  const world = options.share?.world ?? (await ensureDemoWorld(services));
+  // The demo accounts' synced content (a year of posts) only for the suites that read it.
+  const world = options.share?.world ?? (await ensureDemoWorld(services, { content: options.demoContent ?? false }));
   const server = createServer(toNodeHandler(threadline.fetch) as RequestListener);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;

@@ -20,6 +20,7 @@ import { followersPage, followingPage } from "./audience_reads.ts";
 import { createBoundedCache } from "./bounded_cache.ts";
 import { simulatedDemoFixtures } from "./demo_fixtures.ts";
 import { directMessagesPage, sendDm } from "./direct_messages.ts";
+import { followerHistory } from "./follower_history.ts";
 import { listMembersPage, listRecord, ownedListsPage, requirePublicList } from "./list_reads.ts";
 import { peopleByIds, peopleByUsernames, profileOfPerson, type Person } from "./people.ts";
 import { quotesPage, readPost, readPosts, repliesPage, repostersPage } from "./post_reads.ts";
@@ -96,6 +97,7 @@ export function createSimulatedNetwork(options: SimulatedNetworkOptions): Simula
     publishArticle: (input) => publishArticle(ctx, input),
     sendDm: (input) => sendDm(ctx, input),
     directMessages: (userId, page) => directMessagesPage(ctx, userId, page),
+    followerHistory: (userId, days) => followerHistory(ctx, userId, days),
     demoFixtures: simulatedDemoFixtures,
   };
   return network;

@@ -1,0 +1,85 @@
+/**
+ * `GET /v1/posts`, `GET /v1/replies` and `GET /v1/replies/received`: the account's synced
+ * content from the database (ARCHITECTURE "Sync jobs": reads never go to the network).
+ */
+import type { AccountContext } from "../context.ts";
+import { ApiError } from "../errors.ts";
+import { postUrl } from "../network/post_url.ts";
+import { pageInfo } from "../schema.ts";
+import type { ListOwnPostsInput, ListReceivedRepliesInput, ListSentRepliesInput, OwnPost, ReceivedReply, SentReply } from "./content_schema.ts";
+import type { OwnPostCategory } from "./own_content_rows.ts";
+import { type ListWindow, listOwnPostRows, listReceivedReplyRows, type OwnPostListRow } from "./own_content_queries.ts";
+
+const CATEGORIES: Record<ListOwnPostsInput["type"], OwnPostCategory[]> = {
+  posts: ["post"],
+  replies: ["reply"],
+  all: ["post", "reply", "repost"],
+};
+
+/** The account's posts, replies or both, with their counters. */
+export async function listOwnPosts(ctx: AccountContext, input: ListOwnPostsInput) {
+  const window = windowOf(input);
+  const rows = await listOwnPostRows(ctx.services.sql, ctx.account.id, CATEGORIES[input.type], input.sort, window);
+  return { data: rows.slice(0, input.limit).map(ownPostOf), pagination: pageInfo(input.page, input.limit, undefined, rows.length) };
+}
+
+/** Replies the account sent to other accounts, newest first. */
+export async function listSentReplies(ctx: AccountContext, input: ListSentRepliesInput) {
+  const rows = await listOwnPostRows(ctx.services.sql, ctx.account.id, ["reply"], "posted_at", windowOf(input));
+  const data: SentReply[] = rows.slice(0, input.limit).map((row) => ({ ...ownPostOf(row), metrics_pending: false }));
+  return { data, pagination: pageInfo(input.page, input.limit, undefined, rows.length) };
+}
+
+/** Replies other accounts sent to the account's posts, newest or most liked first. */
+export async function listReceivedReplies(ctx: AccountContext, input: ListReceivedRepliesInput) {
+  const rows = await listReceivedReplyRows(ctx.services.sql, ctx.account.id, input.sort, windowOf(input));
+  const data: ReceivedReply[] = rows.slice(0, input.limit).map((row) => ({
+    id: row.x_post_id,
+    text: row.text,
+    posted_at: row.posted_at.toISOString(),
+    url: postUrl(row.replier_username, row.x_post_id),
+    likes: row.likes,
+    replies: row.replies,
+    author: {
+      x_user_id: row.replier_x_user_id,
+      username: row.replier_username,
+      name: row.replier_name,
+      avatar_url: row.replier_avatar_url,
+      followers_count: row.replier_followers_count,
+      verified: row.replier_verified,
+    },
+    in_reply_to: {
+      id: row.in_reply_to_x_post_id,
+      text: row.in_reply_to_text,
+      posted_at: row.in_reply_to_posted_at?.toISOString() ?? null,
+      url: postUrl(row.username, row.in_reply_to_x_post_id),
+    },
+  }));
+  return { data, pagination: pageInfo(input.page, input.limit, undefined, rows.length) };
+}
+
+function windowOf(input: { since?: string; until?: string; limit: number; page: number }): ListWindow {
+  const since = input.since === undefined ? undefined : new Date(input.since);
+  const until = input.until === undefined ? undefined : new Date(input.until);
+  if (since && until && since >= until) throw new ApiError("invalid_parameter", `Invalid "since": must be before "until"`);
+  return { since, until, take: input.limit + 1, skip: (input.page - 1) * input.limit };
+}
+
+function ownPostOf(row: OwnPostListRow): OwnPost {
+  return {
+    id: row.x_post_id,
+    text: row.text,
+    posted_at: row.posted_at.toISOString(),
+    url: postUrl(row.username, row.x_post_id),
+    is_repost: row.category === "repost",
+    is_thread: row.is_thread,
+    is_reply: row.category === "reply",
+    is_quote: row.is_quote,
+    conversation_id: row.conversation_id,
+    in_reply_to_post_id: row.reply_to_x_post_id,
+    reposted_post_id: row.reposted_x_post_id,
+    scheduled_post_id: row.scheduled_post_id === null ? null : Number(row.scheduled_post_id),
+    metrics: { likes: row.likes, replies: row.replies, reposts: row.reposts, quotes: row.quotes, bookmarks: row.bookmarks, impressions: row.impressions },
+    synced_at: row.synced_at.toISOString(),
+  };
+}

@@ -1,0 +1,159 @@
+/** SQL of the Content and Analytics reads: the synced tables of migration 0020, never the network. */
+import type { Queryable } from "../db/sql.ts";
+import type { OwnPostCategory } from "./own_content_rows.ts";
+
+/** A stored own post with the account's handle (for its URL). */
+export interface OwnPostListRow {
+  x_post_id: string;
+  category: OwnPostCategory;
+  is_quote: boolean;
+  is_thread: boolean;
+  text: string;
+  posted_at: Date;
+  conversation_id: string;
+  reply_to_x_post_id: string | null;
+  reposted_x_post_id: string | null;
+  scheduled_post_id: string | null;
+  likes: number;
+  replies: number;
+  reposts: number;
+  quotes: number;
+  bookmarks: number;
+  impressions: number;
+  synced_at: Date;
+  username: string;
+}
+
+/** A stored received reply with the account's handle. */
+export interface ReceivedReplyListRow {
+  x_post_id: string;
+  text: string;
+  posted_at: Date;
+  likes: number;
+  replies: number;
+  replier_x_user_id: string;
+  replier_username: string;
+  replier_name: string;
+  replier_avatar_url: string;
+  replier_followers_count: number;
+  replier_verified: boolean;
+  in_reply_to_x_post_id: string;
+  in_reply_to_text: string | null;
+  in_reply_to_posted_at: Date | null;
+  username: string;
+}
+
+/** One UTC day of the analytics series. */
+export interface AnalyticsDayRow {
+  date: string;
+  posts: number;
+  replies_sent: number;
+  reposts_sent: number;
+  likes: number;
+  replies: number;
+  reposts: number;
+  quotes: number;
+  bookmarks: number;
+  impressions: number;
+  followers: number | null;
+}
+
+/** A window and page of a list. */
+export interface ListWindow {
+  since?: Date;
+  until?: Date;
+  /** Rows to fetch (the page size plus one, to tell whether more follow). */
+  take: number;
+  skip: number;
+}
+
+/** Own posts of `categories`, in `sort` order. */
+export async function listOwnPostRows(
+  sql: Queryable,
+  accountId: string,
+  categories: readonly OwnPostCategory[],
+  sort: "posted_at" | "likes" | "impressions",
+  window: ListWindow,
+): Promise<OwnPostListRow[]> {
+  const order =
+    sort === "likes"
+      ? sql`o.likes desc, o.posted_at desc, o.x_post_id desc`
+      : sort === "impressions"
+        ? sql`o.impressions desc, o.posted_at desc, o.x_post_id desc`
+        : sql`o.posted_at desc, o.x_post_id desc`;
+  return sql<OwnPostListRow[]>`
+    select o.x_post_id, o.category, o.is_quote, o.is_thread, o.text, o.posted_at, o.conversation_id, o.reply_to_x_post_id,
+           o.reposted_x_post_id, o.scheduled_post_id::text as scheduled_post_id, o.likes, o.replies, o.reposts, o.quotes,
+           o.bookmarks, o.impressions, o.synced_at, a.username
+      from own_posts o join accounts a on a.id = o.account_id
+     where o.account_id = ${accountId} and o.category = any(${categories as string[]}::text[])
+       ${window.since ? sql`and o.posted_at >= ${window.since}` : sql``} ${window.until ? sql`and o.posted_at < ${window.until}` : sql``}
+     order by ${order}
+     limit ${window.take} offset ${window.skip}`;
+}
+
+/** Replies the account received, newest or most liked first. */
+export async function listReceivedReplyRows(
+  sql: Queryable,
+  accountId: string,
+  sort: "recent" | "most_liked",
+  window: ListWindow,
+): Promise<ReceivedReplyListRow[]> {
+  const order = sort === "most_liked" ? sql`r.likes desc, r.posted_at desc, r.x_post_id desc` : sql`r.posted_at desc, r.x_post_id desc`;
+  return sql<ReceivedReplyListRow[]>`
+    select r.x_post_id, r.text, r.posted_at, r.likes, r.replies, r.replier_x_user_id, r.replier_username, r.replier_name,
+           r.replier_avatar_url, r.replier_followers_count, r.replier_verified, r.in_reply_to_x_post_id,
+           coalesce(r.in_reply_to_text, o.text) as in_reply_to_text, coalesce(r.in_reply_to_posted_at, o.posted_at) as in_reply_to_posted_at,
+           a.username
+      from received_replies r join accounts a on a.id = r.account_id
+      left join own_posts o on o.account_id = r.account_id and o.x_post_id = r.in_reply_to_x_post_id
+     where r.account_id = ${accountId}
+       ${window.since ? sql`and r.posted_at >= ${window.since}` : sql``} ${window.until ? sql`and r.posted_at < ${window.until}` : sql``}
+     order by ${order}
+     limit ${window.take} offset ${window.skip}`;
+}
+
+/**
+ * Each UTC day from `firstDay` to `lastDay` (YYYY-MM-DD, inclusive) with the posts of
+ * [since, until) counted on the day they were posted and the day's recorded followers;
+ * a day with nothing is a row of zeros.
+ */
+export async function analyticsDays(
+  sql: Queryable,
+  accountId: string,
+  since: Date,
+  until: Date,
+  firstDay: string,
+  lastDay: string,
+): Promise<AnalyticsDayRow[]> {
+  return sql<AnalyticsDayRow[]>`
+    with days as (
+      select d::date as day from generate_series(${firstDay}::date, ${lastDay}::date, interval '1 day') as d
+    ), counted as (
+      select (posted_at at time zone 'UTC')::date as day,
+             count(*) filter (where category = 'post')::int as posts,
+             count(*) filter (where category = 'reply')::int as replies_sent,
+             count(*) filter (where category = 'repost')::int as reposts_sent,
+             sum(likes)::int as likes, sum(replies)::int as replies, sum(reposts)::int as reposts,
+             sum(quotes)::int as quotes, sum(bookmarks)::int as bookmarks, sum(impressions)::bigint as impressions
+        from own_posts
+       where account_id = ${accountId} and posted_at >= ${since} and posted_at < ${until}
+       group by 1
+    )
+    select to_char(days.day, 'YYYY-MM-DD') as date,
+           coalesce(c.posts, 0) as posts, coalesce(c.replies_sent, 0) as replies_sent, coalesce(c.reposts_sent, 0) as reposts_sent,
+           coalesce(c.likes, 0) as likes, coalesce(c.replies, 0) as replies, coalesce(c.reposts, 0) as reposts,
+           coalesce(c.quotes, 0) as quotes, coalesce(c.bookmarks, 0) as bookmarks, coalesce(c.impressions, 0)::float8 as impressions,
+           s.followers_count as followers
+      from days
+      left join counted c on c.day = days.day
+      left join account_daily_stats s on s.account_id = ${accountId} and s.day = days.day
+     order by days.day`;
+}
+
+/** Followers recorded on the last day at or before `day`; null when nothing was recorded by then. */
+export async function followersOn(sql: Queryable, accountId: string, day: string): Promise<number | null> {
+  const [row] = await sql<{ followers_count: number }[]>`
+    select followers_count from account_daily_stats where account_id = ${accountId} and day <= ${day}::date order by day desc limit 1`;
+  return row?.followers_count ?? null;
+}

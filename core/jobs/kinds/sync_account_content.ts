@@ -1,0 +1,37 @@
+/**
+ * The content sync jobs (issue 12): `dispatch_content_sync` runs every 5 minutes and
+ * enqueues one `sync_account_content` per account whose sync is due (each account every
+ * 15 minutes); each runs one bounded sync (core/content/content_sync.ts). A failed run
+ * wrote nothing and is retried with the job runner's backoff.
+ */
+import { accountsDueForSync } from "../../content/content_sync_queries.ts";
+import { type ContentSyncDeps, CONTENT_SYNC_LIMITS, syncAccountContent } from "../../content/content_sync.ts";
+import { enqueueJobOnce } from "../jobs_queries.ts";
+
+/** How often due syncs are dispatched. */
+export const DISPATCH_CONTENT_SYNC_EVERY_SECONDS = 300;
+
+/** Accounts dispatched per run at most (the rest wait for the next run, oldest due first). */
+const DISPATCH_BATCH = 500;
+
+/** The payload of `sync_account_content`. */
+export interface SyncAccountContentPayload {
+  accountId: string;
+}
+
+/** The `dispatch_content_sync` job: one sync job per due account, once per account and slot. */
+export async function dispatchContentSync(deps: Pick<ContentSyncDeps, "sql" | "clock">): Promise<number> {
+  const nowMs = deps.clock.now();
+  const slot = Math.floor(nowMs / 1000 / CONTENT_SYNC_LIMITS.everySeconds);
+  let queued = 0;
+  for (const accountId of await accountsDueForSync(deps.sql, new Date(nowMs), DISPATCH_BATCH)) {
+    const uniqueKey = `sync_account_content:${accountId}:${slot}`;
+    if (await enqueueJobOnce(deps.sql, { kind: "sync_account_content", payload: { accountId }, uniqueKey, maxAttempts: 5 })) queued += 1;
+  }
+  return queued;
+}
+
+/** The `sync_account_content` job. */
+export async function syncAccountContentJob(deps: ContentSyncDeps, payload: SyncAccountContentPayload): Promise<void> {
+  await syncAccountContent(deps, payload.accountId);
+}
