@@ -9,6 +9,7 @@ import { performance } from "node:perf_hooks";
 import type { Services } from "../core/context.ts";
 import { analyticsDays, followersOn } from "../core/content/own_content_queries.ts";
 import { CONTENT_SYNC_LIMITS, syncAccountContent } from "../core/content/content_sync.ts";
+import { refreshPostDays } from "../core/content/content_sync_queries.ts";
 import type { NetworkPost, NetworkUser, Page } from "../core/network/network_records.ts";
 import type { SocialNetwork } from "../core/network/social_network.ts";
 import { seedSectionUser } from "./seed.ts";
@@ -133,6 +134,13 @@ async function seedOwnPosts(services: Services, accountId: string, count: number
     insert into account_daily_stats (account_id, day, followers_count, recorded_at)
     select ${accountId}, d::date, 5000 + (extract(doy from d)::int * 9), now()
       from generate_series(${since}::date, ${until}::date, interval '1 day') as d`;
+  const days = await services.sql<{ day: string }[]>`
+    select to_char(d, 'YYYY-MM-DD') as day from generate_series(${since}::date, ${until}::date, interval '1 day') as d`;
+  await refreshPostDays(
+    services.sql,
+    accountId,
+    days.map((row) => row.day),
+  );
   await services.sql`analyze own_posts`;
 }
 
@@ -213,11 +221,13 @@ function generatedNetwork(authorId: string, count: number, nowMs: number): Socia
   const empty: Page<NetworkPost> = { items: [] };
   return {
     info: { kind: "simulated", searchWindowDays: 7 },
-    async timeline(_id: string, options: { cursor?: string; limit?: number } = {}) {
+    async timeline(_id: string, options: { cursor?: string; limit?: number; since?: string } = {}) {
+      // Posts newest first; `since` ends the list as the real network's window does.
+      const inWindow = options.since ? Math.min(count, Math.max(0, Math.floor((nowMs - Date.parse(options.since)) / step))) : count;
       const start = Number(options.cursor ?? 0);
       const size = options.limit ?? 20;
-      const items = Array.from({ length: Math.max(0, Math.min(size, count - start)) }, (_, k) => postAt(start + k));
-      return { items, nextCursor: start + size < count ? String(start + size) : undefined };
+      const items = Array.from({ length: Math.max(0, Math.min(size, inWindow - start)) }, (_, k) => postAt(start + k));
+      return { items, nextCursor: start + size < inWindow ? String(start + size) : undefined };
     },
     async mentions() {
       return empty;

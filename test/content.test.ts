@@ -153,6 +153,29 @@ for (const index of [0, 1]) {
       );
     });
 
+    test("analytics over partial days (a window inside one day, or starting and ending mid-day) counts what /v1/posts lists", async () => {
+      const base = Math.floor(Date.now() / DAY) * DAY;
+      for (const [since, until] of [
+        [base - 20 * DAY + 10.5 * 3_600_000, base - 3 * DAY + 7.25 * 3_600_000],
+        [base - 5 * DAY + 2 * 3_600_000, base - 5 * DAY + 23 * 3_600_000],
+      ]) {
+        const window = `since=${new Date(since).toISOString()}&until=${new Date(until).toISOString()}`;
+        const analytics = await get(`/v1/posts/analytics?${window}`);
+        assert.equal(analytics.status, 200, JSON.stringify(analytics.body));
+        let likes = 0;
+        let listed = 0;
+        for (let page = 1; ; page++) {
+          const posts = await get(`/v1/posts?type=all&${window}&limit=100&page=${page}`);
+          for (const post of posts.body.data) likes += post.metrics.likes;
+          listed += posts.body.data.length;
+          if (!posts.body.pagination.has_more) break;
+        }
+        const { totals } = analytics.body.data;
+        assert.equal(totals.likes, likes, window);
+        assert.equal(totals.posts + totals.replies_sent + totals.reposts_sent, listed, window);
+      }
+    });
+
     test("analytics ranges: 366 days is the most (400 range_too_large beyond); since must precede until", async () => {
       const until = "2026-11-01T00:00:00Z";
       const year = await get(`/v1/posts/analytics?since=2025-10-31T00:00:00Z&until=${until}`);

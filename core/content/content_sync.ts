@@ -19,6 +19,7 @@ import {
   linkScheduledPosts,
   markThreadStarts,
   ownPostTexts,
+  refreshPostDays,
   saveSyncState,
   syncStateOf,
   upsertDailyStats,
@@ -129,14 +130,17 @@ export async function syncAccountContent(deps: ContentSyncDeps, accountId: strin
   const ownRows = [...posts.values()].filter((post) => post.authorId === accountId).map((post) => ownPostRow(accountId, post, now));
   const ownIds = ownRows.map((row) => row.x_post_id);
   await deps.sql.begin(async (tx) => {
+    let removedDays: string[] = [];
     await upsertOwnPosts(tx, ownRows);
     await markThreadStarts(tx, accountId, ownIds);
     await linkScheduledPosts(tx, accountId, ownIds);
     if (recent.complete) {
       // A complete read of [refreshFrom, now) saw every post still there; the rest were deleted.
       const seenRecent = ownRows.filter((row) => row.posted_at.getTime() >= refreshFrom).map((row) => row.x_post_id);
-      outcome.postsRemoved = await deleteUnseenOwnPosts(tx, accountId, new Date(refreshFrom), now, seenRecent);
+      removedDays = await deleteUnseenOwnPosts(tx, accountId, new Date(refreshFrom), now, seenRecent);
+      outcome.postsRemoved = removedDays.length;
     }
+    await refreshPostDays(tx, accountId, [...removedDays, ...ownRows.map((row) => row.posted_at.toISOString().slice(0, 10))]);
     const answered = await ownPostTexts(tx, accountId, [...new Set(received.map((reply) => reply.replyToId ?? ""))]);
     const replyRows = received.flatMap((reply) => {
       const replier = repliers.get(reply.authorId);

@@ -83,14 +83,32 @@ export async function linkScheduledPosts(sql: Queryable, accountId: string, post
        and sp.account_id = ${accountId} and sp.x_post_ids is not null and o.x_post_id = any(sp.x_post_ids)`;
 }
 
-/** Deletes own posts in [since, until) that a complete read of that window no longer found (deleted on the network). */
-export async function deleteUnseenOwnPosts(sql: Queryable, accountId: string, since: Date, until: Date, seen: readonly string[]): Promise<number> {
-  const rows = await sql`
+/** Deletes own posts in [since, until) that a complete read of that window no longer found (deleted on the network); answers their UTC days. */
+export async function deleteUnseenOwnPosts(sql: Queryable, accountId: string, since: Date, until: Date, seen: readonly string[]): Promise<string[]> {
+  const rows = await sql<{ day: string }[]>`
     delete from own_posts
      where account_id = ${accountId} and posted_at >= ${since} and posted_at < ${until}
        and not (x_post_id = any(${seen as string[]}::text[]))
-    returning x_post_id`;
-  return rows.length;
+    returning to_char(posted_at at time zone 'UTC', 'YYYY-MM-DD') as day`;
+  return rows.map((row) => row.day);
+}
+
+/** Recounts the `own_post_days` rows of `days` (YYYY-MM-DD) from the account's stored posts. */
+export async function refreshPostDays(sql: Queryable, accountId: string, days: readonly string[]): Promise<void> {
+  if (days.length === 0) return;
+  const list = [...new Set(days)].sort();
+  const from = new Date(`${list[0]}T00:00:00Z`);
+  const to = new Date(Date.parse(`${list.at(-1)}T00:00:00Z`) + 86_400_000);
+  await sql`delete from own_post_days where account_id = ${accountId} and day = any(${list}::date[])`;
+  await sql`
+    insert into own_post_days (account_id, day, posts, replies_sent, reposts_sent, likes, replies, reposts, quotes, bookmarks, impressions)
+    select ${accountId}, (posted_at at time zone 'UTC')::date,
+           count(*) filter (where category = 'post'), count(*) filter (where category = 'reply'), count(*) filter (where category = 'repost'),
+           sum(likes), sum(replies), sum(reposts), sum(quotes), sum(bookmarks), sum(impressions)
+      from own_posts
+     where account_id = ${accountId} and posted_at >= ${from} and posted_at < ${to}
+       and (posted_at at time zone 'UTC')::date = any(${list}::date[])
+     group by 2`;
 }
 
 /** Texts and times of stored own posts among `postIds`. */

@@ -2,6 +2,8 @@
 import type { Queryable } from "../db/sql.ts";
 import type { OwnPostCategory } from "./own_content_rows.ts";
 
+const DAY_MS = 86_400_000;
+
 /** A stored own post with the account's handle (for its URL). */
 export interface OwnPostListRow {
   x_post_id: string;
@@ -116,7 +118,8 @@ export async function listReceivedReplyRows(
 /**
  * Each UTC day from `firstDay` to `lastDay` (YYYY-MM-DD, inclusive) with the posts of
  * [since, until) counted on the day they were posted and the day's recorded followers;
- * a day with nothing is a row of zeros.
+ * a day with nothing is a row of zeros. Whole days come from `own_post_days`; the partial
+ * days at either end are counted from the posts themselves.
  */
 export async function analyticsDays(
   sql: Queryable,
@@ -126,24 +129,34 @@ export async function analyticsDays(
   firstDay: string,
   lastDay: string,
 ): Promise<AnalyticsDayRow[]> {
+  const fullStart = Math.ceil(since.getTime() / DAY_MS) * DAY_MS;
+  const fullEnd = Math.floor(until.getTime() / DAY_MS) * DAY_MS;
+  const whole = fullStart < fullEnd;
+  const rollFrom = new Date(whole ? fullStart : 0).toISOString().slice(0, 10);
+  const rollTo = new Date(whole ? fullEnd : 0).toISOString().slice(0, 10);
+  const headEnd = whole ? new Date(fullStart) : until;
+  const tailStart = whole ? new Date(fullEnd) : until;
   return sql<AnalyticsDayRow[]>`
     with days as (
       select d::date as day from generate_series(${firstDay}::date, ${lastDay}::date, interval '1 day') as d
     ), counted as (
-      select (posted_at at time zone 'UTC')::date as day,
-             count(*) filter (where category = 'post')::int as posts,
-             count(*) filter (where category = 'reply')::int as replies_sent,
-             count(*) filter (where category = 'repost')::int as reposts_sent,
-             sum(likes)::int as likes, sum(replies)::int as replies, sum(reposts)::int as reposts,
-             sum(quotes)::int as quotes, sum(bookmarks)::int as bookmarks, sum(impressions)::bigint as impressions
+      select day, posts, replies_sent, reposts_sent, likes, replies, reposts, quotes, bookmarks, impressions
+        from own_post_days
+       where account_id = ${accountId} and day >= ${rollFrom}::date and day < ${rollTo}::date
+      union all
+      select (posted_at at time zone 'UTC')::date,
+             count(*) filter (where category = 'post')::int, count(*) filter (where category = 'reply')::int,
+             count(*) filter (where category = 'repost')::int,
+             sum(likes), sum(replies), sum(reposts), sum(quotes), sum(bookmarks), sum(impressions)
         from own_posts
-       where account_id = ${accountId} and posted_at >= ${since} and posted_at < ${until}
+       where account_id = ${accountId}
+         and ((posted_at >= ${since} and posted_at < ${headEnd}) or (posted_at >= ${tailStart} and posted_at < ${until}))
        group by 1
     )
     select to_char(days.day, 'YYYY-MM-DD') as date,
-           coalesce(c.posts, 0) as posts, coalesce(c.replies_sent, 0) as replies_sent, coalesce(c.reposts_sent, 0) as reposts_sent,
-           coalesce(c.likes, 0) as likes, coalesce(c.replies, 0) as replies, coalesce(c.reposts, 0) as reposts,
-           coalesce(c.quotes, 0) as quotes, coalesce(c.bookmarks, 0) as bookmarks, coalesce(c.impressions, 0)::float8 as impressions,
+           coalesce(c.posts, 0)::int as posts, coalesce(c.replies_sent, 0)::int as replies_sent, coalesce(c.reposts_sent, 0)::int as reposts_sent,
+           coalesce(c.likes, 0)::float8 as likes, coalesce(c.replies, 0)::float8 as replies, coalesce(c.reposts, 0)::float8 as reposts,
+           coalesce(c.quotes, 0)::float8 as quotes, coalesce(c.bookmarks, 0)::float8 as bookmarks, coalesce(c.impressions, 0)::float8 as impressions,
            s.followers_count as followers
       from days
       left join counted c on c.day = days.day

@@ -33,6 +33,24 @@ create index own_posts_by_time on own_posts (account_id, posted_at desc, x_post_
 create index own_posts_by_category on own_posts (account_id, category, posted_at desc, x_post_id desc);
 create index own_posts_by_conversation on own_posts (account_id, conversation_id) where is_thread_continuation;
 
+-- The own posts of each UTC day, counted and summed (the analytics read this, not the
+-- posts): rewritten for every day a sync touches, in the sync's transaction, so it always
+-- equals what own_posts holds.
+create table own_post_days (
+  account_id text not null references accounts (id) on delete cascade,
+  day date not null,
+  posts integer not null,
+  replies_sent integer not null,
+  reposts_sent integer not null,
+  likes bigint not null,
+  replies bigint not null,
+  reposts bigint not null,
+  quotes bigint not null,
+  bookmarks bigint not null,
+  impressions bigint not null,
+  primary key (account_id, day)
+);
+
 -- Replies other accounts sent to the account's posts, with the replier's profile as read.
 create table received_replies (
   account_id text not null references accounts (id) on delete cascade,
