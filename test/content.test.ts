@@ -320,7 +320,7 @@ describe("the content sync on a hand-built timeline", () => {
     // Two pages a run: the first run reads 2 timeline pages and stops; the next continues the backfill.
     const first = await syncAccountContent({ sql: harness.services.sql, clock, network: fake.network }, account(), { pagesPerRun: 2 });
     assert.deepEqual([first.pagesRead, first.postsStored, first.backfillDone], [2, 4, false]);
-    const second = await syncAccountContent({ sql: harness.services.sql, clock, network: fake.network }, account(), { pagesPerRun: 4 });
+    const second = await syncAccountContent({ sql: harness.services.sql, clock, network: fake.network }, account(), { pagesPerRun: 6 });
     assert.equal(second.backfillDone, true);
     assert.ok(second.repliesStored >= 1);
 

@@ -98,7 +98,7 @@ export async function syncAccountContent(deps: ContentSyncDeps, accountId: strin
   // 1. The recent walk: from the newest post down to a week before the newest stored one
   // (the whole year on the first run; what it cannot finish becomes the backfill).
   const refreshFrom = state.newest_posted_at ? Math.max(state.newest_posted_at.getTime() - CONTENT_SYNC_LIMITS.refreshDays * DAY_MS, horizon) : horizon;
-  const recent = await reader.walk("timeline", timeline(refreshFrom), undefined, (post) => posts.set(post.id, post));
+  const recent = await reader.walk(`timeline since ${refreshFrom}`, timeline(refreshFrom), undefined, (post) => posts.set(post.id, post));
   const next: ContentSyncState = { ...state };
   if (!state.newest_posted_at) {
     next.backfill_cursor = recent.stoppedAt ?? null;
@@ -106,7 +106,7 @@ export async function syncAccountContent(deps: ContentSyncDeps, accountId: strin
   }
   // 2. The backfill continues where the last run stopped.
   if (state.newest_posted_at && !state.backfill_done && state.backfill_cursor && reader.left() > 0) {
-    const backfill = await reader.walk("timeline", timeline(horizon), state.backfill_cursor, (post) => posts.set(post.id, post));
+    const backfill = await reader.walk(`timeline since ${horizon}`, timeline(horizon), state.backfill_cursor, (post) => posts.set(post.id, post));
     next.backfill_cursor = backfill.stoppedAt ?? null;
     next.backfill_done = backfill.complete;
   }
@@ -201,7 +201,7 @@ function pageReader(budget: number) {
   return {
     left: () => budget - read,
     read: () => read,
-    /** Walks pages from `cursor` until the list ends (complete) or the budget does (stoppedAt: where to go on). */
+    /** Walks pages from `cursor` until the list ends (complete) or the budget does (stoppedAt: where to go on) or a page repeats. */
     async walk(
       list: string,
       fetchPage: (cursor: string | undefined) => Promise<Page<NetworkPost>>,
@@ -211,7 +211,9 @@ function pageReader(budget: number) {
       let next = cursor;
       for (;;) {
         const key = `${list}:${next ?? ""}`;
-        if (seen.has(key)) return { complete: true };
+        // A cursor seen before means the network is going round in circles: stop, and claim
+        // nothing about what was not read (no deletions, no backfill end).
+        if (seen.has(key)) return { complete: false };
         if (read >= budget) return { complete: false, stoppedAt: next };
         seen.add(key);
         read += 1;

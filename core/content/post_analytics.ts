@@ -35,10 +35,10 @@ export async function postAnalytics(ctx: AccountContext, input: PostAnalyticsInp
   const firstDay = since.toISOString().slice(0, 10);
   const lastDay = new Date(until.getTime() - 1).toISOString().slice(0, 10);
   const { sql } = ctx.services;
-  const days = await analyticsDays(sql, ctx.account.id, since, until, firstDay, lastDay);
+  const [days, before] = await Promise.all([analyticsDays(sql, ctx.account.id, since, until, firstDay, lastDay), followersOn(sql, ctx.account.id, firstDay)]);
   const totals = Object.fromEntries(COUNTS.map((name) => [name, days.reduce((sum, day) => sum + day[name], 0)])) as PostAnalytics["totals"];
   const recorded = days.filter((day) => day.followers !== null);
-  const start = (await followersOn(sql, ctx.account.id, firstDay)) ?? recorded[0]?.followers ?? null;
+  const start = before ?? recorded[0]?.followers ?? null;
   const end = recorded.at(-1)?.followers ?? (await followersOn(sql, ctx.account.id, lastDay));
   return {
     data: {
