@@ -92,9 +92,8 @@ function buildEntry(seed: number, slot: number): Entry {
   const topic = random.pick(TOPICS);
   const video = random.chance(traits.videoShare);
   const label = random.pick(video ? VIDEO_LABELS : IMAGE_LABELS);
-  const fill = filler(random, topic);
-  const caption = `${fill(random.pick(label.captions))} ${random.chance(0.5) ? random.pick(topic.hashtags) : ""}`.trim();
-  const summary = fill(label.summary);
+  const caption = `${fill(random.pick(label.captions), random, topic)} ${random.chance(0.5) ? random.pick(topic.hashtags) : ""}`.trim();
+  const summary = fill(label.summary, random, topic);
   const first = random.pick(FIRST_NAMES);
   const last = random.pick(LAST_NAMES);
   const handle = `${first}${random.pick(["", "_", "."])}${last}${random.pick(["", "hq", "tv", "studio", String(random.int(99))])}`
@@ -128,19 +127,28 @@ function pickPlatform(random: Random): MediaPlatform {
   return MEDIA_PLATFORMS[0];
 }
 
-/** Fills a template's placeholders with draws from the topic. */
-function filler(random: Random, topic: Topic): (template: string) => string {
-  const values: Record<string, () => string> = {
-    subject: () => random.pick(topic.subjects),
-    outcome: () => random.pick(topic.outcomes),
-    lesson: () => random.pick(topic.lessons),
-    opinion: () => random.pick(topic.opinions),
-    thing: () => random.pick(topic.things),
-    role: () => random.pick(topic.roles).toLowerCase(),
-    seconds: () => String(15 + random.int(16) * 5),
-    count: () => String(3 + random.int(8)),
-  };
-  return (template) => template.replace(/\{(\w+)\}/g, (_, name: string) => values[name]?.() ?? name);
+/** Fills a template's placeholders with draws from the topic (a switch, not a closure per item: tsx makes closures costly). */
+function fill(template: string, random: Random, topic: Topic): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    switch (name) {
+      case "subject":
+        return random.pick(topic.subjects);
+      case "outcome":
+        return random.pick(topic.outcomes);
+      case "lesson":
+        return random.pick(topic.lessons);
+      case "opinion":
+        return random.pick(topic.opinions);
+      case "thing":
+        return random.pick(topic.things);
+      case "role":
+        return random.pick(topic.roles).toLowerCase();
+      case "seconds":
+        return String(15 + random.int(16) * 5);
+      default:
+        return String(3 + random.int(8));
+    }
+  });
 }
 
 function engagementOf(random: Random, platform: MediaPlatform): MediaItem["engagement"] {
