@@ -33,15 +33,15 @@ export const inspirationMediaRouter = router({
     .input(
       z
         .object({
-          q: z.string().max(200, "must be at most 200 characters").optional().meta({ description: "Search text; omitted or blank: browse the newest items" }),
+          q: z.string().max(200, "must be at most 200 characters").meta({ description: "Search text; omitted or blank: browse the newest items" }).optional(),
           platforms: commaListOf(MEDIA_PLATFORMS).optional(),
           time_filter: z.enum(TIME_FILTERS).default("all").meta({ description: "Posted within the last 24 hours, 7 days, 30 days, or any time (default)" }),
-          media_type: z.enum(MEDIA_TYPE_FILTERS).default("all"),
+          media_type: z.enum(MEDIA_TYPE_FILTERS).default("all").meta({ description: "Videos, images, or both (default)" }),
           content_type: z
             .string()
             .max(64, "must be at most 64 characters")
-            .optional()
-            .meta({ description: "Content label (`tutorial`, `meme`, `infographic`, ...; case and spaces are ignored); an unknown label matches nothing" }),
+            .meta({ description: "Content label (`tutorial`, `meme`, `infographic`, ...; case and spaces are ignored); an unknown label matches nothing" })
+            .optional(),
           limit,
         })
         .prefault({}),
