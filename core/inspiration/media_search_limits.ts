@@ -38,18 +38,19 @@ export async function chargeFreshSearch(ctx: KeyContext): Promise<ReleaseSearch>
   const giveBack = async () => {
     await releaseAllowances(ctx, ownerId, charges, { chargedAt: daily.checkedAt });
   };
-  const check: TokenBucketCheck = { key: `tb:${ownerId}:${MEDIA_SEARCH_BURST.name}`, ...MEDIA_SEARCH_BURST, cost: 1 };
-  let burst: TokenBucketState;
+  const { name, burst, intervalMs } = MEDIA_SEARCH_BURST;
+  const check: TokenBucketCheck = { key: `tb:${ownerId}:${name}`, burst, intervalMs, cost: 1 };
+  let bucket: TokenBucketState;
   try {
-    burst = await ctx.services.allowanceCounters.takeTokens(check, daily.checkedAt);
+    bucket = await ctx.services.allowanceCounters.takeTokens(check, daily.checkedAt);
   } catch (cause) {
     await giveBack();
-    throw rateLimitedAllowanceError({ status: "unverifiable", checkedAt: daily.checkedAt, cause }, { bucket: MEDIA_SEARCH_BURST.name, units: UNITS });
+    throw rateLimitedAllowanceError({ status: "unverifiable", checkedAt: daily.checkedAt, cause }, { bucket: name, units: UNITS });
   }
-  if (!burst.allowed) {
+  if (!bucket.allowed) {
     await giveBack();
-    ctx.services.telemetry?.rateLimited(MEDIA_SEARCH_BURST.name);
-    throw tokenBucketError(burst, daily.checkedAt, { bucket: MEDIA_SEARCH_BURST.name, units: UNITS });
+    ctx.services.telemetry?.rateLimited(name);
+    throw tokenBucketError(bucket, daily.checkedAt, { bucket: name, units: UNITS });
   }
   return giveBack;
 }
