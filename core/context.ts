@@ -17,6 +17,7 @@ import type { Outbound } from "./outbound/outbound.ts";
 import type { PageReader } from "./pages/page_reader.ts";
 import type { SocialNetwork } from "./network/social_network.ts";
 import type { MediaStore } from "./media/media_store.ts";
+import type { MediaLibrary } from "./inspiration/media_library.ts";
 import type { Telemetry } from "./telemetry/telemetry.ts";
 
 /** Everything outside the process, passed in (never imported as a singleton). */
@@ -42,6 +43,8 @@ export interface Services {
   model: Model;
   /** The social network (X): the simulated world or X API v2 (core/network/social_network.ts). */
   network: SocialNetwork;
+  /** Viral media posts across platforms for `GET /v1/inspiration/media`: simulated or a hosted source (core/inspiration/media_library.ts). */
+  mediaLibrary: MediaLibrary;
   /** Uploaded images: local disk or S3 (core/media/media_store.ts); undefined when not configured (`503 media_not_configured`). */
   media?: MediaStore;
   /** Metrics the core reports (rate-limit refusals, credits); absent: nothing recorded. */

@@ -6,6 +6,7 @@ import { contentRouter } from "./content.ts";
 import { contextRouter } from "./context.ts";
 import { coversRouter } from "./covers.ts";
 import { identityRouter } from "./identity.ts";
+import { inspirationMediaRouter } from "./inspiration_media.ts";
 import { mediaRouter } from "./media.ts";
 import { metaRouter } from "./meta.ts";
 import { plugTemplatesRouter } from "./plug_templates.ts";
@@ -25,6 +26,7 @@ export const appRouter = router({
   context: contextRouter,
   covers: coversRouter,
   identity: identityRouter,
+  inspirationMedia: inspirationMediaRouter,
   media: mediaRouter,
   meta: metaRouter,
   plugTemplates: plugTemplatesRouter,

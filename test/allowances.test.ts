@@ -10,7 +10,14 @@ import { createContextInner, type Context } from "../core/context.ts";
 import { ApiError } from "../core/errors.ts";
 import { consumeAllowances, releaseAllowances, requireAllowances, type AllowanceSpec } from "../core/limits/allowances.ts";
 import type { AllowanceOutcome, AllowanceRefusal } from "../core/limits/allowance_outcome.ts";
-import { actionCapError, collectionQuotaError, dmLimitError, lookupQuotaError } from "../core/limits/allowance_errors.ts";
+import {
+  actionCapError,
+  collectionQuotaError,
+  dmLimitError,
+  lookupQuotaError,
+  rateLimitedAllowanceError,
+  tokenBucketError,
+} from "../core/limits/allowance_errors.ts";
 import { DATASET_COLLECTIONS, LIVE_LOOKUPS, PLATFORM_LIVE_DATA, dailyActionCap } from "../core/limits/allowance_catalog.ts";
 import { consumeRolling, pruneRollingUsage, releaseRolling } from "../core/limits/rolling_allowances.ts";
 
@@ -267,6 +274,26 @@ describe("daily allowances", () => {
       assert.equal(month.body.scope, "month");
       assert.equal(month.retryAfter, "21600");
       assert.doesNotMatch(String(month.body.message), /spread/);
+    });
+
+    const names = { bucket: "media_daily", units: "fresh media searches" };
+
+    test("rateLimitedAllowanceError(): 429 rate_limited naming the bucket, with limit, reset_at and Retry-After", async () => {
+      const daily = answer(rateLimitedAllowanceError(await refusedBy({ name: fresh("media"), limit: 3, scope: "account" }), names));
+      assert.equal(daily.status, 429);
+      assert.deepEqual(Object.keys(daily.body).sort(), ["bucket", "code", "limit", "message", "reset_at", "retry_after"]);
+      assert.deepEqual([daily.body.code, daily.body.bucket, daily.body.limit, daily.body.reset_at], ["rate_limited", "media_daily", 3, midnight]);
+      assert.equal(daily.retryAfter, "21600");
+      assert.match(String(daily.body.message), /^Daily allowance used: 3 fresh media searches per account per UTC day; resets at "2025-06-07T00:00:00Z"$/);
+    });
+
+    test("tokenBucketError(): 429 rate_limited naming the bucket, Retry-After in whole seconds until the next unit", () => {
+      const state = { key: "k", burst: 20, intervalMs: 3_000, allowed: false, remaining: 0, retryAfterMs: 2_100, fullAtMs: 0 };
+      const refused = answer(tokenBucketError(state, Date.parse("2025-06-06T18:00:00Z"), { ...names, bucket: "media_burst" }));
+      assert.equal(refused.status, 429);
+      assert.deepEqual([refused.body.code, refused.body.bucket, refused.body.limit, refused.body.retry_after], ["rate_limited", "media_burst", 20, 3]);
+      assert.equal(refused.body.reset_at, epoch("2025-06-06T18:00:03Z"));
+      assert.equal(refused.retryAfter, "3");
     });
   });
 });

@@ -207,15 +207,55 @@ for (const impl of implementations) {
       );
       assert.equal(await usedOf(first, "race"), 10);
     });
+
+    const bucket = (key: string, cost = 1) => ({ key, burst: 20, intervalMs: 3_000, cost });
+
+    test("takeTokens() allows a burst of 20, refuses the 21st for 3 s, then allows one more", async () => {
+      const counters = open();
+      const key = `burst-${randomUUID()}`;
+      for (let i = 0; i < 20; i++) {
+        const state = await counters.takeTokens(bucket(key), NOON);
+        assert.equal(state.allowed, true);
+        assert.equal(state.remaining, 19 - i);
+      }
+      const refused = await counters.takeTokens(bucket(key), NOON);
+      assert.deepEqual([refused.allowed, refused.remaining, refused.retryAfterMs, refused.fullAtMs], [false, 0, 3_000, NOON + 60_000]);
+      assert.equal((await counters.takeTokens(bucket(key), NOON + 2_999)).allowed, false);
+      const later = await counters.takeTokens(bucket(key), NOON + 3_000);
+      assert.deepEqual([later.allowed, later.remaining], [true, 0]);
+      assert.equal((await counters.takeTokens(bucket(key), NOON + 3_000)).allowed, false);
+      // A full minute of rest refills the whole burst, not more.
+      const rested = await counters.takeTokens(bucket(key, 0), NOON + 3_000 + 120_000);
+      assert.deepEqual([rested.allowed, rested.remaining], [true, 20]);
+    });
+
+    test("takeTokens() takes a multi-unit cost whole or not at all, and cost 0 only reads", async () => {
+      const counters = open();
+      const key = `multi-${randomUUID()}`;
+      assert.equal((await counters.takeTokens(bucket(key, 15), NOON)).allowed, true);
+      const refused = await counters.takeTokens(bucket(key, 6), NOON);
+      assert.deepEqual([refused.allowed, refused.remaining, refused.retryAfterMs], [false, 5, 3_000]);
+      assert.equal((await counters.takeTokens(bucket(key, 0), NOON)).remaining, 5);
+      assert.equal((await counters.takeTokens(bucket(key, 5), NOON)).allowed, true);
+    });
+
+    test("30 parallel takes from one bucket of 20 allow exactly 20, across processes", async () => {
+      const first = open();
+      const second = open(impl.peer(first));
+      const key = `race-${randomUUID()}`;
+      const results = await Promise.all(Array.from({ length: 30 }, (_, i) => (i % 2 === 0 ? first : second).takeTokens(bucket(key), NOON)));
+      assert.equal(results.filter((state) => state.allowed).length, 20);
+    });
   });
 }
 
 describe("fail-open and faulty counters", () => {
-  test("faulty counters reject consume() and release()", async () => {
+  test("faulty counters reject consume(), takeTokens() and release()", async () => {
     const counters = createFaultyCounters();
     const message = "Counters unavailable (THREADLINE_FAULTS=counters)";
     await assert.rejects(counters.consume([check("k", 1)], NOON), { message });
     await assert.rejects(counters.release([check("k", 1)], NOON), { message });
+    await assert.rejects(counters.takeTokens({ key: "k", burst: 1, intervalMs: 1_000, cost: 1 }, NOON), { message });
   });
 
   test("the fail-open wrapper falls back when the primary rejects", async () => {
@@ -226,7 +266,10 @@ describe("fail-open and faulty counters", () => {
     assert.equal((await counters.consume([check("fallback", 1)], NOON)).allowed, false);
     await counters.release([check("fallback", 1)], NOON);
     assert.equal(await usedOf(fallback, "fallback"), 0);
-    assert.equal(errors.length, 3);
+    const tokens = { key: "fallback-bucket", burst: 1, intervalMs: 1_000, cost: 1 };
+    assert.equal((await counters.takeTokens(tokens, NOON)).allowed, true);
+    assert.equal((await counters.takeTokens(tokens, NOON)).allowed, false);
+    assert.equal(errors.length, 5);
     assert.match(String(errors[0]), /THREADLINE_FAULTS=counters/);
     await counters.close();
   });

@@ -20,6 +20,15 @@ export function createFailOpenCounters(primary: Counters, fallback: Counters, on
       }
     },
 
+    async takeTokens(check, nowMs) {
+      try {
+        return await primary.takeTokens(check, nowMs);
+      } catch (error) {
+        onError?.(error);
+        return fallback.takeTokens(check, nowMs);
+      }
+    },
+
     async release(checks, nowMs) {
       try {
         await primary.release(checks, nowMs);

@@ -5,11 +5,12 @@
  */
 import type { Counters } from "../../core/limits/counters.ts";
 
-/** Creates counters whose consume and release always reject. */
+/** Creates counters whose consume, takeTokens and release always reject. */
 export function createFaultyCounters(): Counters {
   const unavailable = () => Promise.reject(new Error("Counters unavailable (THREADLINE_FAULTS=counters)"));
   return {
     consume: unavailable,
+    takeTokens: unavailable,
     release: unavailable,
     async close() {},
   };

@@ -1,9 +1,10 @@
 /**
- * In-process fixed-window counters: the per-process limiter that request
- * buckets fall back to when Redis is down, and the store for tests and
- * single-process deployments.
+ * In-process fixed-window counters and token buckets: the per-process limiter
+ * that request buckets fall back to when Redis is down, and the store for tests
+ * and single-process deployments.
  */
 import { windowStart } from "../../core/limits/counters.ts";
+import { assertTokenBucket, gcraState, gcraTake } from "../../core/limits/token_bucket.ts";
 import type { CounterCheck, Counters, WindowState } from "../../core/limits/counters.ts";
 
 /** How often (in caller time) a consume sweeps out windows that have ended. */
@@ -18,6 +19,8 @@ interface Window {
 /** Creates fixed-window counters held in this process's memory. */
 export function createMemoryCounters(): Counters {
   const windows = new Map<string, Window>();
+  /** Token buckets by key: their TAT (core/limits/token_bucket.ts), epoch milliseconds. */
+  const buckets = new Map<string, number>();
   let nextSweepMs = 0;
 
   // Lazy sweep instead of a timer: nothing to unref or clear, and memory is
@@ -27,6 +30,10 @@ export function createMemoryCounters(): Counters {
     nextSweepMs = nowMs + SWEEP_INTERVAL_MS;
     for (const [id, window] of windows) {
       if (window.endMs <= nowMs) windows.delete(id);
+    }
+    // A TAT in the past is a full bucket, the same as no entry.
+    for (const [key, tat] of buckets) {
+      if (tat <= nowMs) buckets.delete(key);
     }
   }
 
@@ -74,6 +81,14 @@ export function createMemoryCounters(): Counters {
       return { allowed, windows: states };
     },
 
+    async takeTokens(check, nowMs) {
+      assertTokenBucket(check);
+      sweep(nowMs);
+      const step = gcraTake(buckets.get(check.key), check, nowMs);
+      if (step.allowed && check.cost > 0) buckets.set(check.key, step.tat);
+      return gcraState(check, nowMs, step);
+    },
+
     async release(checks, nowMs) {
       for (const check of checks) {
         const id = windowId(check, nowMs);
@@ -86,6 +101,7 @@ export function createMemoryCounters(): Counters {
 
     async close() {
       windows.clear();
+      buckets.clear();
     },
   };
 }

@@ -1,13 +1,14 @@
 /**
- * Fixed-window counters in Redis, shared by every server process.
+ * Fixed-window counters and token buckets in Redis, shared by every server process.
  *
- * Each consume is one Lua script, so the check and the charge of all its
+ * Each consume and each token take is one Lua script, so the check and the charge of all its
  * windows happen atomically: no other client can slip in between "is there
  * room?" and "take it" (spec, Limits 1: all windows are charged, or none).
  */
 import { Redis } from "ioredis";
 import { windowStart } from "../../core/limits/counters.ts";
 import type { CounterCheck, Counters, WindowState } from "../../core/limits/counters.ts";
+import { assertTokenBucket, gcraState } from "../../core/limits/token_bucket.ts";
 
 /**
  * KEYS: one window key per check. ARGV: limit, cost, ttl_ms per check.
@@ -55,6 +56,28 @@ return 0
 `;
 
 /**
+ * GCRA, the same steps as `gcraTake` (core/limits/token_bucket.ts): KEYS[1] holds the
+ * bucket's TAT in epoch ms. ARGV: now_ms, interval_ms, burst, cost, margin_ms. The key
+ * expires once the bucket is full again (plus the margin), when a missing key means the
+ * same. Replies {allowed, tat}: the stored TAT after the call. `%.0f` keeps 13-digit
+ * millisecond times out of Lua's exponent notation.
+ */
+const TAKE_TOKENS_LUA = `
+local now = tonumber(ARGV[1])
+local interval = tonumber(ARGV[2])
+local burst = tonumber(ARGV[3])
+local cost = tonumber(ARGV[4])
+local tat = tonumber(redis.call('GET', KEYS[1]) or ARGV[1])
+if tat < now then tat = now end
+local next_tat = tat + cost * interval
+if next_tat - burst * interval > now then return {0, tat} end
+if cost > 0 then
+  redis.call('SET', KEYS[1], string.format('%.0f', next_tat), 'PX', string.format('%.0f', next_tat - now + tonumber(ARGV[5])))
+end
+return {1, next_tat}
+`;
+
+/**
  * Keys outlive their window by this much. The TTL is computed from the
  * caller's clock rather than PEXPIREAT on Redis's: when the two disagree, an
  * absolute time already past on Redis's clock would delete the key on the
@@ -70,6 +93,7 @@ const DISCONNECT_TIMEOUT_MS = 200;
 interface ScriptCommands {
   threadlineConsume(numKeys: number, ...keysAndArgs: (string | number)[]): Promise<unknown>;
   threadlineRelease(numKeys: number, ...keysAndArgs: (string | number)[]): Promise<unknown>;
+  threadlineTakeTokens(numKeys: number, ...keysAndArgs: (string | number)[]): Promise<unknown>;
 }
 
 /** Creates fixed-window counters stored in Redis under `prefix` (default `tl:`). */
@@ -94,6 +118,7 @@ export function createRedisCounters(options: { url: string; prefix?: string }): 
   // has not seen the script yet (after a restart or SCRIPT FLUSH).
   redis.defineCommand("threadlineConsume", { lua: CONSUME_LUA });
   redis.defineCommand("threadlineRelease", { lua: RELEASE_LUA });
+  redis.defineCommand("threadlineTakeTokens", { lua: TAKE_TOKENS_LUA });
   const scripts = redis as unknown as ScriptCommands;
 
   // Connection errors reach callers as rejected commands; remembering the
@@ -144,6 +169,15 @@ export function createRedisCounters(options: { url: string; prefix?: string }): 
         }),
       );
       return { allowed: allowed === 1, windows };
+    },
+
+    async takeTokens(check, nowMs) {
+      assertTokenBucket(check);
+      await ready();
+      const now = Math.floor(nowMs);
+      const reply = await scripts.threadlineTakeTokens(1, `${prefix}${check.key}`, now, check.intervalMs, check.burst, check.cost, EXPIRY_MARGIN_MS);
+      const [allowed, tat] = parseReply(reply, 2);
+      return gcraState(check, now, { allowed: allowed === 1, tat });
     },
 
     async release(checks, nowMs) {

@@ -5,6 +5,7 @@ import type { FaultName } from "../../core/faults.ts";
 import { parseFaults } from "../../core/faults.ts";
 import type { NetworkSettings } from "../x/open_network.ts";
 import type { ModelConfig } from "../ai/open_model.ts";
+import type { MediaLibrarySettings } from "../inspiration/open_media_library.ts";
 import type { Logger } from "../observability/open_logger.ts";
 
 /** The model's configuration as plain (structured-clone safe) data, with `THREADLINE_FAULTS=ai` as `faulty`. */
@@ -84,6 +85,12 @@ export interface ThreadlineConfig {
   xUserToken?: string;
   /** Bound on one X API call in ms (`X_API_TIMEOUT_MS`, default 10 000). */
   xApiTimeoutMs?: number;
+  /** Hosted inspiration media library (`INSPIRATION_MEDIA_URL`, its root; POST `<url>/search`). Absent: the simulated library. */
+  inspirationMediaUrl?: string;
+  /** Bearer key for `inspirationMediaUrl` (`INSPIRATION_MEDIA_KEY`). */
+  inspirationMediaKey?: string;
+  /** Bound on one call to the hosted library in ms (`INSPIRATION_MEDIA_TIMEOUT_MS`, default 10 000). */
+  inspirationMediaTimeoutMs?: number;
   /** Media store (`MEDIA_STORE`): `local` (default), `s3` or `none` (`POST /v1/media` then answers 503 media_not_configured). */
   mediaStore?: "local" | "s3" | "none";
   /** Local media directory (`MEDIA_DIR`, default `<dataDir>/media`; a temporary one when `dataDir` is null). */
@@ -132,6 +139,9 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ThreadlineC
     xBearerToken: env.X_BEARER_TOKEN || undefined,
     xUserToken: env.X_USER_TOKEN || undefined,
     xApiTimeoutMs: numberFrom(env, "X_API_TIMEOUT_MS"),
+    inspirationMediaUrl: env.INSPIRATION_MEDIA_URL || undefined,
+    inspirationMediaKey: env.INSPIRATION_MEDIA_KEY || undefined,
+    inspirationMediaTimeoutMs: numberFrom(env, "INSPIRATION_MEDIA_TIMEOUT_MS"),
     mediaStore: (env.MEDIA_STORE || undefined) as ThreadlineConfig["mediaStore"],
     mediaDir: env.MEDIA_DIR || undefined,
     mediaSigningSecret: env.MEDIA_SIGNING_SECRET || undefined,
@@ -205,6 +215,11 @@ export function networkSettingsOf(config: ThreadlineConfig): NetworkSettings {
         : undefined,
     faulty: faultsOf(config).has("x"),
   };
+}
+
+/** The inspiration media library a config names: hosted when `INSPIRATION_MEDIA_URL` is set, else simulated with the network's seed. */
+export function mediaLibrarySettingsOf(config: ThreadlineConfig): MediaLibrarySettings {
+  return { url: config.inspirationMediaUrl, key: config.inspirationMediaKey, timeoutMs: config.inspirationMediaTimeoutMs, seed: config.networkSeed };
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * The composition root: wires the adapters into the core's Services (database, migrated;
- * counters, key cache, docs, network, media, model), the logger and the metrics, the HTTP
+ * counters, key cache, docs, network, media, model, inspiration media library), the logger and the metrics, the HTTP
  * app, and the job runner. The one place that knows which adapter is in use: `createThreadline`
  * (mod.ts), and through it `serve`, call it; the job worker thread opens its ports with the
  * same wiring (open_ports.ts) from the plain-data settings this hands it.
@@ -22,7 +22,8 @@ import { createFailOpenCounters } from "../counters/fail_open_counters.ts";
 import { createFaultyCounters } from "../counters/faulty_counters.ts";
 import { createHttpApp } from "../http/create_http_app.ts";
 import { observedFetch } from "../http/observed_fetch.ts";
-import { faultsOf, type ThreadlineConfig } from "./config.ts";
+import { faultsOf, mediaLibrarySettingsOf, type ThreadlineConfig } from "./config.ts";
+import { openMediaLibrary } from "../inspiration/open_media_library.ts";
 import { createLookupCache } from "../../core/lookups/lookup_cache.ts";
 import { createHttpPageReader } from "../pages/http_page_reader.ts";
 import { createGuardedOutbound } from "../outbound/guarded_get.ts";
@@ -62,6 +63,8 @@ export async function openRuntime(router: AnyRouter, config: ThreadlineConfig): 
   // AI_BASE_URL picks the OpenAI-compatible client, else the local engine; THREADLINE_FAULTS=ai makes it fail.
   // MEDIA_STORE: local (default), s3 or none. Validated first: a configuration error must not leave a database open.
   const portSettings = portSettingsOf(config);
+  // INSPIRATION_MEDIA_URL picks the hosted library, else the simulated one; no job reads it.
+  const mediaLibrary = openMediaLibrary(mediaLibrarySettingsOf(config));
   // Embedded PGlite is one backend session, and pglite-socket interleaves the extended-
   // protocol messages of concurrent connections outside transactions (seen here as
   // `portal "" does not exist`), so the embedded pool is one pipelined connection.
@@ -95,6 +98,7 @@ export async function openRuntime(router: AnyRouter, config: ThreadlineConfig): 
     model: ports.model,
     network: ports.network,
     media: ports.media,
+    mediaLibrary,
     telemetry: metrics?.telemetry,
     lookupCache: createLookupCache(),
     outbound,

@@ -12,7 +12,7 @@
  */
 import { ApiError, retryableError } from "../errors.ts";
 import type { AllowanceRefusal } from "./allowance_outcome.ts";
-import { windowStart } from "./counters.ts";
+import { type TokenBucketState, windowStart } from "./counters.ts";
 
 /**
  * Retry-After when the counters could not answer (spec rule 9: refuse). Short, because
@@ -115,6 +115,49 @@ export function dmLimitError(refusal: AllowanceRefusal, options: { scope: DmLimi
   const remedy = scope === "day" ? `; resend with "spread": true to place the overflow over coming days` : "";
   const message = `DM allowance for the ${scope} used (${blocked.limit} allowed); room again at "${isoSeconds(blocked.resetAt)}"${remedy}`;
   return retryableError("dm_limit_reached", message, secondsUntil(blocked.resetAt, refusal.checkedAt), { scope });
+}
+
+/** What an endpoint's own limit is called in an answer: the `bucket` field and the words for its units. */
+export interface LimitNames {
+  /** The `bucket` of the envelope, as request-bucket refusals name theirs (`reads`, `writes`). */
+  bucket: string;
+  /** The units in words, plural: `fresh inspiration media searches`. */
+  units: string;
+}
+
+/**
+ * `429 rate_limited` for an endpoint's own daily allowance (spec Limits 9: inspiration
+ * media's 500 fresh searches per UTC day), naming the `bucket` as request buckets do, with
+ * `limit`, `reset_at` (the next UTC midnight), `retry_after` and `Retry-After`; counters
+ * that cannot be verified answer the same code with a short retry (rule 9: refuse).
+ */
+export function rateLimitedAllowanceError(refusal: AllowanceRefusal, names: LimitNames): ApiError {
+  if (refusal.status === "unverifiable") {
+    const message = `The allowance of ${names.units} could not be verified right now; retry in ${UNVERIFIABLE_RETRY_SECONDS} s`;
+    return retryableError("rate_limited", message, UNVERIFIABLE_RETRY_SECONDS, { bucket: names.bucket, reset_at: nextUtcMidnight(refusal.checkedAt) });
+  }
+  const { blocked } = refusal;
+  const message = `Daily allowance used: ${blocked.limit} ${names.units} per account per UTC day; resets at "${isoSeconds(blocked.resetAt)}"`;
+  return retryableError("rate_limited", message, secondsUntil(blocked.resetAt, refusal.checkedAt), {
+    bucket: names.bucket,
+    limit: blocked.limit,
+    reset_at: blocked.resetAt,
+  });
+}
+
+/**
+ * `429 rate_limited` for a refused token bucket (spec Limits 9: "burst of 20 refilling one
+ * per 3 seconds"): `bucket`, `limit` (the burst), `reset_at` (when the next unit is there)
+ * and `retry_after` / `Retry-After` (whole seconds until then).
+ */
+export function tokenBucketError(state: TokenBucketState, checkedAtMs: number, names: LimitNames): ApiError {
+  const retryAfter = Math.max(1, Math.ceil(state.retryAfterMs / 1000));
+  const message = `Too many ${names.units}: ${state.burst} at once, then one every ${state.intervalMs / 1000} s; retry in ${retryAfter} s`;
+  return retryableError("rate_limited", message, retryAfter, {
+    bucket: names.bucket,
+    limit: state.burst,
+    reset_at: Math.ceil((checkedAtMs + state.retryAfterMs) / 1000),
+  });
 }
 
 /** Whole seconds from `checkedAtMs` to `resetAt` (epoch seconds), at least 1. */

@@ -1,5 +1,7 @@
 /**
- * The Counters port: fixed-window counters shared by every server process.
+ * The Counters port: fixed-window counters shared by every server process, and token
+ * buckets for limits that refill steadily (spec Limits 9: "burst of 20 refilling one per
+ * 3 seconds"), which a fixed window cannot express.
  *
  * Request buckets, daily allowances and action caps are all "add `cost` to a
  * window unless that would pass its limit". Windows are fixed, aligned to
@@ -39,10 +41,38 @@ export interface ConsumeResult {
   windows: WindowState[];
 }
 
-/** Fixed-window counters (Redis or in-memory). */
+/** One token bucket: `burst` units at once, one more every `intervalMs` (core/limits/token_bucket.ts). */
+export interface TokenBucketCheck {
+  /** Stable name of the bucket (e.g. `tb:123:inspiration_media_burst`). */
+  key: string;
+  /** Units the bucket holds when full. */
+  burst: number;
+  /** Milliseconds to earn back one unit. */
+  intervalMs: number;
+  /** Units this call takes (0 only reads). */
+  cost: number;
+}
+
+/** A token bucket after a take: taken whole, or not at all. */
+export interface TokenBucketState {
+  key: string;
+  burst: number;
+  intervalMs: number;
+  allowed: boolean;
+  /** Whole units left after this call. */
+  remaining: number;
+  /** 0 when allowed; else milliseconds until `cost` units are there. */
+  retryAfterMs: number;
+  /** When the bucket is full again, epoch milliseconds. */
+  fullAtMs: number;
+}
+
+/** Fixed-window counters and token buckets (Redis or in-memory). */
 export interface Counters {
   /** Charges every check, or none when any would pass its limit (all or nothing). */
   consume(checks: CounterCheck[], nowMs: number): Promise<ConsumeResult>;
+  /** Takes `cost` units from a token bucket, or none when it holds fewer (one atomic step). */
+  takeTokens(check: TokenBucketCheck, nowMs: number): Promise<TokenBucketState>;
   /** Gives `cost` units back to each window (never below zero); used for refunds. */
   release(checks: CounterCheck[], nowMs: number): Promise<void>;
   /** Closes connections. */

@@ -1,0 +1,51 @@
+/** Inspiration media: `GET /v1/inspiration/media` (supplement "### Inspiration"; spec Limits 9). Owner-scoped: no `account_id`. */
+import { z } from "zod";
+import { keyProcedure, router } from "../core/trpc.ts";
+import { commaListOf } from "../core/schema.ts";
+import { MEDIA_PLATFORMS, MEDIA_TYPE_FILTERS, TIME_FILTERS, mediaItem } from "../core/inspiration/media_item_schema.ts";
+import { searchInspirationMedia } from "../core/inspiration/media_search.ts";
+
+const limit = z
+  .number({ error: "must be an integer from 1 to 120" })
+  .int("must be an integer from 1 to 120")
+  .min(1, "must be an integer from 1 to 120")
+  .max(120, "must be an integer from 1 to 120")
+  .default(20)
+  .meta({ description: "Items to answer, 1 to 120 (default 20); there is no pagination" });
+
+export const inspirationMediaRouter = router({
+  media: keyProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/v1/inspiration/media",
+        tags: ["Inspiration"],
+        summary: "Search or browse a library of viral media posts across platforms",
+        description:
+          'With `q`, a search ranked by relevance (`meta.mode: "search"`, each item with `score`); without it, the newest items (`meta.mode: "browse"`). ' +
+          "Items carry captions, a summary, engagement counts and `source_url`, never a media file or thumbnail URL; no personalisation. " +
+          "Fresh searches are limited per account to a burst of 20 refilling one per 3 s and to 500 per UTC day (`429 rate_limited` naming the `bucket`, with `Retry-After`); " +
+          "the same query again within 15 minutes answers the stored result (`meta.cached: true`) and counts against neither. An unknown `content_type` answers no items and still counts.",
+      },
+      errors: ["rate_limited", "upstream_unavailable", "upstream_error", "upstream_timeout"],
+      toolName: "inspiration_media",
+    })
+    .input(
+      z
+        .object({
+          q: z.string().max(200, "must be at most 200 characters").meta({ description: "Search text; omitted or blank: browse the newest items" }).optional(),
+          platforms: commaListOf(MEDIA_PLATFORMS).optional(),
+          time_filter: z.enum(TIME_FILTERS).default("all").meta({ description: "Posted within the last 24 hours, 7 days, 30 days, or any time (default)" }),
+          media_type: z.enum(MEDIA_TYPE_FILTERS).default("all").meta({ description: "Videos, images, or both (default)" }),
+          content_type: z
+            .string()
+            .max(64, "must be at most 64 characters")
+            .meta({ description: "Content label (`tutorial`, `meme`, `infographic`, ...; case and spaces are ignored); an unknown label matches nothing" })
+            .optional(),
+          limit,
+        })
+        .prefault({}),
+    )
+    .output(z.object({ data: z.array(mediaItem), meta: z.object({ mode: z.enum(["search", "browse"]), cached: z.boolean() }) }))
+    .query(({ ctx, input }) => searchInspirationMedia(ctx, input)),
+});
