@@ -4,6 +4,7 @@ import { articlesRouter } from "./articles.ts";
 import { contextRouter } from "./context.ts";
 import { coversRouter } from "./covers.ts";
 import { identityRouter } from "./identity.ts";
+import { inspirationRouter } from "./inspiration.ts";
 import { mediaRouter } from "./media.ts";
 import { metaRouter } from "./meta.ts";
 import { plugTemplatesRouter } from "./plug_templates.ts";
@@ -21,6 +22,7 @@ export const appRouter = router({
   context: contextRouter,
   covers: coversRouter,
   identity: identityRouter,
+  inspiration: inspirationRouter,
   media: mediaRouter,
   meta: metaRouter,
   plugTemplates: plugTemplatesRouter,

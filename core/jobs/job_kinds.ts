@@ -27,6 +27,7 @@ import type { RunWorkerPayload } from "../workers/run_worker.ts";
 import { publishArticleFromJob } from "../articles/publish_article.ts";
 import type { ArticleJobPayload } from "../articles/article_publication.ts";
 import type { JobEventListener } from "./job_events.ts";
+import { INGEST_INSPIRATION_EVERY_SECONDS, ingestInspirationJob } from "./kinds/ingest_inspiration.ts";
 
 /** The payload of each job kind. */
 export interface JobPayloads {
@@ -40,6 +41,7 @@ export interface JobPayloads {
   dispatch_workers: Record<string, never>;
   run_worker: RunWorkerPayload;
   publish_scheduled_article: ArticleJobPayload;
+  ingest_inspiration: Record<string, never>;
 }
 
 /** A job kind this server knows. */
@@ -100,6 +102,9 @@ export function jobHandlers(deps: JobDeps): KnownJobHandlers {
     publish_scheduled_article: async (payload, job) => {
       await publishArticleFromJob(deps, payload, job, { holderPrefix: holderPrefixOf(job) });
     },
+    ingest_inspiration: async () => {
+      await ingestInspirationJob(deps);
+    },
   };
 }
 
@@ -144,4 +149,6 @@ export const periodicJobs: readonly PeriodicJob[] = [
   { kind: "purge_unattached_media", everySeconds: HOUR },
   // Every 5 minutes: a Worker's run starts at most 5 minutes after its scheduled time.
   { kind: "dispatch_workers", everySeconds: DISPATCH_WORKERS_EVERY_SECONDS },
+  // Every 30 minutes: the inspiration corpus follows the network's recent posts and metrics.
+  { kind: "ingest_inspiration", everySeconds: INGEST_INSPIRATION_EVERY_SECONDS },
 ];
