@@ -117,7 +117,8 @@ describe("outlier scores on a hand-built corpus", () => {
   test("the score is the post's rate per follower over its tier's measured median rate", async () => {
     const byId = await scores("");
     assert.equal(byId.size, 12);
-    const expected = (post: InspirationPostInput, median: number) => (post.likes + post.replies + post.reposts + post.quotes) / (post.author_followers ?? 0) / median;
+    const expected = (post: InspirationPostInput, median: number) =>
+      (post.likes + post.replies + post.reposts + post.quotes) / (post.author_followers ?? 0) / median;
     for (const post of small) assert.equal(byId.get(post.post_id), Math.round(expected(post, 0.03) * 100) / 100, post.post_id);
     for (const post of mid) assert.equal(byId.get(post.post_id), Math.round(expected(post, 0.03) * 100) / 100, post.post_id);
     assert.equal(byId.get(small[2].post_id), 1, "the median post is exactly expected");
@@ -145,7 +146,10 @@ describe("outlier scores on a hand-built corpus", () => {
     const firstNull = list.indexOf(null);
     assert.ok(list.slice(firstNull).every((score) => score === null));
     const scored = list.slice(0, firstNull) as number[];
-    assert.deepEqual(scored, [...scored].sort((a, b) => b - a));
+    assert.deepEqual(
+      scored,
+      [...scored].sort((a, b) => b - a),
+    );
   });
 
   after(async () => {
@@ -169,7 +173,9 @@ describe("search of the simulated network's corpus", () => {
     assert.ok(rates.length >= 3, JSON.stringify(rates));
     // Measured, not assumed: the expected rate falls as accounts grow, as the world draws it.
     for (let i = 1; i < rates.length; i++) assert.ok(rates[i].expected_rate < rates[i - 1].expected_rate, JSON.stringify(rates));
-    const classified = await harness.services.sql<{ topics: number; n: number }[]>`select topics, count(*)::int as n from inspiration_posts where topics <> 0 group by topics`;
+    const classified = await harness.services.sql<
+      { topics: number; n: number }[]
+    >`select topics, count(*)::int as n from inspiration_posts where topics <> 0 group by topics`;
     assert.ok(classified.some((row) => (row.topics & 1) !== 0) && classified.some((row) => (row.topics & 2) !== 0), JSON.stringify(classified));
     await ingestInspiration({ sql: harness.services.sql, network: harness.services.network, clock: harness.services.clock }, 500);
     const [{ again }] = await harness.services.sql<{ again: number }[]>`select count(*)::int as again from inspiration_posts`;
@@ -218,7 +224,10 @@ describe("search of the simulated network's corpus", () => {
           assert.ok(floor > 0, `${field} floor`);
           const body = await search(`${param}=${floor}&limit=50`);
           assert.ok(body.data.length > 0, param);
-          assert.ok(body.data.every((post: any) => post.metrics[field] >= floor), param);
+          assert.ok(
+            body.data.every((post: any) => post.metrics[field] >= floor),
+            param,
+          );
         }
       });
 
@@ -258,7 +267,11 @@ describe("search of the simulated network's corpus", () => {
         ] as const) {
           const values = (await search(`q=lessons&sort=${sort}&limit=50`)).data.map(read);
           assert.ok(values.length > 1, sort);
-          assert.deepEqual(values, [...values].sort((a: number, b: number) => b - a), sort);
+          assert.deepEqual(
+            values,
+            [...values].sort((a: number, b: number) => b - a),
+            sort,
+          );
         }
         assertInvalid(await get("/v1/inspiration?sort=best", index), "sort");
       });

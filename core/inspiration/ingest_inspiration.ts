@@ -38,9 +38,35 @@ export const MIN_TIER_POSTS = 5;
  * range a search may ask for, topics `exclude_topics` removes included.
  */
 export const INGEST_QUERY = [
-  "ai", "agents", "models", "startup", "founders", "fundraising", "marketing", "email", "content", "design",
-  "crypto", "bitcoin", "ethereum", "policy", "housing", "election", "fitness", "strength", "running",
-  "productivity", "habits", "focus", "writing", "newsletter", "developer", "typescript", "postgres", "lessons", "shipped",
+  "ai",
+  "agents",
+  "models",
+  "startup",
+  "founders",
+  "fundraising",
+  "marketing",
+  "email",
+  "content",
+  "design",
+  "crypto",
+  "bitcoin",
+  "ethereum",
+  "policy",
+  "housing",
+  "election",
+  "fitness",
+  "strength",
+  "running",
+  "productivity",
+  "habits",
+  "focus",
+  "writing",
+  "newsletter",
+  "developer",
+  "typescript",
+  "postgres",
+  "lessons",
+  "shipped",
 ].join(" OR ");
 
 /** Reads a bounded window of recent posts and stores them; answers how many were stored. */

@@ -30,8 +30,25 @@ export interface InspirationPostRow extends InspirationPostInput {
 }
 
 const COLUMNS = [
-  "post_id", "author_id", "author_username", "author_name", "author_avatar_url", "author_verified", "author_followers",
-  "text", "url", "lang", "posted_at", "likes", "replies", "reposts", "quotes", "bookmarks", "impressions", "topics", "promotional",
+  "post_id",
+  "author_id",
+  "author_username",
+  "author_name",
+  "author_avatar_url",
+  "author_verified",
+  "author_followers",
+  "text",
+  "url",
+  "lang",
+  "posted_at",
+  "likes",
+  "replies",
+  "reposts",
+  "quotes",
+  "bookmarks",
+  "impressions",
+  "topics",
+  "promotional",
 ] as const;
 
 /**

@@ -32,9 +32,11 @@ const followers = (description: string) =>
 /** The search's query parameters. */
 export const inspirationInput = z
   .object({
-    q: z.string().max(200, "must be at most 200 characters").optional().meta({ description: "Search text: words, \"exact phrases\", `or`, `-excluded`" }),
+    q: z.string().max(200, "must be at most 200 characters").optional().meta({ description: 'Search text: words, "exact phrases", `or`, `-excluded`' }),
     sort: z
-      .enum(["relevant", "recent", "likes", "reposts", "impressions", "outlier"], { error: "must be one of relevant, recent, likes, reposts, impressions, outlier" })
+      .enum(["relevant", "recent", "likes", "reposts", "impressions", "outlier"], {
+        error: "must be one of relevant, recent, likes, reposts, impressions, outlier",
+      })
       .default("relevant")
       .meta({ description: "`relevant` (default; newest first without `q`), `recent`, `likes`, `reposts`, `impressions`, `outlier`" }),
     min_likes: count("likes"),
