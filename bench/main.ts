@@ -16,7 +16,8 @@
  * metrics on vs off (operations_section.ts: cost < 5% of throughput; alone with BENCH_SECTIONS=operations), and an MCP
  * tool call against the same REST call (mcp_section.ts: within 1.3x; `tools/list` latency). Last, one
  * `BENCH_RESULT <json>` line with all of them (`jobs`, `idempotency`, `lookups`, `ai_overhead`, `scheduling`,
- * `scheduled_list`, `cover_jobs`, `operations`, `mcp`).
+ * `scheduled_list`, `cover_jobs`, `operations`, `mcp`, `inspiration`). The inspiration section
+ * (inspiration_section.ts) loads 1,000,000 posts and times a two-word search with filters (target: p50 < 100 ms).
  *
  * Env: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 50), BENCH_WARMUP
  * (s, default 3); BENCH_JOBS (default 20000), BENCH_JOB_BATCH (200), BENCH_JOB_RUNNERS (4),
@@ -28,7 +29,7 @@
  * BENCH_AI_CONNECTIONS (10); DATABASE_URL and REDIS_URL to bench
  * against existing servers; BENCH_STORAGE=embedded to force embedded PGlite and in-memory counters;
  * BENCH_SECTIONS (comma list of `path`, `jobs`, `idempotency`, `lookups`, `ai_overhead`,
- * `scheduling`, `scheduled_list`, `cover_jobs`, `operations`, `mcp`; default all; BENCH_MCP_CALLS, default 1000) runs only those sections, the others
+ * `scheduling`, `scheduled_list`, `cover_jobs`, `operations`, `mcp`, `inspiration`; default all; BENCH_MCP_CALLS, default 1000) runs only those sections, the others
  * answering null in the JSON.
  * Exits 0 whether or not the targets are met; non-zero when setup or measuring fails, or when
  * a measured run answered non-2xx (`valid` false in the JSON for full/bare, `idempotency.valid`,
@@ -52,11 +53,24 @@ import { measureScheduledList } from "./scheduled_list_section.ts";
 import { measureCoverJobs } from "./cover_jobs_section.ts";
 import { measureOperations } from "./operations_section.ts";
 import { measureMcp } from "./mcp_section.ts";
+import { measureInspiration } from "./inspiration_section.ts";
 
 /** The full path must keep at least this share of the bare route's throughput. */
 const TARGET_RATIO = 0.6;
 
-const SECTIONS = ["path", "jobs", "idempotency", "lookups", "ai_overhead", "scheduling", "scheduled_list", "cover_jobs", "operations", "mcp"] as const;
+const SECTIONS = [
+  "path",
+  "jobs",
+  "idempotency",
+  "lookups",
+  "ai_overhead",
+  "scheduling",
+  "scheduled_list",
+  "cover_jobs",
+  "operations",
+  "mcp",
+  "inspiration",
+] as const;
 type Section = (typeof SECTIONS)[number];
 
 /** The sections BENCH_SECTIONS names (default all); an unknown name fails before anything runs. */
@@ -114,6 +128,7 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
   const coverJobs = await section("cover_jobs", () => measureCoverJobs(coverTarget, notPostgres, signal));
   const operations = await section("operations", () => measureOperations(routes, settings, cleanup, signal));
   const mcp = await section("mcp", () => measureMcp(routes, settings, signal));
+  const inspiration = await section("inspiration", () => measureInspiration(sectionTarget, notReal));
 
   const summary = {
     target_ratio: TARGET_RATIO,
@@ -149,6 +164,7 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
     cover_jobs: coverJobs ?? null,
     operations: operations ?? null,
     mcp: mcp ?? null,
+    inspiration: inspiration ?? null,
   };
   console.log("");
   console.log(`BENCH_RESULT ${JSON.stringify(summary)}`);
@@ -160,6 +176,7 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
     scheduledList?.valid,
     operations?.valid,
     mcp?.valid,
+    inspiration?.valid,
   ];
   return valid.every((ok) => ok !== false) ? 0 : 1;
 }
