@@ -152,6 +152,25 @@ describe("outlier scores on a hand-built corpus", () => {
     );
   });
 
+  test("with a query, weak matches and promotional posts are dropped, so a page may be short", async () => {
+    const filler = Array.from({ length: 20 }, (_, i) => `filler${i}`).join(" ");
+    const close = handBuilt(31, null, 10, "nebulite quasar tips for everyone");
+    const far = handBuilt(32, null, 10, `nebulite ${filler} quasar`);
+    const plug = { ...handBuilt(33, null, 10, "nebulite quasar course, use code QUASAR for 50% off, link in bio"), promotional: true };
+    await upsertInspirationPosts(harness.services.sql, [close, far, plug]);
+    const ids = async (query: string) => {
+      const answer = await get(`/v1/inspiration?${query}`);
+      assert.equal(answer.status, 200);
+      return answer.body.data.map((post: any) => post.id).sort();
+    };
+    assert.deepEqual(await ids("q=nebulite%20quasar"), [close.post_id], "the scattered match is weak, the plug promotional");
+    assert.deepEqual(await ids("q=nebulite"), [close.post_id, far.post_id].sort());
+    assert.ok((await ids("sort=recent&limit=50")).includes(plug.post_id), "browsing without a query keeps every post");
+    const short = await get("/v1/inspiration?q=nebulite%20quasar&limit=1");
+    assert.equal(short.body.data.length, 1);
+    assert.equal(short.body.pagination.has_more, false);
+  });
+
   after(async () => {
     await harness.services.sql`delete from inspiration_posts`;
     await harness.services.sql`delete from inspiration_tier_rates`;

@@ -6,16 +6,17 @@
  */
 import type { KeyContext } from "../context.ts";
 import { ApiError } from "../errors.ts";
-import { ingestInspiration } from "./ingest_inspiration.ts";
+import { type IngestDeps, ingestInspiration } from "./ingest_inspiration.ts";
 import { corpusIsEmpty, type InspirationPostRow, searchCorpus } from "./inspiration_queries.ts";
 import { type InspirationInput, LAST_PAGE } from "./inspiration_schema.ts";
 import { topicMask, topicsOfMask } from "./topic_classifier.ts";
 
 /**
  * The relevance (ts_rank_cd normalised by rank/(rank+1)) below which a match is weak and
- * left out ("weak matches dropped", supplement). A post naming the query's words once in a
- * long text scores about 0.05 and stays; a match only through stemming noise in a long
- * post falls under it.
+ * left out ("weak matches dropped", supplement). Cover density falls with the distance
+ * between the query's words: adjacent words score 0.09, words 5 apart 0.016, 20 apart
+ * 0.005. The floor keeps posts whose words sit within about eight words of each other;
+ * a one-word query always clears it.
  */
 export const MIN_RANK = 0.01;
 
@@ -28,7 +29,7 @@ export async function searchInspiration(ctx: KeyContext, input: InspirationInput
   if (input.min_followers !== undefined && input.max_followers !== undefined && input.min_followers > input.max_followers) {
     throw new ApiError("invalid_parameter", '"min_followers" must not be above "max_followers"');
   }
-  if (network.info.kind === "simulated" && (await corpusIsEmpty(sql))) await ingestInspiration({ sql, network, clock });
+  if (network.info.kind === "simulated" && (await corpusIsEmpty(sql))) await seedQuietly({ sql, network, clock });
   const q = input.q?.trim() || undefined;
   const rows = await searchCorpus(sql, {
     q,
@@ -53,6 +54,19 @@ export async function searchInspiration(ctx: KeyContext, input: InspirationInput
   // Past page 7 nothing is served, so the last page never promises more.
   const hasMore = rows.length > input.limit && input.page < LAST_PAGE;
   return { data: rows.slice(0, input.limit).map(toInspirationPost), pagination: { page: input.page, limit: input.limit, has_more: hasMore } };
+}
+
+/**
+ * Fills an empty corpus on the simulated network. The search reads the database, never the
+ * network (ARCHITECTURE: sync jobs), so a network that fails here (THREADLINE_FAULTS=x)
+ * leaves the answer to what is stored: an empty page, and the job fills it later.
+ */
+async function seedQuietly(deps: IngestDeps): Promise<void> {
+  try {
+    await ingestInspiration(deps);
+  } catch {
+    // Nothing stored changes; the periodic job retries.
+  }
 }
 
 function toInspirationPost(row: InspirationPostRow) {
