@@ -4,8 +4,7 @@
  * REST adapter (adapters/http/input_coercion.ts); typed clients send numbers.
  */
 import { z } from "zod";
-import { listOf, timestamp } from "../schema.ts";
-import { commaListOf } from "../schema.ts";
+import { commaListOf, listOf, timestamp } from "../schema.ts";
 import { INSPIRATION_TOPICS } from "./topic_lexicon.ts";
 
 /** The last page the search serves (supplement: "page 1-7"). */
@@ -17,8 +16,8 @@ const count = (name: string) =>
     .int("must be a non-negative integer")
     .min(0, "must be a non-negative integer")
     .max(Number.MAX_SAFE_INTEGER, "must be a non-negative integer")
-    .optional()
-    .meta({ description: `Only posts with at least this many ${name}` });
+    .meta({ description: `Only posts with at least this many ${name}` })
+    .optional();
 
 const followers = (description: string) =>
   z
@@ -26,13 +25,17 @@ const followers = (description: string) =>
     .int("must be a non-negative integer")
     .min(0, "must be a non-negative integer")
     .max(Number.MAX_SAFE_INTEGER, "must be a non-negative integer")
-    .optional()
-    .meta({ description });
+    .meta({ description })
+    .optional();
 
 /** The search's query parameters. */
 export const inspirationInput = z
   .object({
-    q: z.string().max(200, "must be at most 200 characters").optional().meta({ description: 'Search text: words, "exact phrases", `or`, `-excluded`' }),
+    q: z
+      .string()
+      .max(200, "must be at most 200 characters")
+      .meta({ description: 'Search text: words, "exact phrases", `or`, `-excluded` (PostgreSQL websearch syntax)' })
+      .optional(),
     sort: z
       .enum(["relevant", "recent", "likes", "reposts", "impressions", "outlier"], {
         error: "must be one of relevant, recent, likes, reposts, impressions, outlier",
@@ -46,20 +49,22 @@ export const inspirationInput = z
     min_impressions: count("impressions"),
     min_followers: followers("Only authors with at least this many followers"),
     max_followers: followers("Only authors with at most this many followers"),
-    since: timestamp.optional().meta({ description: "Posted at or after (ISO-8601 with Z or an offset)" }),
-    until: timestamp.optional().meta({ description: "Posted before (ISO-8601 with Z or an offset)" }),
+    since: timestamp.meta({ description: "Posted at or after (ISO-8601 with Z or an offset)" }).optional(),
+    until: timestamp.meta({ description: "Posted before (ISO-8601 with Z or an offset)" }).optional(),
     lang: z
       .string()
       .regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/, "must be a language code such as en")
       .default("en")
       .meta({ description: "Language of the posts (BCP 47 code, default en)" }),
-    exclude_topics: commaListOf(INSPIRATION_TOPICS).optional(),
+    exclude_topics: commaListOf(INSPIRATION_TOPICS)
+      .meta({ description: "Comma list of crypto, politics, nsfw, selfpromo: leaves out posts classified with any of them" })
+      .optional(),
     min_outlier_score: z
       .number({ error: "must be a number from 0 to 1000" })
       .min(0, "must be a number from 0 to 1000")
       .max(1000, "must be a number from 0 to 1000")
-      .optional()
-      .meta({ description: "0 to 1000, rounded to 1 decimal; above 0 leaves out posts whose author's follower count is unknown" }),
+      .meta({ description: "0 to 1000, rounded to 1 decimal; above 0 leaves out posts whose author's follower count is unknown" })
+      .optional(),
     limit: z
       .number({ error: "must be an integer from 1 to 50" })
       .int("must be an integer from 1 to 50")
