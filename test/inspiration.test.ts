@@ -7,15 +7,18 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startHarness, transports, type Answer, type Harness } from "./support/harness.ts";
+import { manualClock } from "./support/manual_clock.ts";
 import { classifyTopics } from "../core/inspiration/topic_classifier.ts";
 import { INSPIRATION_TOPICS } from "../core/inspiration/topic_lexicon.ts";
 import { ingestInspiration } from "../core/inspiration/ingest_inspiration.ts";
 import { type InspirationPostInput, refreshTierRates, upsertInspirationPosts } from "../core/inspiration/inspiration_queries.ts";
 import { TOPIC_EXAMPLES } from "./fixtures/topic_examples.ts";
 
+// A clock that stands still: the simulated world posts nothing new between two ingests.
+const clock = manualClock(Date.now());
 let harness: Harness;
 before(async () => {
-  harness = await startHarness();
+  harness = await startHarness({ config: { clock } });
 });
 after(() => harness.close());
 
