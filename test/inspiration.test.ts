@@ -13,6 +13,8 @@ import { INSPIRATION_TOPICS } from "../core/inspiration/topic_lexicon.ts";
 import { ingestInspiration } from "../core/inspiration/ingest_inspiration.ts";
 import { type InspirationPostInput, refreshTierRates, upsertInspirationPosts } from "../core/inspiration/inspiration_queries.ts";
 import { TOPIC_EXAMPLES } from "./fixtures/topic_examples.ts";
+import { jobHandlers, periodicJobs } from "../core/jobs/job_kinds.ts";
+import type { JobRow } from "../core/jobs/jobs_queries.ts";
 
 // A clock that stands still: the simulated world posts nothing new between two ingests.
 const clock = manualClock(Date.now());
@@ -202,6 +204,20 @@ describe("search of the simulated network's corpus", () => {
     await ingestInspiration({ sql: harness.services.sql, network: harness.services.network, clock: harness.services.clock }, 500);
     const [{ again }] = await harness.services.sql<{ again: number }[]>`select count(*)::int as again from inspiration_posts`;
     assert.equal(again, stored);
+  });
+
+  test("ingest_inspiration is a periodic job kind whose handler refreshes the corpus", async () => {
+    assert.ok(periodicJobs.some((job) => job.kind === "ingest_inspiration"));
+    const { services } = harness;
+    const [top] = await services.sql<{ post_id: string; likes: number }[]>`
+      select post_id, likes from inspiration_posts order by likes desc, post_id limit 1`;
+    assert.ok(top.likes > 0);
+    await services.sql`update inspiration_posts set likes = 0 where post_id = ${top.post_id}`;
+    await jobHandlers({ sql: services.sql, clock: services.clock, network: services.network }).ingest_inspiration({}, {} as JobRow);
+    const [{ n }] = await services.sql<{ n: number }[]>`select count(*)::int as n from inspiration_posts`;
+    assert.equal(n, stored);
+    const [again] = await services.sql<{ likes: number }[]>`select likes from inspiration_posts where post_id = ${top.post_id}`;
+    assert.equal(again.likes, top.likes, "the run wrote the network's metrics back");
   });
 
   for (const index of [0, 1]) {
