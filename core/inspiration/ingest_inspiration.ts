@@ -7,7 +7,7 @@
  * network by the first search of an empty corpus.
  */
 import type { Clock } from "../clock.ts";
-import type { Queryable } from "../db/sql.ts";
+import type { Sql } from "../db/sql.ts";
 import type { NetworkPost, NetworkUser } from "../network/network_records.ts";
 import { postUrl } from "../network/post_url.ts";
 import type { SocialNetwork } from "../network/social_network.ts";
@@ -16,7 +16,7 @@ import { classifyTopics, topicMask } from "./topic_classifier.ts";
 
 /** What ingest needs (the job's deps or a request's services). */
 export interface IngestDeps {
-  sql: Queryable;
+  sql: Sql;
   network: SocialNetwork;
   clock: Clock;
 }
@@ -87,7 +87,8 @@ export async function ingestInspiration(deps: IngestDeps, maxPosts = MAX_POSTS_P
     return author ? [corpusRow(post, author)] : [];
   });
   for (let i = 0; i < rows.length; i += BATCH) await upsertInspirationPosts(deps.sql, rows.slice(i, i + BATCH));
-  await refreshTierRates(deps.sql, MIN_TIER_POSTS);
+  // One transaction, so a search never sees the rates table between its delete and insert.
+  await deps.sql.begin((tx) => refreshTierRates(tx, MIN_TIER_POSTS));
   return rows.length;
 }
 
