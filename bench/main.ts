@@ -17,7 +17,8 @@
  * tool call against the same REST call (mcp_section.ts: within 1.3x; `tools/list` latency), and analytics over 366 days
  * of 100,000 posts vs the bare SQL with the content sync of a 10,000-post account (content_section.ts). Last, one
  * `BENCH_RESULT <json>` line with all of them (`jobs`, `idempotency`, `lookups`, `ai_overhead`, `scheduling`,
- * `scheduled_list`, `cover_jobs`, `operations`, `mcp`).
+ * `scheduled_list`, `cover_jobs`, `operations`, `mcp`, `inspiration`). The inspiration section
+ * (inspiration_section.ts) loads 1,000,000 posts and times a two-word search with filters (target: p50 < 100 ms).
  *
  * Env: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 50), BENCH_WARMUP
  * (s, default 3); BENCH_JOBS (default 20000), BENCH_JOB_BATCH (200), BENCH_JOB_RUNNERS (4),
@@ -29,7 +30,7 @@
  * BENCH_AI_CONNECTIONS (10); DATABASE_URL and REDIS_URL to bench
  * against existing servers; BENCH_STORAGE=embedded to force embedded PGlite and in-memory counters;
  * BENCH_SECTIONS (comma list of `path`, `jobs`, `idempotency`, `lookups`, `ai_overhead`,
- * `scheduling`, `scheduled_list`, `cover_jobs`, `operations`, `mcp`, `content`; default all; BENCH_MCP_CALLS, default 1000;
+ * `scheduling`, `scheduled_list`, `cover_jobs`, `operations`, `mcp`, `content`, `inspiration`; default all; BENCH_MCP_CALLS, default 1000;
  * BENCH_CONTENT_POSTS, BENCH_CONTENT_CALLS, BENCH_SYNC_POSTS) runs only those sections, the others
  * answering null in the JSON.
  * Exits 0 whether or not the targets are met; non-zero when setup or measuring fails, or when
@@ -55,6 +56,7 @@ import { measureCoverJobs } from "./cover_jobs_section.ts";
 import { measureOperations } from "./operations_section.ts";
 import { measureMcp } from "./mcp_section.ts";
 import { measureContent } from "./content_section.ts";
+import { measureInspiration } from "./inspiration_section.ts";
 
 /** The full path must keep at least this share of the bare route's throughput. */
 const TARGET_RATIO = 0.6;
@@ -71,6 +73,7 @@ const SECTIONS = [
   "operations",
   "mcp",
   "content",
+  "inspiration",
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -135,6 +138,7 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
     syncPosts: Number(process.env.BENCH_SYNC_POSTS ?? 10_000),
   };
   const content = await section("content", () => measureContent(sectionTarget, contentSettings, notReal));
+  const inspiration = await section("inspiration", () => measureInspiration(sectionTarget, notReal));
 
   const summary = {
     target_ratio: TARGET_RATIO,
@@ -171,6 +175,7 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
     operations: operations ?? null,
     mcp: mcp ?? null,
     content: content?.summary ?? null,
+    inspiration: inspiration ?? null,
   };
   console.log("");
   console.log(`BENCH_RESULT ${JSON.stringify(summary)}`);
@@ -183,6 +188,7 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
     operations?.valid,
     mcp?.valid,
     content?.valid,
+    inspiration?.valid,
   ];
   return valid.every((ok) => ok !== false) ? 0 : 1;
 }

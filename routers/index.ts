@@ -7,6 +7,7 @@ import { contextRouter } from "./context.ts";
 import { coversRouter } from "./covers.ts";
 import { identityRouter } from "./identity.ts";
 import { inspirationMediaRouter } from "./inspiration_media.ts";
+import { inspirationRouter } from "./inspiration.ts";
 import { mediaRouter } from "./media.ts";
 import { metaRouter } from "./meta.ts";
 import { plugTemplatesRouter } from "./plug_templates.ts";
@@ -27,6 +28,7 @@ export const appRouter = router({
   covers: coversRouter,
   identity: identityRouter,
   inspirationMedia: inspirationMediaRouter,
+  inspiration: inspirationRouter,
   media: mediaRouter,
   meta: metaRouter,
   plugTemplates: plugTemplatesRouter,

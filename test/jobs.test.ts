@@ -15,6 +15,7 @@ import { resetCreditPools } from "../core/jobs/kinds/reset_credit_pools.ts";
 import { jobHandlers } from "../core/jobs/job_kinds.ts";
 import { startJobRunner } from "../jobs/index.ts";
 import { openNetwork } from "../adapters/x/open_network.ts";
+import { migrateSimulatedNetwork } from "../adapters/x/simulated/simulated_migrations.ts";
 import type { Database } from "../adapters/postgres/open_database.ts";
 import { createTestDatabase, type TestDatabase } from "./support/test_database.ts";
 import { childEnv, pollUntil, startNode, type RunningNode } from "./support/child_node.ts";
@@ -49,6 +50,9 @@ for (const { mode, skip } of modes) {
       db = await testDb.open({ poolSize: mode === "embedded" ? 1 : 4 });
       sql = db.sql;
       await migrate(sql);
+      // Both chains, as the composition root migrates them: the periodic
+      // `ingest_inspiration` job reads the simulated network, which keeps its writes here.
+      await migrateSimulatedNetwork(sql);
       await sql`create table job_effects (job_id bigint primary key, worker text not null)`;
     });
     after(async () => {

@@ -33,6 +33,7 @@ import {
   type SyncAccountContentPayload,
   syncAccountContentJob,
 } from "./kinds/sync_account_content.ts";
+import { INGEST_INSPIRATION_EVERY_SECONDS, ingestInspirationJob } from "./kinds/ingest_inspiration.ts";
 
 /** The payload of each job kind. */
 export interface JobPayloads {
@@ -48,6 +49,7 @@ export interface JobPayloads {
   publish_scheduled_article: ArticleJobPayload;
   dispatch_content_sync: Record<string, never>;
   sync_account_content: SyncAccountContentPayload;
+  ingest_inspiration: Record<string, never>;
 }
 
 /** A job kind this server knows. */
@@ -114,6 +116,9 @@ export function jobHandlers(deps: JobDeps): KnownJobHandlers {
     sync_account_content: async (payload) => {
       await syncAccountContentJob(deps, payload);
     },
+    ingest_inspiration: async () => {
+      await ingestInspirationJob(deps);
+    },
   };
 }
 
@@ -160,4 +165,6 @@ export const periodicJobs: readonly PeriodicJob[] = [
   { kind: "dispatch_workers", everySeconds: DISPATCH_WORKERS_EVERY_SECONDS },
   // Every 5 minutes: an account's content is synced about every 15 (core/content/content_sync.ts).
   { kind: "dispatch_content_sync", everySeconds: DISPATCH_CONTENT_SYNC_EVERY_SECONDS },
+  // Every 30 minutes: the inspiration corpus follows the network's recent posts and metrics.
+  { kind: "ingest_inspiration", everySeconds: INGEST_INSPIRATION_EVERY_SECONDS },
 ];
