@@ -19,7 +19,9 @@ export const contentRouter = router({
         summary: "List the account's published posts with their counters",
         description:
           "`type=posts` (default) lists originals, quotes and thread continuations; `replies` answers to other accounts; `all` " +
-          `both plus reposts (Versioning 4). Newest first, or \`sort=likes\` / \`impressions\`. ${SYNCED}`,
+          `both plus reposts (Versioning 4). Newest first, or \`sort=likes\` / \`impressions\`. ${SYNCED} Page 1 of the newest-first ` +
+          "list without `since`/`until` also carries the posts and thread parts Threadline published in the last 4 hours that the sync has " +
+          "not read yet, with `metrics_pending: true` and zero counters, so it may hold a few more than `limit`.",
       },
     })
     .input(listOwnPostsInput)
@@ -34,7 +36,9 @@ export const contentRouter = router({
         path: "/v1/replies",
         tags: ["Content"],
         summary: "List the replies the account sent, newest first",
-        description: `Replies to other accounts (thread continuations are posts). ${SYNCED}`,
+        description:
+          `Replies to other accounts (thread continuations are posts). ${SYNCED} Threadline itself sends no replies to other accounts ` +
+          "(Engage is read-only), so `metrics_pending` is always false here.",
       },
     })
     .input(listSentRepliesInput)

@@ -392,6 +392,54 @@ describe("the content sync on a hand-built timeline", () => {
     assert.equal(quote.scheduled_post_id, Number(scheduled.id));
   });
 
+  test("page 1 of /v1/posts carries what Threadline published in the last 4 hours before the sync read it (metrics_pending)", async () => {
+    const { sql } = harness.services;
+    const [scheduled] = await sql<{ id: string }[]>`
+      insert into scheduled_posts (account_id, status, parts, sent_at, x_post_ids, publish_version)
+      select ${account()}, 'sent', '[{"text":"fresh one","media":[]},{"text":"fresh two","media":[]}]'::jsonb, now(), array['990001', '990002'], 1
+      returning id::text`;
+    await sql`
+      insert into publish_parts (post_id, publish_version, part_index, state, token, x_post_id, started_at, published_at)
+      values (${scheduled.id}, 1, 0, 'published', 't0', '990001', now(), now() - interval '2 minutes'),
+             (${scheduled.id}, 1, 1, 'published', 't1', '990002', now(), now() - interval '1 minute'),
+             (${scheduled.id}, 1, 2, 'published', 't2', '990003', now(), now() - interval '5 hours')`;
+    const key = harness.world.keys.other_user;
+    for (const transport of transports(harness)) {
+      const first = await transport.request("GET", "/v1/posts?limit=2", { key });
+      assert.equal(first.status, 200);
+      const pending = first.body.data.filter((item: { metrics_pending: boolean }) => item.metrics_pending);
+      assert.deepEqual(
+        pending.map((item: { id: string; text: string; in_reply_to_post_id: string | null; is_thread: boolean }) => [
+          item.id,
+          item.text,
+          item.in_reply_to_post_id,
+          item.is_thread,
+        ]),
+        [
+          ["990002", "fresh two", "990001", true],
+          ["990001", "fresh one", null, true],
+        ],
+        "newest first; older than 4 hours left out",
+      );
+      assert.ok(
+        pending.every(
+          (item: { metrics: Record<string, number>; synced_at: string | null; scheduled_post_id: number }) =>
+            Object.values(item.metrics).every((value) => value === 0) && item.synced_at === null && item.scheduled_post_id === Number(scheduled.id),
+        ),
+      );
+      assert.equal(first.body.data.length, 4, "page 1 may hold more than limit");
+      for (const path of [
+        "/v1/posts?limit=2&page=2",
+        `/v1/posts?since=${new Date(Date.now() - 86_400_000).toISOString()}`,
+        "/v1/posts?sort=likes",
+        "/v1/replies",
+      ]) {
+        const other = await transport.request("GET", path, { key });
+        assert.ok(!other.body.data.some((item: { metrics_pending: boolean }) => item.metrics_pending), path);
+      }
+    }
+  });
+
   test("dispatch_content_sync enqueues one job per due account, once per slot", async () => {
     const now = new Date("2026-12-01T00:00:00Z");
     const dispatchClock = manualClock(now.getTime());

@@ -33,14 +33,15 @@ export const ownPost = z
     reposted_post_id: z.string().nullable(),
     scheduled_post_id: z.number().int().nullable().meta({ description: "The scheduled post that published it, when Threadline did" }),
     metrics: postMetrics,
-    synced_at: z.string(),
+    metrics_pending: z.boolean().meta({
+      description: "True for a post Threadline published in the last 4 hours that the sync has not read yet: its counters are zeros for now",
+    }),
+    synced_at: z.string().nullable().meta({ description: "When the counters were read; null while `metrics_pending`" }),
   })
   .meta({ id: "OwnPost" });
 
 /** A reply the account sent, as `GET /v1/replies` lists it. */
-export const sentReply = ownPost.extend({
-  metrics_pending: z.boolean().meta({ description: "True for a reply sent so recently that its counters are not synced yet (zeros)" }),
-});
+export const sentReply = ownPost;
 
 /** Who replied: the replier's profile as last read. */
 export const replier = z

@@ -8,7 +8,14 @@ import { postUrl } from "../network/post_url.ts";
 import { pageInfo } from "../schema.ts";
 import type { ListOwnPostsInput, ListReceivedRepliesInput, ListSentRepliesInput, OwnPost, ReceivedReply, SentReply } from "./content_schema.ts";
 import type { OwnPostCategory } from "./own_content_rows.ts";
-import { type ListWindow, listOwnPostRows, listReceivedReplyRows, type OwnPostListRow } from "./own_content_queries.ts";
+import {
+  type ListWindow,
+  listOwnPostRows,
+  listReceivedReplyRows,
+  type OwnPostListRow,
+  type PendingPartRow,
+  pendingPublishedParts,
+} from "./own_content_queries.ts";
 
 const CATEGORIES: Record<ListOwnPostsInput["type"], OwnPostCategory[]> = {
   posts: ["post"],
@@ -16,17 +23,32 @@ const CATEGORIES: Record<ListOwnPostsInput["type"], OwnPostCategory[]> = {
   all: ["post", "reply", "repost"],
 };
 
-/** The account's posts, replies or both, with their counters. */
+/** How far back page 1 shows posts Threadline published that the sync has not read yet (supplement: Content). */
+export const PENDING_HOURS = 4;
+
+/**
+ * The account's posts, replies or both, with their counters. Page 1 of the newest-first list
+ * of posts (no `since`/`until`) also carries the parts Threadline published in the last 4
+ * hours that the sync has not stored yet, with `metrics_pending: true`, so it may hold a few
+ * more than `limit` (the supplement's rule for `GET /v1/replies`, applied to what this server
+ * publishes: posts and thread parts).
+ */
 export async function listOwnPosts(ctx: AccountContext, input: ListOwnPostsInput) {
   const window = windowOf(input);
-  const rows = await listOwnPostRows(ctx.services.sql, ctx.account.id, CATEGORIES[input.type], input.sort, window);
-  return { data: rows.slice(0, input.limit).map(ownPostOf), pagination: pageInfo(input.page, input.limit, undefined, rows.length) };
+  const { sql, clock } = ctx.services;
+  const rows = await listOwnPostRows(sql, ctx.account.id, CATEGORIES[input.type], input.sort, window);
+  const data = rows.slice(0, input.limit).map(ownPostOf);
+  const merges = input.page === 1 && input.sort === "posted_at" && !input.since && !input.until && input.type !== "replies";
+  const pending = merges ? (await pendingPublishedParts(sql, ctx.account.id, new Date(clock.now() - PENDING_HOURS * 3_600_000))).map(pendingPostOf) : [];
+  return { data: [...pending, ...data], pagination: pageInfo(input.page, input.limit, undefined, rows.length) };
 }
 
 /** Replies the account sent to other accounts, newest first. */
 export async function listSentReplies(ctx: AccountContext, input: ListSentRepliesInput) {
   const rows = await listOwnPostRows(ctx.services.sql, ctx.account.id, ["reply"], "posted_at", windowOf(input));
-  const data: SentReply[] = rows.slice(0, input.limit).map((row) => ({ ...ownPostOf(row), metrics_pending: false }));
+  // Threadline publishes posts and thread parts, never replies to other accounts (Engage is
+  // read-only, rule 7), so no sent reply is ever pending here.
+  const data: SentReply[] = rows.slice(0, input.limit).map(ownPostOf);
   return { data, pagination: pageInfo(input.page, input.limit, undefined, rows.length) };
 }
 
@@ -80,6 +102,28 @@ function ownPostOf(row: OwnPostListRow): OwnPost {
     reposted_post_id: row.reposted_x_post_id,
     scheduled_post_id: row.scheduled_post_id === null ? null : Number(row.scheduled_post_id),
     metrics: { likes: row.likes, replies: row.replies, reposts: row.reposts, quotes: row.quotes, bookmarks: row.bookmarks, impressions: row.impressions },
+    metrics_pending: false,
     synced_at: row.synced_at.toISOString(),
+  };
+}
+
+function pendingPostOf(row: PendingPartRow): OwnPost {
+  const continuation = row.part_index > 0;
+  return {
+    id: row.x_post_id,
+    text: row.text ?? "",
+    posted_at: row.published_at.toISOString(),
+    url: postUrl(row.username, row.x_post_id),
+    is_repost: false,
+    is_thread: row.part_count > 1,
+    is_reply: false,
+    is_quote: false,
+    conversation_id: row.first_x_post_id ?? row.x_post_id,
+    in_reply_to_post_id: continuation ? row.previous_x_post_id : null,
+    reposted_post_id: null,
+    scheduled_post_id: Number(row.scheduled_post_id),
+    metrics: { likes: 0, replies: 0, reposts: 0, quotes: 0, bookmarks: 0, impressions: 0 },
+    metrics_pending: true,
+    synced_at: null,
   };
 }

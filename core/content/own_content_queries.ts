@@ -170,3 +170,34 @@ export async function followersOn(sql: Queryable, accountId: string, day: string
     select followers_count from account_daily_stats where account_id = ${accountId} and day <= ${day}::date order by day desc limit 1`;
   return row?.followers_count ?? null;
 }
+
+/** A part Threadline published that the content sync has not stored yet. */
+export interface PendingPartRow {
+  x_post_id: string;
+  part_index: number;
+  published_at: Date;
+  scheduled_post_id: string;
+  text: string | null;
+  part_count: number;
+  first_x_post_id: string | null;
+  previous_x_post_id: string | null;
+  username: string;
+}
+
+/** Parts of the account's scheduled posts published since `since` and not among its synced posts, newest first. */
+export async function pendingPublishedParts(sql: Queryable, accountId: string, since: Date): Promise<PendingPartRow[]> {
+  return sql<PendingPartRow[]>`
+    select pp.x_post_id, pp.part_index, pp.published_at, sp.id::text as scheduled_post_id,
+           sp.parts -> pp.part_index ->> 'text' as text, jsonb_array_length(sp.parts) as part_count,
+           first.x_post_id as first_x_post_id, previous.x_post_id as previous_x_post_id, a.username
+      from publish_parts pp
+      join scheduled_posts sp on sp.id = pp.post_id
+      join accounts a on a.id = sp.account_id
+      left join publish_parts first on first.post_id = pp.post_id and first.publish_version = pp.publish_version and first.part_index = 0
+      left join publish_parts previous on previous.post_id = pp.post_id and previous.publish_version = pp.publish_version
+                                      and previous.part_index = pp.part_index - 1
+     where sp.account_id = ${accountId} and pp.state = 'published' and pp.x_post_id is not null and pp.published_at >= ${since}
+       and not exists (select 1 from own_posts o where o.account_id = sp.account_id and o.x_post_id = pp.x_post_id)
+     order by pp.published_at desc, pp.x_post_id desc
+     limit 100`;
+}
