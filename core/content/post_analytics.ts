@@ -6,6 +6,7 @@
  * ones `GET /v1/posts` shows.
  */
 import type { AccountContext } from "../context.ts";
+import type { Queryable } from "../db/sql.ts";
 import { ApiError } from "../errors.ts";
 import type { PostAnalytics, PostAnalyticsInput } from "./content_schema.ts";
 import { analyticsDays, followersOn } from "./own_content_queries.ts";
@@ -32,21 +33,23 @@ export async function postAnalytics(ctx: AccountContext, input: PostAnalyticsInp
       `The range from "since" to "until" spans more than ${MAX_ANALYTICS_DAYS} days; ask for at most ${MAX_ANALYTICS_DAYS}`,
     );
   }
+  return { data: await analyticsOf(ctx.services.sql, ctx.account.id, since, until) };
+}
+
+/** The analytics of `accountId` over a checked range [since, until): the days, their totals and the followers. */
+export async function analyticsOf(sql: Queryable, accountId: string, since: Date, until: Date): Promise<PostAnalytics> {
   const firstDay = since.toISOString().slice(0, 10);
   const lastDay = new Date(until.getTime() - 1).toISOString().slice(0, 10);
-  const { sql } = ctx.services;
-  const [days, before] = await Promise.all([analyticsDays(sql, ctx.account.id, since, until, firstDay, lastDay), followersOn(sql, ctx.account.id, firstDay)]);
+  const [days, before] = await Promise.all([analyticsDays(sql, accountId, since, until, firstDay, lastDay), followersOn(sql, accountId, firstDay)]);
   const totals = Object.fromEntries(COUNTS.map((name) => [name, days.reduce((sum, day) => sum + day[name], 0)])) as PostAnalytics["totals"];
   const recorded = days.filter((day) => day.followers !== null);
   const start = before ?? recorded[0]?.followers ?? null;
-  const end = recorded.at(-1)?.followers ?? (await followersOn(sql, ctx.account.id, lastDay));
+  const end = recorded.at(-1)?.followers ?? (await followersOn(sql, accountId, lastDay));
   return {
-    data: {
-      since: since.toISOString(),
-      until: until.toISOString(),
-      totals,
-      followers: { start, end, change: start === null || end === null ? null : end - start },
-      days,
-    },
+    since: since.toISOString(),
+    until: until.toISOString(),
+    totals,
+    followers: { start, end, change: start === null || end === null ? null : end - start },
+    days,
   };
 }
