@@ -6,6 +6,7 @@
  */
 import type { KeyContext } from "../context.ts";
 import { ApiError } from "../errors.ts";
+import { NetworkError } from "../network/network_errors.ts";
 import { type IngestDeps, ingestInspiration } from "./ingest_inspiration.ts";
 import { corpusIsEmpty, type InspirationPostRow, searchCorpus } from "./inspiration_queries.ts";
 import { type InspirationInput, LAST_PAGE } from "./inspiration_schema.ts";
@@ -64,8 +65,10 @@ export async function searchInspiration(ctx: KeyContext, input: InspirationInput
 async function seedQuietly(deps: IngestDeps): Promise<void> {
   try {
     await ingestInspiration(deps);
-  } catch {
-    // Nothing stored changes; the periodic job retries.
+  } catch (error) {
+    // An unreachable network changes nothing stored; the periodic job retries. Anything
+    // else is a fault of ours and is not hidden.
+    if (!(error instanceof NetworkError)) throw error;
   }
 }
 
