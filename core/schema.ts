@@ -70,6 +70,18 @@ export const recordId = z.union(
   { error: ID_MESSAGE },
 );
 
+/** A post's public counters as the network shows them (own posts, inspiration results). */
+export const postCounters = z
+  .object({
+    likes: z.number().int(),
+    replies: z.number().int(),
+    reposts: z.number().int(),
+    quotes: z.number().int(),
+    bookmarks: z.number().int(),
+    impressions: z.number().int(),
+  })
+  .meta({ id: "PostMetrics", description: "A post's public counters when last read" });
+
 /** The pagination object of list responses (rule 4). */
 export const pagination = z.object({
   page: z.number().int(),

@@ -3,19 +3,7 @@
  * /v1/replies/received, /v1/posts/analytics; Versioning 4; supplement: Content, Analytics).
  */
 import { z } from "zod";
-import { accountSelection, paginationInput, timestamp } from "../schema.ts";
-
-/** The public counters of a post when the sync last read it. */
-export const postMetrics = z
-  .object({
-    likes: z.number().int(),
-    replies: z.number().int(),
-    reposts: z.number().int(),
-    quotes: z.number().int(),
-    bookmarks: z.number().int(),
-    impressions: z.number().int(),
-  })
-  .meta({ id: "PostMetrics", description: "Counters as last synced (a repost carries zeros: its counters are the original's)" });
+import { accountSelection, paginationInput, postCounters, timestamp } from "../schema.ts";
 
 /** One of the account's own posts, replies or reposts. */
 export const ownPost = z
@@ -24,7 +12,7 @@ export const ownPost = z
     text: z.string(),
     posted_at: z.string(),
     url: z.string(),
-    is_repost: z.boolean(),
+    is_repost: z.boolean().meta({ description: "A repost; its `metrics` are zeros (the counters are the original's)" }),
     is_thread: z.boolean().meta({ description: "Part of a thread: a continuation, or a first post the author continued" }),
     is_reply: z.boolean().meta({ description: "An answer to another account (thread continuations are not replies)" }),
     is_quote: z.boolean(),
@@ -32,7 +20,7 @@ export const ownPost = z
     in_reply_to_post_id: z.string().nullable(),
     reposted_post_id: z.string().nullable(),
     scheduled_post_id: z.number().int().nullable().meta({ description: "The scheduled post that published it, when Threadline did" }),
-    metrics: postMetrics,
+    metrics: postCounters,
     metrics_pending: z.boolean().meta({
       description: "True for a post Threadline published in the last 4 hours that the sync has not read yet: its counters are zeros for now",
     }),
@@ -110,12 +98,7 @@ const analyticsCounts = {
   posts: z.number().int().meta({ description: "Originals, quotes and thread continuations" }),
   replies_sent: z.number().int().meta({ description: "Replies to other accounts" }),
   reposts_sent: z.number().int(),
-  likes: z.number().int(),
-  replies: z.number().int(),
-  reposts: z.number().int(),
-  quotes: z.number().int(),
-  bookmarks: z.number().int(),
-  impressions: z.number().int(),
+  ...postCounters.shape,
 };
 
 /** The answer of `GET /v1/posts/analytics`. */

@@ -1,30 +1,14 @@
 /** SQL of the Content and Analytics reads: the synced tables of migration 0020, never the network. */
-import type { Queryable } from "../db/sql.ts";
-import type { OwnPostCategory } from "./own_content_rows.ts";
+import type { Queryable, SqlFragment } from "../db/sql.ts";
+import type { OwnPostCategory, OwnPostRow } from "./own_content_rows.ts";
 
 const DAY_MS = 86_400_000;
 
 /** A stored own post with the account's handle (for its URL). */
-export interface OwnPostListRow {
-  x_post_id: string;
-  category: OwnPostCategory;
-  is_quote: boolean;
-  is_thread: boolean;
-  text: string;
-  posted_at: Date;
-  conversation_id: string;
-  reply_to_x_post_id: string | null;
-  reposted_x_post_id: string | null;
+export type OwnPostListRow = Omit<OwnPostRow, "account_id" | "is_thread_continuation" | "reply_to_user_id"> & {
   scheduled_post_id: string | null;
-  likes: number;
-  replies: number;
-  reposts: number;
-  quotes: number;
-  bookmarks: number;
-  impressions: number;
-  synced_at: Date;
   username: string;
-}
+};
 
 /** A stored received reply with the account's handle. */
 export interface ReceivedReplyListRow {
@@ -69,6 +53,11 @@ export interface ListWindow {
   skip: number;
 }
 
+/** `and <column> >= since and <column> < until`, for the bounds the window has. */
+function postedWithin(sql: Queryable, column: SqlFragment, window: ListWindow): SqlFragment {
+  return sql`${window.since ? sql`and ${column} >= ${window.since}` : sql``} ${window.until ? sql`and ${column} < ${window.until}` : sql``}`;
+}
+
 /** Own posts of `categories`, in `sort` order. */
 export async function listOwnPostRows(
   sql: Queryable,
@@ -89,7 +78,7 @@ export async function listOwnPostRows(
            o.bookmarks, o.impressions, o.synced_at, a.username
       from own_posts o join accounts a on a.id = o.account_id
      where o.account_id = ${accountId} and o.category = any(${categories as string[]}::text[])
-       ${window.since ? sql`and o.posted_at >= ${window.since}` : sql``} ${window.until ? sql`and o.posted_at < ${window.until}` : sql``}
+       ${postedWithin(sql, sql`o.posted_at`, window)}
      order by ${order}
      limit ${window.take} offset ${window.skip}`;
 }
@@ -110,7 +99,7 @@ export async function listReceivedReplyRows(
       from received_replies r join accounts a on a.id = r.account_id
       left join own_posts o on o.account_id = r.account_id and o.x_post_id = r.in_reply_to_x_post_id
      where r.account_id = ${accountId}
-       ${window.since ? sql`and r.posted_at >= ${window.since}` : sql``} ${window.until ? sql`and r.posted_at < ${window.until}` : sql``}
+       ${postedWithin(sql, sql`r.posted_at`, window)}
      order by ${order}
      limit ${window.take} offset ${window.skip}`;
 }

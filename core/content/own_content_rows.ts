@@ -3,13 +3,13 @@
  * the spec's counting (Versioning 4: originals, quotes and thread continuations are posts;
  * answers to other accounts are replies; reposts are reposts) decided once, here.
  */
-import type { NetworkPost, NetworkUser } from "../network/network_records.ts";
+import type { NetworkPost, NetworkUser, PostMetrics } from "../network/network_records.ts";
 
 /** How the spec counts a post of the account's own. */
 export type OwnPostCategory = "post" | "reply" | "repost";
 
-/** A row of `own_posts` as the sync writes it. */
-export interface OwnPostRow {
+/** A row of `own_posts` as the sync writes it (with the post's counters). */
+export interface OwnPostRow extends PostMetrics {
   account_id: string;
   x_post_id: string;
   category: OwnPostCategory;
@@ -22,12 +22,6 @@ export interface OwnPostRow {
   reply_to_x_post_id: string | null;
   reply_to_user_id: string | null;
   reposted_x_post_id: string | null;
-  likes: number;
-  replies: number;
-  reposts: number;
-  quotes: number;
-  bookmarks: number;
-  impressions: number;
   synced_at: Date;
 }
 

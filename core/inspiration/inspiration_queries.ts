@@ -1,8 +1,9 @@
 /** SQL for the inspiration corpus: upserts at ingest, the tier-rate refresh, and the search. */
 import type { Queryable, SqlFragment } from "../db/sql.ts";
+import type { PostMetrics } from "../network/network_records.ts";
 
-/** A corpus row as ingest writes it. */
-export interface InspirationPostInput {
+/** A corpus row as ingest writes it (with the post's counters). */
+export interface InspirationPostInput extends PostMetrics {
   post_id: string;
   author_id: string;
   author_username: string;
@@ -14,12 +15,6 @@ export interface InspirationPostInput {
   url: string;
   lang: string;
   posted_at: Date;
-  likes: number;
-  replies: number;
-  reposts: number;
-  quotes: number;
-  bookmarks: number;
-  impressions: number;
   topics: number;
   promotional: boolean;
 }

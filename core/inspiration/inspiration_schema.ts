@@ -4,7 +4,7 @@
  * REST adapter (adapters/http/input_coercion.ts); typed clients send numbers.
  */
 import { z } from "zod";
-import { commaListOf, listOf, timestamp } from "../schema.ts";
+import { commaListOf, listOf, postCounters, timestamp } from "../schema.ts";
 import { INSPIRATION_TOPICS } from "./topic_lexicon.ts";
 
 /** The last page the search serves (supplement: "page 1-7"). */
@@ -92,14 +92,7 @@ export const inspirationPost = z.object({
   url: z.string(),
   posted_at: z.string(),
   lang: z.string(),
-  metrics: z.object({
-    likes: z.number().int(),
-    replies: z.number().int(),
-    reposts: z.number().int(),
-    quotes: z.number().int(),
-    bookmarks: z.number().int(),
-    impressions: z.number().int(),
-  }),
+  metrics: postCounters,
   author: z.object({
     x_user_id: z.string(),
     username: z.string(),
