@@ -5,6 +5,7 @@
 import { link, mkdir, readFile, unlink, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import postgres from "postgres";
 import type { Sql } from "../../core/db/sql.ts";
@@ -84,7 +85,9 @@ async function openEmbedded(dataDir: string | null, poolSize: number, onnotice: 
   let pglite: PGlite | undefined;
   let server: PGLiteSocketServer | undefined;
   try {
-    pglite = dataDir === null ? await PGlite.create() : await PGlite.create({ dataDir: join(dataDir, "pgdata") });
+    // pg_trgm: the contact search's trigram index (migration 0023).
+    const options = { extensions: { pg_trgm } };
+    pglite = dataDir === null ? await PGlite.create(options) : await PGlite.create({ ...options, dataDir: join(dataDir, "pgdata") });
     // Connections past maxConnections are reset by the server. Twice the pool leaves room
     // for a reconnect that arrives before the server has counted the old socket closed;
     // extra connections cost nothing, since PGlite runs one message at a time anyway.

@@ -10,7 +10,9 @@
  */
 import type { Clock } from "../clock.ts";
 import type { Sql } from "../db/sql.ts";
-import type { NetworkPost, NetworkUser, Page } from "../network/network_records.ts";
+import type { NetworkPost } from "../network/network_records.ts";
+import { pageReader } from "../network/page_reader.ts";
+import { profilesOf } from "../network/profiles_of.ts";
 import type { SocialNetwork } from "../network/social_network.ts";
 import {
   type ContentSyncState,
@@ -98,7 +100,9 @@ export async function syncAccountContent(deps: ContentSyncDeps, accountId: strin
   // 1. The recent walk: from the newest post down to a week before the newest stored one
   // (the whole year on the first run; what it cannot finish becomes the backfill).
   const refreshFrom = state.newest_posted_at ? Math.max(state.newest_posted_at.getTime() - CONTENT_SYNC_LIMITS.refreshDays * DAY_MS, horizon) : horizon;
-  const recent = await reader.walk(`timeline since ${refreshFrom}`, timeline(refreshFrom), undefined, (post) => posts.set(post.id, post));
+  const recent = await reader.walk(`timeline since ${refreshFrom}`, timeline(refreshFrom), undefined, (post) => {
+    posts.set(post.id, post);
+  });
   const next: ContentSyncState = { ...state };
   if (!state.newest_posted_at) {
     next.backfill_cursor = recent.stoppedAt ?? null;
@@ -106,7 +110,9 @@ export async function syncAccountContent(deps: ContentSyncDeps, accountId: strin
   }
   // 2. The backfill continues where the last run stopped.
   if (state.newest_posted_at && !state.backfill_done && state.backfill_cursor && reader.left() > 0) {
-    const backfill = await reader.walk(`timeline since ${horizon}`, timeline(horizon), state.backfill_cursor, (post) => posts.set(post.id, post));
+    const backfill = await reader.walk(`timeline since ${horizon}`, timeline(horizon), state.backfill_cursor, (post) => {
+      posts.set(post.id, post);
+    });
     next.backfill_cursor = backfill.stoppedAt ?? null;
     next.backfill_done = backfill.complete;
   }
@@ -192,44 +198,4 @@ function freshState(accountId: string): ContentSyncState {
     last_synced_at: null,
     next_sync_at: null,
   };
-}
-
-/** Reads pages within a budget, never the same cursor twice in a run. */
-function pageReader(budget: number) {
-  let read = 0;
-  const seen = new Set<string>();
-  return {
-    left: () => budget - read,
-    read: () => read,
-    /** Walks pages from `cursor` until the list ends (complete) or the budget does (stoppedAt: where to go on) or a page repeats. */
-    async walk(
-      list: string,
-      fetchPage: (cursor: string | undefined) => Promise<Page<NetworkPost>>,
-      cursor: string | undefined,
-      take: (post: NetworkPost) => void,
-    ): Promise<{ complete: boolean; stoppedAt?: string }> {
-      let next = cursor;
-      for (;;) {
-        const key = `${list}:${next ?? ""}`;
-        // A cursor seen before means the network is going round in circles: stop, and claim
-        // nothing about what was not read (no deletions, no backfill end).
-        if (seen.has(key)) return { complete: false };
-        if (read >= budget) return { complete: false, stoppedAt: next };
-        seen.add(key);
-        read += 1;
-        const page = await fetchPage(next);
-        for (const post of page.items) take(post);
-        if (!page.nextCursor) return { complete: true };
-        next = page.nextCursor;
-      }
-    },
-  };
-}
-
-async function profilesOf(network: SocialNetwork, ids: readonly string[]): Promise<Map<string, NetworkUser>> {
-  const profiles = new Map<string, NetworkUser>();
-  for (let start = 0; start < ids.length; start += 100) {
-    for (const user of await network.usersByIds(ids.slice(start, start + 100))) profiles.set(user.id, user);
-  }
-  return profiles;
 }

@@ -1,0 +1,139 @@
+/**
+ * SQL of contacts (table `contacts`, migration 0023): the people an account knows, with
+ * their profile as last read and their engagement over the rolling 90 days.
+ */
+import type { Queryable } from "../db/sql.ts";
+import type { NetworkUser } from "../network/network_records.ts";
+
+/** A stored contact. */
+export interface ContactRow {
+  account_id: string;
+  x_user_id: string;
+  username: string;
+  name: string;
+  avatar_url: string;
+  location: string;
+  bio: string;
+  url: string | null;
+  verified: boolean;
+  verified_type: string;
+  followers_count: number;
+  following_count: number;
+  can_dm: boolean;
+  replies_count: number;
+  reposts_count: number;
+  engaged_count: number;
+  last_engaged_at: Date | null;
+  profile_read_at: Date;
+  created_at: Date;
+}
+
+/** How `GET /v1/contacts` orders (supplement: Audience). */
+export type ContactSort = "engagement" | "replies" | "reposts";
+
+const BATCH = 500;
+
+/** The profile columns of a contact read from the network. */
+function profileColumns(accountId: string, user: NetworkUser, now: Date) {
+  return {
+    account_id: accountId,
+    x_user_id: user.id,
+    username: user.username,
+    name: user.name,
+    avatar_url: user.avatarUrl,
+    location: user.location ?? "",
+    bio: user.description,
+    url: user.url,
+    verified: user.verified,
+    verified_type: user.verifiedType,
+    followers_count: user.followersCount,
+    following_count: user.followingCount,
+    can_dm: user.canDm,
+    profile_read_at: now,
+    created_at: now,
+  };
+}
+
+/**
+ * Inserts people as contacts of `accountId`, or refreshes the profile of those already
+ * known (their engagement counts and first-seen time are kept).
+ */
+export async function upsertContactProfiles(sql: Queryable, accountId: string, users: readonly NetworkUser[], now: Date): Promise<void> {
+  const unique = [...new Map(users.map((user) => [user.id, user])).values()];
+  for (let start = 0; start < unique.length; start += BATCH) {
+    const rows = unique.slice(start, start + BATCH).map((user) => profileColumns(accountId, user, now));
+    await sql`
+      insert into contacts ${sql(rows as never)}
+      on conflict (account_id, x_user_id) do update set
+        username = excluded.username, name = excluded.name, avatar_url = excluded.avatar_url,
+        location = excluded.location, bio = excluded.bio, url = excluded.url, verified = excluded.verified,
+        verified_type = excluded.verified_type, followers_count = excluded.followers_count,
+        following_count = excluded.following_count, can_dm = excluded.can_dm, profile_read_at = excluded.profile_read_at`;
+  }
+}
+
+/** One contact of `accountId`, or undefined when the account does not know the person. */
+export async function contactOf(sql: Queryable, accountId: string, xUserId: string): Promise<ContactRow | undefined> {
+  const [row] = await sql<ContactRow[]>`select * from contacts where account_id = ${accountId} and x_user_id = ${xUserId}`;
+  return row;
+}
+
+/** The ids among `xUserIds` the account knows. */
+export async function knownContactIds(sql: Queryable, accountId: string, xUserIds: readonly string[]): Promise<Set<string>> {
+  const rows = await sql<{ x_user_id: string }[]>`
+    select x_user_id from contacts where account_id = ${accountId} and x_user_id = any(${xUserIds as string[]}::text[])`;
+  return new Set(rows.map((row) => row.x_user_id));
+}
+
+/**
+ * A page of the account's contacts, most engaged first (ties by id, so pages are stable).
+ * `replies` and `reposts` list only people with some of that engagement (partial indexes).
+ */
+export async function contactsPage(sql: Queryable, accountId: string, sort: ContactSort, limit: number, offset: number): Promise<ContactRow[]> {
+  if (sort === "replies") {
+    return sql<ContactRow[]>`
+      select * from contacts where account_id = ${accountId} and replies_count > 0
+       order by replies_count desc, x_user_id limit ${limit} offset ${offset}`;
+  }
+  if (sort === "reposts") {
+    return sql<ContactRow[]>`
+      select * from contacts where account_id = ${accountId} and reposts_count > 0
+       order by reposts_count desc, x_user_id limit ${limit} offset ${offset}`;
+  }
+  return sql<ContactRow[]>`
+    select * from contacts where account_id = ${accountId}
+     order by engaged_count desc, x_user_id limit ${limit} offset ${offset}`;
+}
+
+/**
+ * Recounts every contact's replies and reposts to the account since `since` (the rolling
+ * 90 days): replies from `received_replies` (the content sync's), reposts from
+ * `audience_reposts`. People who engaged but are not yet contacts are left for the caller
+ * to add first. Runs in the sync's transaction.
+ */
+export async function recountEngagement(sql: Queryable, accountId: string, since: Date): Promise<void> {
+  await sql`
+    with replies as (
+      select replier_x_user_id as x_user_id, count(*)::int as n, max(posted_at) as last_at
+        from received_replies where account_id = ${accountId} and posted_at >= ${since}
+       group by replier_x_user_id
+    ), reposts as (
+      select x_user_id, count(*)::int as n, max(engaged_at) as last_at
+        from audience_reposts where account_id = ${accountId} and engaged_at >= ${since}
+       group by x_user_id
+    ), counts as (
+      select coalesce(r.x_user_id, p.x_user_id) as x_user_id, coalesce(r.n, 0) as replies, coalesce(p.n, 0) as reposts,
+             greatest(r.last_at, p.last_at) as last_at
+        from replies r full join reposts p on p.x_user_id = r.x_user_id
+    ), changed as (
+      -- Everyone counted now, and everyone counted before who no longer engages.
+      select c.x_user_id, coalesce(counts.replies, 0) as replies, coalesce(counts.reposts, 0) as reposts, counts.last_at
+        from contacts c left join counts on counts.x_user_id = c.x_user_id
+       where c.account_id = ${accountId} and (c.engaged_count > 0 or counts.x_user_id is not null)
+    )
+    update contacts c
+       set replies_count = changed.replies, reposts_count = changed.reposts,
+           last_engaged_at = coalesce(changed.last_at, c.last_engaged_at)
+      from changed
+     where c.account_id = ${accountId} and c.x_user_id = changed.x_user_id`;
+}
