@@ -150,3 +150,24 @@ export const commaIdList = z
     return items.map(Number);
   })
   .meta({ description: "Comma list of ids" });
+
+/** An X handle, `@` optional (the value keeps no `@`). */
+export const xHandle = z
+  .string()
+  .regex(/^@?[A-Za-z0-9_]{1,15}$/, "must be an X handle: 1 to 15 letters, digits or underscores, @ optional")
+  .transform((value) => value.replace(/^@/, ""));
+
+/** A person's numeric X user id as text (ids pass 2^53, so never a JSON number in answers). */
+export const xUserId = z
+  .string({ error: "must be a numeric X user id" })
+  .regex(/^[0-9]{1,25}$/, "must be a numeric X user id of 1 to 25 digits")
+  .meta({ description: "Numeric X user id", example: "1600000000000000002" });
+
+/**
+ * An X user id in a body: the numeric text, or a JSON number when it is an exact integer
+ * (ids past 2^53 arrive rounded as numbers, so those must be sent as text).
+ */
+export const xUserIdInput = z.union(
+  [xUserId, z.number().int().min(0).max(Number.MAX_SAFE_INTEGER, "must be sent as text: X user ids past 2^53 lose digits as JSON numbers").transform(String)],
+  { error: "must be a numeric X user id (text of 1 to 25 digits)" },
+);

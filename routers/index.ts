@@ -2,6 +2,8 @@
 import { router } from "../core/trpc.ts";
 import { analyticsRouter } from "./analytics.ts";
 import { articlesRouter } from "./articles.ts";
+import { contactListsRouter } from "./contact_lists.ts";
+import { contactsRouter } from "./contacts.ts";
 import { contentRouter } from "./content.ts";
 import { contextRouter } from "./context.ts";
 import { coversRouter } from "./covers.ts";
@@ -23,6 +25,8 @@ import { xLookupsRouter } from "./x_lookups.ts";
 export const appRouter = router({
   analytics: analyticsRouter,
   articles: articlesRouter,
+  contactLists: contactListsRouter,
+  contacts: contactsRouter,
   content: contentRouter,
   context: contextRouter,
   covers: coversRouter,

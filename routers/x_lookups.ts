@@ -1,16 +1,13 @@
 /** X Lookups: live reads of the public network (spec X Lookups rows; Limits 5, 8). No `account_id`. */
 import { z } from "zod";
 import { keyProcedure, router } from "../core/trpc.ts";
-import { dataOf } from "../core/schema.ts";
+import { dataOf, xHandle } from "../core/schema.ts";
 import { cursorPagination, xPost, xUser } from "../core/lookups/lookup_records.ts";
 import { lookupPost, lookupReplies, lookupUser, lookupUserPosts } from "../core/lookups/x_lookups.ts";
 import type { ErrorCode } from "../core/errors.ts";
 
 const postId = z.string().regex(/^[0-9]{1,25}$/, "must be a numeric post id of 1 to 25 digits");
-const handle = z
-  .string()
-  .regex(/^@?[A-Za-z0-9_]{1,15}$/, "must be an X handle: 1 to 15 letters, digits or underscores, @ optional")
-  .transform((value) => value.replace(/^@/, ""));
+const handle = xHandle;
 const limit = z
   .number({ error: "must be an integer from 1 to 100" })
   .int()

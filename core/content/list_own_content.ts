@@ -52,9 +52,9 @@ export async function listSentReplies(ctx: AccountContext, input: ListSentReplie
   return { data, pagination: pageInfo(input.page, input.limit, undefined, rows.length) };
 }
 
-/** Replies other accounts sent to the account's posts, newest or most liked first. */
-export async function listReceivedReplies(ctx: AccountContext, input: ListReceivedRepliesInput) {
-  const rows = await listReceivedReplyRows(ctx.services.sql, ctx.account.id, input.sort, windowOf(input));
+/** Replies other accounts (or the one person `replierId`) sent to the account's posts, newest or most liked first. */
+export async function listReceivedReplies(ctx: AccountContext, input: ListReceivedRepliesInput, replierId?: string) {
+  const rows = await listReceivedReplyRows(ctx.services.sql, ctx.account.id, input.sort, windowOf(input), replierId);
   const data: ReceivedReply[] = rows.slice(0, input.limit).map((row) => ({
     id: row.x_post_id,
     text: row.text,

@@ -83,12 +83,13 @@ export async function listOwnPostRows(
      limit ${window.take} offset ${window.skip}`;
 }
 
-/** Replies the account received, newest or most liked first. */
+/** Replies the account received (from one person, with `replierId`), newest or most liked first. */
 export async function listReceivedReplyRows(
   sql: Queryable,
   accountId: string,
   sort: "recent" | "most_liked",
   window: ListWindow,
+  replierId?: string,
 ): Promise<ReceivedReplyListRow[]> {
   const order = sort === "most_liked" ? sql`r.likes desc, r.posted_at desc, r.x_post_id desc` : sql`r.posted_at desc, r.x_post_id desc`;
   return sql<ReceivedReplyListRow[]>`
@@ -99,6 +100,7 @@ export async function listReceivedReplyRows(
       from received_replies r join accounts a on a.id = r.account_id
       left join own_posts o on o.account_id = r.account_id and o.x_post_id = r.in_reply_to_x_post_id
      where r.account_id = ${accountId}
+       ${replierId === undefined ? sql`` : sql`and r.replier_x_user_id = ${replierId}`}
        ${postedWithin(sql, sql`r.posted_at`, window)}
      order by ${order}
      limit ${window.take} offset ${window.skip}`;

@@ -18,6 +18,7 @@ import { ensureDemoArticles } from "./demo_articles.ts";
 import { ensureDemoWorkers } from "./demo_workers.ts";
 import { ensureDemoPlugTemplates } from "./demo_plug_templates.ts";
 import { ensureDemoContent } from "./demo_content.ts";
+import { ensureDemoContactLists } from "./demo_contact_lists.ts";
 import { ensureDemoPosts, useUpPostQuota, type DemoScheduledPosts } from "./demo_scheduling.ts";
 import { type AccountInput, createUser, linkAccount, shareAccount, type UserInput, userByEmail } from "../accounts/users.ts";
 import { anyUser, billingAnchorOf, ensureDemoTag, setPostQuota } from "./demo_queries.ts";
@@ -37,6 +38,8 @@ export interface DemoWorld {
   suggestions: { to_review: number[] };
   /** Plug templates of A's workspace (for `auto_plug`). */
   plug_templates: string[];
+  /** A's list "Podcast guests" with members (a note on the first) and its Followers system list. */
+  contact_lists: { user: number; system: number };
   /** Fixtures of the social network (`x.*`), when the network has them. */
   x?: NetworkDemoFixtures;
 }
@@ -126,6 +129,7 @@ export async function ensureDemoWorld(services: Services, seed: { content?: bool
   const articles = await ensureDemoArticles(seeding, people.ada.main.id);
   const { workers, suggestions } = await ensureDemoWorkers(services, { main: people.ada.main.id, otherUser: people.cy.main.id });
   const plugTemplates = await ensureDemoPlugTemplates(services, people.ada.main.id);
+  const contactLists = await ensureDemoContactLists(services, people.ada.main.id);
   // The year of synced content costs seconds; suites that do not read it leave it out.
   if (seed.content ?? true) await ensureDemoContent(services, [people.ada.main.id, people.ada.linked.id]);
 
@@ -163,6 +167,7 @@ export async function ensureDemoWorld(services: Services, seed: { content?: bool
     workers,
     suggestions,
     plug_templates: plugTemplates,
+    contact_lists: contactLists,
     x: services.network.demoFixtures?.(),
   };
 }

@@ -7,13 +7,13 @@
 import type { Context } from "../context.ts";
 import type { Principal } from "../auth/principal.ts";
 import { retryableError } from "../errors.ts";
-import { requestChecks, type RequestUnits } from "./request_buckets.ts";
+import { type ExtraUnits, requestChecks } from "./request_buckets.ts";
 
 /** Gives the units back (a later step refused the call). */
 export type ReleaseUnits = () => Promise<void>;
 
 /** Charges `units` to the owner's buckets or throws `429 rate_limited` naming the bucket. */
-export async function chargeExtraUnits(ctx: Context, principal: Principal, units: RequestUnits): Promise<ReleaseUnits> {
+export async function chargeExtraUnits(ctx: Context, principal: Principal, units: ExtraUnits): Promise<ReleaseUnits> {
   // requestChecks puts the read bucket first; extra units follow it.
   const checks = requestChecks(principal, false, units, true).slice(2);
   if (checks.length === 0) return async () => {};

@@ -13,6 +13,9 @@ import { type LabeledWindow, setRateLimitHeaders } from "./rate_limit_headers.ts
 /** Extra units a request spends besides one read or write (Limits 3-6). */
 export type RequestUnits = Partial<Record<Exclude<BucketName, "reads" | "writes">, number>>;
 
+/** Units a handler may charge on top of the request's own: a read that also counts as a write (Limits 3: contact refresh). */
+export type ExtraUnits = RequestUnits & { writes?: number };
+
 const SPANS = [
   { span: "minute", seconds: 60 },
   { span: "day", seconds: 86_400 },
@@ -25,7 +28,7 @@ export interface BucketCheck extends CounterCheck {
 }
 
 /** The checks for one request: its read or write bucket first, then any extra units. */
-export function requestChecks(principal: Principal, write: boolean, units: RequestUnits, charge: boolean): BucketCheck[] {
+export function requestChecks(principal: Principal, write: boolean, units: ExtraUnits, charge: boolean): BucketCheck[] {
   const spend: [BucketName, number][] = [[write ? "writes" : "reads", 1]];
   for (const [bucket, cost] of Object.entries(units) as [BucketName, number][]) if (cost > 0) spend.push([bucket, cost]);
   return spend.flatMap(([bucket, cost]) =>

@@ -5,6 +5,9 @@
 -- Member search (`q`, a substring of handle or name) runs on a trigram index, not a scan.
 create extension if not exists pg_trgm;
 
+-- A person's replies to the account (`GET /v1/contacts/{id}/replies`).
+create index received_replies_by_replier on received_replies (account_id, replier_x_user_id, posted_at desc, x_post_id desc);
+
 -- The people an account knows: engagers, members of its lists (system lists included) and,
 -- later, scored leads. One row per account and person, with the profile as last read and the
 -- engagement of the rolling 90 days as the audience sync last counted it.

@@ -1,0 +1,86 @@
+/**
+ * Contacts and notes as the API shows them (spec: Contact list member; supplement:
+ * Audience, section 5).
+ */
+import { z } from "zod";
+import { accountSelection, paginationInput, xUserId } from "../schema.ts";
+
+/** A contact in a list (`GET /v1/contacts`). */
+export const contact = z
+  .object({
+    id: z.string().meta({ description: "The person's numeric X user id" }),
+    x_user_id: z.string(),
+    username: z.string(),
+    name: z.string(),
+    avatar_url: z.string(),
+    location: z.string(),
+    followers_count: z.number().int(),
+    following_count: z.number().int(),
+    engaged_count: z.number().int().meta({ description: "Replies plus reposts to the account in the last 90 days" }),
+    replies_count: z.number().int().meta({ description: "Replies to the account in the last 90 days" }),
+    reposts_count: z.number().int().meta({ description: "Reposts of the account's posts in the last 90 days" }),
+    last_engaged_at: z.string().nullable(),
+    profile_read_at: z.string().meta({ description: "When the stored profile was read from the network" }),
+  })
+  .meta({ id: "Contact" });
+
+/** A list a contact is in. */
+const contactListEntry = z.object({
+  list_id: z.number().int(),
+  name: z.string(),
+  kind: z.string(),
+  is_system: z.boolean(),
+  member_id: z.string().nullable().meta({ description: "For `DELETE /v1/contact-lists/{list_id}/members/{member_id}`; null on system lists" }),
+});
+
+/** A contact with everything the account knows about the person (`GET /v1/contacts/{id}`). */
+export const contactDetail = contact
+  .extend({
+    bio: z.string(),
+    url: z.string().nullable(),
+    verified: z.boolean(),
+    verified_type: z.string(),
+    can_dm: z.boolean(),
+    lists: z.array(contactListEntry),
+    notes_count: z.number().int(),
+  })
+  .meta({ id: "ContactDetail" });
+
+/** A note on a person. */
+export const contactNote = z
+  .object({
+    id: z.number().int(),
+    x_user_id: z.string(),
+    body: z.string(),
+    created_by: z.string().meta({ description: "The acting account's id" }),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .meta({ id: "ContactNote" });
+
+/** A note's text: 1 to 5,000 characters. */
+export const noteBody = z
+  .string({ error: "must be a string of 1 to 5000 characters" })
+  .trim()
+  .min(1, "must not be empty")
+  .max(5_000, "must be at most 5000 characters");
+
+/** The query of `GET /v1/contacts`. */
+export const listContactsInput = z
+  .object({
+    ...accountSelection,
+    sort: z
+      .enum(["engagement", "replies", "reposts"])
+      .default("engagement")
+      .meta({ description: "Most replies plus reposts (default), most replies, or most reposts over the rolling 90 days" }),
+    ...paginationInput(20),
+  })
+  .prefault({});
+
+/** `{id}` of `/v1/contacts/{id}`: the person's numeric X user id. */
+export const contactId = xUserId;
+
+/** The types. */
+export type Contact = z.infer<typeof contact>;
+export type ContactDetail = z.infer<typeof contactDetail>;
+export type ContactNote = z.infer<typeof contactNote>;
