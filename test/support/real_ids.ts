@@ -1,8 +1,9 @@
 /**
  * Ids of the main user's real objects for an id-addressed operation, found without a
  * per-endpoint table: GET the collection the path sits under with the owner's key and
- * take the first listed object's `id`; failing that, look in the demo world for a
- * fixture named after the collection (`/v1/context/products/{id}` -> `world.products`).
+ * take the first listed object's `id` (for a nested collection, the first parent under
+ * which it lists something); failing that, look in the demo world for a fixture named
+ * after the collection (`/v1/context/products/{id}` -> `world.products`).
  */
 import type { DemoWorld } from "../../core/demo/demo_world.ts";
 import type { Transport } from "./harness.ts";
@@ -17,28 +18,43 @@ export async function realPathIds(
   known: SweepOperation[],
 ): Promise<Record<string, string>> {
   const segments = operation.path.split("/");
-  const values: Record<string, string> = {};
-  for (let i = 0; i < segments.length; i++) {
-    const match = /^\{(.+)\}$/.exec(segments[i]);
-    if (!match) continue;
-    const collection = segments
-      .slice(0, i)
-      .join("/")
-      .replace(/\{([^}]+)\}/g, (_, name: string) => values[name]);
-    const id = (await fromCollection(transport, collection, ownerKey, known)) ?? fromWorld(world, segments[i - 1]);
-    if (id === undefined) throw new Error(`No real id for ${operation.label}: GET ${collection} lists nothing and the demo world has no "${segments[i - 1]}"`);
-    values[match[1]] = String(id);
-  }
+  let missing = "";
+  // Depth first: a nested collection (`/v1/contacts/{id}/notes`) may be empty under the first
+  // parent listed, so the parent's next objects are tried before giving up.
+  const resolve = async (from: number, values: Record<string, string>): Promise<Record<string, string> | undefined> => {
+    const i = segments.findIndex((segment, index) => index >= from && /^\{.+\}$/.test(segment));
+    if (i < 0) return values;
+    const name = segments[i].slice(1, -1);
+    // The collection as documented (`/v1/contact-lists/{id}/members`) and as requested, with the ids found so far.
+    const template = segments.slice(0, i).join("/");
+    const collection = template.replace(/\{([^}]+)\}/g, (_, parameter: string) => values[parameter]);
+    const listed = await fromCollection(transport, template, collection, ownerKey, known);
+    const fixture = fromWorld(world, segments[i - 1]);
+    const candidates = listed ?? (fixture === undefined ? [] : [fixture]);
+    for (const id of candidates.slice(0, MAX_CANDIDATES)) {
+      const found = await resolve(i + 1, { ...values, [name]: String(id) });
+      if (found) return found;
+    }
+    missing ||= `GET ${collection} lists nothing and the demo world has no "${segments[i - 1]}"`;
+    return undefined;
+  };
+  const values = await resolve(0, {});
+  if (!values) throw new Error(`No real id for ${operation.label}: ${missing}`);
   return values;
 }
 
-async function fromCollection(transport: Transport, collection: string, key: string, known: SweepOperation[]): Promise<unknown> {
-  const listed = known.some((operation) => operation.method === "GET" && operation.path === collection);
+/** Objects of a parent collection tried before a nested one is declared empty. */
+const MAX_CANDIDATES = 20;
+
+/** The ids a documented collection lists (undefined when it is not a documented GET, or lists nothing). */
+async function fromCollection(transport: Transport, template: string, collection: string, key: string, known: SweepOperation[]): Promise<unknown[] | undefined> {
+  const listed = known.some((operation) => operation.method === "GET" && operation.path === template);
   if (!listed) return undefined;
   const answer = await transport.request("GET", collection, { key });
   if (answer.status !== 200) throw new Error(`GET ${collection} answered ${answer.status} ${JSON.stringify(answer.body).slice(0, 200)}`);
   const items = Array.isArray(answer.body?.data) ? answer.body.data : [];
-  return items.find((item: any) => item?.id !== undefined)?.id;
+  const ids = items.filter((item: any) => item?.id !== undefined).map((item: any) => item.id);
+  return ids.length > 0 ? ids : undefined;
 }
 
 /** The first scalar under the world's key for a collection segment (`scheduled-posts` -> `scheduled_posts`). */
