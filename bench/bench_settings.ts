@@ -4,7 +4,8 @@
  * the job queue; BENCH_WRITE_DURATION, BENCH_WRITE_WARMUP, BENCH_WRITE_CONNECTIONS for the
  * idempotency writes; BENCH_LOOKUP_MISSES, BENCH_LOOKUP_DURATION, BENCH_LOOKUP_WARMUP,
  * BENCH_LOOKUP_CONNECTIONS for the live lookups; BENCH_AI_CALLS, BENCH_AI_DURATION, BENCH_AI_WARMUP, BENCH_AI_CONNECTIONS
- * for the AI call overhead.
+ * for the AI call overhead; BENCH_AUDIENCE_CONTACTS, BENCH_AUDIENCE_CALLS, BENCH_AUDIENCE_BULK_RUNS for the audience
+ * section.
  */
 
 /** How each route is loaded, and the sizes of the job and write measurements. */
@@ -17,6 +18,7 @@ export interface BenchSettings {
   writes: WriteSettings;
   lookups: LookupSettings;
   ai: AiSettings;
+  audience: AudienceSettings;
 }
 
 /** The job queue measurement: one batched run (the target) and one unbatched run. */
@@ -66,6 +68,17 @@ export interface AiSettings {
   connections: number;
 }
 
+/**
+ * The audience section: contacts of one account (all in one user list), calls per read case
+ * (full, bare and SQL alternating), and bulk add + delete runs of 500 each on fresh lists.
+ * At least 5,000 contacts, so the deep page (100 pages of 50, fewer on a small seed) exists.
+ */
+export interface AudienceSettings {
+  contacts: number;
+  calls: number;
+  bulkRuns: number;
+}
+
 /** Reads the settings; a malformed value is a setup error. */
 export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): BenchSettings {
   return {
@@ -95,6 +108,11 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): BenchSett
       durationSeconds: boundedNumber(env, "BENCH_AI_DURATION", 5, 1, 30),
       warmupSeconds: wholeNumber(env, "BENCH_AI_WARMUP", 2, 0),
       connections: boundedNumber(env, "BENCH_AI_CONNECTIONS", 10, 1, 10),
+    },
+    audience: {
+      contacts: wholeNumber(env, "BENCH_AUDIENCE_CONTACTS", 100_000, 5_000),
+      calls: wholeNumber(env, "BENCH_AUDIENCE_CALLS", 200, 1),
+      bulkRuns: wholeNumber(env, "BENCH_AUDIENCE_BULK_RUNS", 5, 1),
     },
   };
 }

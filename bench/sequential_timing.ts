@@ -15,6 +15,7 @@ export interface SequentialResult {
   seconds: number;
   callsPerSecond: number;
   p50Us: number;
+  p95Us: number;
   p99Us: number;
   avgUs: number;
   /** The machine's 1-minute load average at the start and the end (other processes make figures noisy). */
@@ -54,6 +55,7 @@ export async function timeAlternating(count: number, calls: ((i: number) => Prom
       seconds,
       callsPerSecond: count / seconds,
       p50Us: percentile(sorted, 0.5) * 1000,
+      p95Us: percentile(sorted, 0.95) * 1000,
       p99Us: percentile(sorted, 0.99) * 1000,
       avgUs: (spent[c] / count) * 1000,
       loadAverage: [loadStart, loadEnd] as [number, number],
