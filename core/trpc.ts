@@ -19,6 +19,7 @@ import { type Pricing, withCredits } from "./credits/credit_call.ts";
 // The marker a middleware result carries; a replay answers without running the handler.
 import { middlewareResultMarker } from "./trpc_internals.ts";
 import { assertStorableText } from "./storable_text.ts";
+import { assertExactlyOneOf } from "./exactly_one_of.ts";
 
 /** What a procedure declares about itself beyond input and output. */
 export type EndpointMeta = OpenApiMeta<{
@@ -36,6 +37,8 @@ export type EndpointMeta = OpenApiMeta<{
   idempotent?: boolean;
   /** AI credit pricing, applied by `chargesCredits` (spec: AI credits). */
   credits?: Pricing;
+  /** Body fields of which exactly one must be sent (`400 invalid_parameter` otherwise; documented as `oneOf`). */
+  exactlyOneOf?: string[];
   /** The MCP tool's name when the one derived from the procedure path would not read well (adapters/mcp). */
   toolName?: string;
   /**
@@ -111,6 +114,7 @@ const keyRequest = t.middleware(async function keyRequest({ ctx, type, meta, pat
   if (gate) throw gate;
   const rawInput = await getRawInput();
   assertStorableText(rawInput);
+  if (meta?.exactlyOneOf) assertExactlyOneOf(rawInput, meta.exactlyOneOf);
   if (!meta?.idempotent) return next({ ctx: { principal } });
 
   const decision = await beginIdempotent(ctx, principal, path, rawInput);

@@ -106,15 +106,16 @@ export const contactListsRouter = router({
       },
       successStatus: 201,
       units: { enrichment: 1 },
+      exactlyOneOf: ["handle", "x_user_id"],
       errors: ["list_not_found", "system_list_read_only", "user_not_found", "upstream_unavailable", "upstream_error", "upstream_timeout"],
     })
     .input(
-      z
-        .object({ id: integerId, handle: xHandle.optional(), x_user_id: xUserIdInput.optional(), ...accountSelection })
-        .refine((body) => (body.handle === undefined) !== (body.x_user_id === undefined), {
-          message: 'Send exactly one of "handle" or "x_user_id"',
-          path: ["handle"],
-        }),
+      z.object({
+        id: integerId,
+        handle: xHandle.optional().meta({ description: "With or without `@`" }),
+        x_user_id: xUserIdInput.optional(),
+        ...accountSelection,
+      }),
     )
     .output(dataOf(listMember.extend({ duplicate: z.boolean() })))
     .mutation(({ ctx, input }) => addMember(ctx, input)),

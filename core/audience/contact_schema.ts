@@ -77,8 +77,13 @@ export const listContactsInput = z
   })
   .prefault({});
 
-/** `{id}` of `/v1/contacts/{id}`: the person's numeric X user id. */
-export const contactId = xUserId;
+/**
+ * `{id}` of `/v1/contacts/{id}`: the person's numeric X user id. A person on the network is
+ * no record of ours: every account has its own view of them (its notes, its engagement), so
+ * the document marks the parameter `x-network-id` and the conformance sweep does not expect
+ * another user's key to be refused on it.
+ */
+export const contactId = xUserId.meta({ "x-network-id": true });
 
 /** The types. */
 export type Contact = z.infer<typeof contact>;

@@ -4,6 +4,7 @@
  * envelope with the exact codes each endpoint can answer, the bearer scheme, the
  * rate-limit headers, and the public `GET /v1/docs`.
  */
+import { exactlyOneOfSchema } from "../exactly_one_of.ts";
 import type { AnyRouter } from "@trpc/server";
 import { generateOpenApiDocument } from "trpc-to-openapi";
 import { z } from "zod";
@@ -132,6 +133,7 @@ export function buildOpenApiDocument(router: AnyRouter, options: { serverUrl?: s
     target.responses = responsesFor(operation, target.responses["200"]);
     target[MCP_TOOL_EXTENSION] = operation.meta.toolName ?? toolNameOf(operation.procedurePath);
     if (operation.meta.beyondSpec) target[BEYOND_SPEC_EXTENSION] = operation.meta.beyondSpec;
+    if (operation.meta.exactlyOneOf) Object.assign(target.requestBody.content["application/json"].schema, exactlyOneOfSchema(operation.meta.exactlyOneOf));
     if (operation.meta.credits) {
       const success = target.responses[operation.meta.successStatus ?? 200];
       const names =

@@ -47,7 +47,13 @@ export async function realPathIds(
 const MAX_CANDIDATES = 20;
 
 /** The ids a documented collection lists (undefined when it is not a documented GET, or lists nothing). */
-async function fromCollection(transport: Transport, template: string, collection: string, key: string, known: SweepOperation[]): Promise<unknown[] | undefined> {
+async function fromCollection(
+  transport: Transport,
+  template: string,
+  collection: string,
+  key: string,
+  known: SweepOperation[],
+): Promise<unknown[] | undefined> {
   const listed = known.some((operation) => operation.method === "GET" && operation.path === template);
   if (!listed) return undefined;
   const answer = await transport.request("GET", collection, { key });

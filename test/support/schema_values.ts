@@ -24,10 +24,24 @@ export function resolveSchema(document: Json, schema: Json | undefined): Json {
   return current;
 }
 
-/** The branches of a schema that is a union (`anyOf`/`oneOf`), or the schema itself. */
+/**
+ * The branches of a schema that is a union (`anyOf`/`oneOf`), or the schema itself. An object
+ * whose `oneOf` only picks required fields (exactly one of `handle` or `x_user_id`) has one
+ * branch per alternative: the object requiring that field, with the fields only the other
+ * alternatives require listed in `x-sweep-excludes`.
+ */
 export function branchesOf(document: Json, schema: Json): Json[] {
   const resolved = resolveSchema(document, schema);
   const union = resolved.anyOf ?? resolved.oneOf;
+  if (union && resolved.properties) {
+    const { anyOf: _any, oneOf: _one, ...object } = resolved;
+    const required = (branch: Json): string[] => branch.required ?? [];
+    return union.map((branch: Json) => ({
+      ...object,
+      required: [...required(object), ...required(branch)],
+      "x-sweep-excludes": union.flatMap(required).filter((name: string) => !required(branch).includes(name)),
+    }));
+  }
   return union ? union.flatMap((branch: Json) => branchesOf(document, branch)) : [resolved];
 }
 
@@ -77,8 +91,10 @@ export function validInstance(document: Json, schema: Json | undefined, salt = "
     default: {
       if (!chosen.properties) return chosen.type === "object" ? {} : "sweep";
       const out: Json = {};
-      // `all`: every field but `account_id` (the caller picks the account).
-      const names = options.all ? Object.keys(chosen.properties).filter((name) => name !== "account_id") : (chosen.required ?? []);
+      // `all`: every field but `account_id` (the caller picks the account) and those only
+      // another `oneOf` alternative requires (branchesOf).
+      const excluded = new Set<string>(chosen["x-sweep-excludes"] ?? []);
+      const names = options.all ? Object.keys(chosen.properties).filter((name) => name !== "account_id" && !excluded.has(name)) : (chosen.required ?? []);
       for (const name of names) out[name] = validInstance(document, chosen.properties[name], `${salt}.${name}`, options);
       return out;
     }
