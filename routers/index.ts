@@ -2,6 +2,7 @@
 import { router } from "../core/trpc.ts";
 import { analyticsRouter } from "./analytics.ts";
 import { articlesRouter } from "./articles.ts";
+import { audienceRouter } from "./audience.ts";
 import { contentRouter } from "./content.ts";
 import { contextRouter } from "./context.ts";
 import { coversRouter } from "./covers.ts";
@@ -23,6 +24,7 @@ import { xLookupsRouter } from "./x_lookups.ts";
 export const appRouter = router({
   analytics: analyticsRouter,
   articles: articlesRouter,
+  audience: audienceRouter,
   content: contentRouter,
   context: contextRouter,
   covers: coversRouter,
