@@ -67,6 +67,22 @@ export function sweepOperations(): SweepOperation[] {
   });
 }
 
+/**
+ * Whether a path parameter names one of a fixed set of values (`/v1/audience/{kind}`)
+ * rather than an object: such a segment addresses no one's object, so tenancy is the
+ * account's alone.
+ */
+export function enumValuesOf(parameter: SweepParameter): unknown[] | undefined {
+  const branches = branchesOf(openApiDocument(), parameter.schema);
+  if (branches.length === 0 || !branches.every((branch) => Array.isArray(branch.enum))) return undefined;
+  return branches.flatMap((branch) => branch.enum);
+}
+
+/** Whether the operation addresses an object by id in its path (some path parameter is not an enum). */
+export function addressesObject(operation: SweepOperation): boolean {
+  return operation.parameters.some((parameter) => parameter.in === "path" && !enumValuesOf(parameter));
+}
+
 /** A request the sweep sends. */
 export interface SweepRequest {
   method: string;

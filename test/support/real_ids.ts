@@ -6,7 +6,7 @@
  */
 import type { DemoWorld } from "../../core/demo/demo_world.ts";
 import type { Transport } from "./harness.ts";
-import type { SweepOperation } from "./openapi_sweep.ts";
+import { enumValuesOf, type SweepOperation } from "./openapi_sweep.ts";
 
 /** Values for the path parameters of `operation` naming the owner's objects, or an error saying what is missing. */
 export async function realPathIds(
@@ -21,6 +21,13 @@ export async function realPathIds(
   for (let i = 0; i < segments.length; i++) {
     const match = /^\{(.+)\}$/.exec(segments[i]);
     if (!match) continue;
+    const parameter = operation.parameters.find((item) => item.in === "path" && item.name === match[1]);
+    const fixed = parameter && enumValuesOf(parameter);
+    if (fixed) {
+      // A fixed value (`{kind}`), not an object: any of them names the owner's own list.
+      values[match[1]] = String(fixed[0]);
+      continue;
+    }
     const collection = segments
       .slice(0, i)
       .join("/")
