@@ -8,7 +8,7 @@ const DESCRIPTION =
   "plan's `meta.backfill_cap` (a walk spans several 5-minute runs), re-walked once a day (people no longer there leave the list), and " +
   "between walks the first page is re-read hourly for newcomers, newest first. Repliers and reposters are the people who replied to " +
   "or reposted the account in the last `meta.window_days` (90), most engaged first, recounted hourly after the content sync. " +
-  "`meta.status`: `missing` never synced yet, `pending` queued, `running` the first walk (or the engagers' reading) is under way and " +
+  "`meta.status`: `missing` never synced yet (the sync reaches a new account within minutes), `pending` known to the sync but not read yet, `running` the first walk (or the engagers' reading) is under way and " +
   "the list is partial, `complete` the last walk or reading finished (a daily re-walk runs behind a complete list), `paused` the " +
   "network failed: the list is as before and the sync retries later. Cursor paging: pass `pagination.next_cursor` as `cursor`; no total.";
 
