@@ -2,6 +2,7 @@
 import { router } from "../core/trpc.ts";
 import { analyticsRouter } from "./analytics.ts";
 import { articlesRouter } from "./articles.ts";
+import { audienceRouter } from "./audience.ts";
 import { contactListsRouter } from "./contact_lists.ts";
 import { contactsRouter } from "./contacts.ts";
 import { contentRouter } from "./content.ts";
@@ -25,6 +26,7 @@ import { xLookupsRouter } from "./x_lookups.ts";
 export const appRouter = router({
   analytics: analyticsRouter,
   articles: articlesRouter,
+  audience: audienceRouter,
   contactLists: contactListsRouter,
   contacts: contactsRouter,
   content: contentRouter,

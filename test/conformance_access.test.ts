@@ -7,6 +7,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startHarness, transports, type Answer, type Harness, type Transport } from "./support/harness.ts";
 import {
+  addressesObject,
   answerProblems,
   buildRequest,
   describeFailure,
@@ -27,7 +28,7 @@ after(() => harness.close());
 
 const operations = sweepOperations();
 const keyed = operations.filter((operation) => !operation.public);
-const idAddressed = keyed.filter((operation) => operation.path.includes("{") && operation.accountIdIn);
+const idAddressed = keyed.filter((operation) => addressesObject(operation) && operation.accountIdIn);
 
 test("the document has operations to sweep, each with an id-free request the sweep can build", () => {
   assert.ok(keyed.length >= 50, `only ${keyed.length} keyed operations`);

@@ -33,6 +33,12 @@ import {
   type SyncAccountContentPayload,
   syncAccountContentJob,
 } from "./kinds/sync_account_content.ts";
+import {
+  DISPATCH_AUDIENCE_SYNC_EVERY_SECONDS,
+  dispatchAudienceSync,
+  type SyncAccountAudiencePayload,
+  syncAccountAudienceJob,
+} from "./kinds/sync_account_audience.ts";
 import { INGEST_INSPIRATION_EVERY_SECONDS, ingestInspirationJob } from "./kinds/ingest_inspiration.ts";
 
 /** The payload of each job kind. */
@@ -50,6 +56,8 @@ export interface JobPayloads {
   dispatch_content_sync: Record<string, never>;
   sync_account_content: SyncAccountContentPayload;
   ingest_inspiration: Record<string, never>;
+  dispatch_audience_sync: Record<string, never>;
+  sync_account_audience: SyncAccountAudiencePayload;
 }
 
 /** A job kind this server knows. */
@@ -119,6 +127,12 @@ export function jobHandlers(deps: JobDeps): KnownJobHandlers {
     ingest_inspiration: async () => {
       await ingestInspirationJob(deps);
     },
+    dispatch_audience_sync: async () => {
+      await dispatchAudienceSync(deps);
+    },
+    sync_account_audience: async (payload) => {
+      await syncAccountAudienceJob(deps, payload);
+    },
   };
 }
 
@@ -167,4 +181,6 @@ export const periodicJobs: readonly PeriodicJob[] = [
   { kind: "dispatch_content_sync", everySeconds: DISPATCH_CONTENT_SYNC_EVERY_SECONDS },
   // Every 30 minutes: the inspiration corpus follows the network's recent posts and metrics.
   { kind: "ingest_inspiration", everySeconds: INGEST_INSPIRATION_EVERY_SECONDS },
+  // Every 5 minutes: a walk in progress continues every 5, an up-to-date list is re-read hourly (core/audience/audience_sync.ts).
+  { kind: "dispatch_audience_sync", everySeconds: DISPATCH_AUDIENCE_SYNC_EVERY_SECONDS },
 ];

@@ -67,6 +67,30 @@ export function sweepOperations(): SweepOperation[] {
   });
 }
 
+/**
+ * Whether a path parameter names one of a fixed set of values (`/v1/audience/{kind}`)
+ * rather than an object: such a segment addresses no one's object, so tenancy is the
+ * account's alone.
+ */
+export function enumValuesOf(parameter: SweepParameter): unknown[] | undefined {
+  const branches = branchesOf(openApiDocument(), parameter.schema);
+  if (branches.length === 0 || !branches.every((branch) => Array.isArray(branch.enum))) return undefined;
+  return branches.flatMap((branch) => branch.enum);
+}
+
+/**
+ * Whether a path parameter names something on the social network (`x-network-id`: the X user
+ * id of `/v1/contacts/{id}`), not a record of ours: every account has its own view of it.
+ */
+export function namesNetworkObject(parameter: SweepParameter): boolean {
+  return branchesOf(openApiDocument(), parameter.schema).some((branch) => branch["x-network-id"] === true);
+}
+
+/** Whether the operation addresses an object of ours by id in its path (some path parameter is neither an enum nor a network id). */
+export function addressesObject(operation: SweepOperation): boolean {
+  return operation.parameters.some((parameter) => parameter.in === "path" && !enumValuesOf(parameter) && !namesNetworkObject(parameter));
+}
+
 /** A request the sweep sends. */
 export interface SweepRequest {
   method: string;

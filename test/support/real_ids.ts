@@ -7,7 +7,7 @@
  */
 import type { DemoWorld } from "../../core/demo/demo_world.ts";
 import type { Transport } from "./harness.ts";
-import type { SweepOperation } from "./openapi_sweep.ts";
+import { enumValuesOf, type SweepOperation } from "./openapi_sweep.ts";
 
 /** Values for the path parameters of `operation` naming the owner's objects, or an error saying what is missing. */
 export async function realPathIds(
@@ -25,6 +25,10 @@ export async function realPathIds(
     const i = segments.findIndex((segment, index) => index >= from && /^\{.+\}$/.test(segment));
     if (i < 0) return values;
     const name = segments[i].slice(1, -1);
+    const parameter = operation.parameters.find((item) => item.in === "path" && item.name === name);
+    const fixed = parameter && enumValuesOf(parameter);
+    // A fixed value (`{kind}`), not an object: any of them names the owner's own list.
+    if (fixed) return resolve(i + 1, { ...values, [name]: String(fixed[0]) });
     // The collection as documented (`/v1/contact-lists/{id}/members`) and as requested, with the ids found so far.
     const template = segments.slice(0, i).join("/");
     const collection = template.replace(/\{([^}]+)\}/g, (_, parameter: string) => values[parameter]);
