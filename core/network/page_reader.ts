@@ -26,7 +26,7 @@ export interface PageReader {
     list: string,
     fetchPage: (cursor: string | undefined) => Promise<Page<T>>,
     cursor: string | undefined,
-    take: (item: T) => void | boolean,
+    take: (item: T) => unknown,
   ): Promise<WalkEnd>;
 }
 

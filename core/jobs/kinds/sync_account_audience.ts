@@ -6,7 +6,8 @@
  * instead of failing the job, so the job runner's backoff never doubles the sync's own.
  */
 import { accountsDueForAudienceSync } from "../../audience/audience_sync_queries.ts";
-import { type AudienceSyncDeps, AUDIENCE_SYNC_LIMITS, syncAccountAudience } from "../../audience/audience_sync.ts";
+import { syncAccountAudience } from "../../audience/audience_sync.ts";
+import { AUDIENCE_SYNC_LIMITS, type AudienceSyncDeps } from "../../audience/audience_sync_rhythm.ts";
 import { enqueueJobOnce } from "../jobs_queries.ts";
 
 /** How often due syncs are dispatched. */
