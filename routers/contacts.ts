@@ -25,7 +25,7 @@ export const contactsRouter = router({
         summary: "List the account's contacts by engagement",
         description:
           "Everyone the account knows, ranked by replies plus reposts to it over the rolling 90 days (`sort=engagement`, default), " +
-          "by replies or by reposts (those two list only people with some). Counts are as of the last audience sync (every 15 minutes).",
+          "by replies or by reposts (those two list only people with some). Counts are as of the last audience sync (engagers are recounted hourly).",
       },
     })
     .input(listContactsInput)

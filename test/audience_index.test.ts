@@ -179,3 +179,34 @@ for (const index of [0, 1]) {
     });
   });
 }
+
+describe("the synced audience in the CRM (demo world)", () => {
+  const get = (path: string) => transports(harness)[0].request("GET", path, { key: harness.world.keys.write });
+
+  test("contacts rank the demo account's engagers first; system lists count the index; a follower's detail names its system lists", async () => {
+    const contacts = await get("/v1/contacts?limit=20");
+    assert.equal(contacts.status, 200);
+    const top = contacts.body.data[0];
+    assert.ok(top.engaged_count > 0, "the synced engagers lead the ranking");
+    for (let i = 1; i < contacts.body.data.length; i++) assert.ok(contacts.body.data[i - 1].engaged_count >= contacts.body.data[i].engaged_count);
+    assert.equal(top.engaged_count, top.replies_count + top.reposts_count);
+
+    const lists = (await get("/v1/contact-lists")).body.data;
+    for (const kind of ["followers", "following", "repliers", "reposters"]) {
+      const meta = (await get(`/v1/audience/${kind}?limit=1`)).body.meta;
+      const list = lists.find((entry: { kind: string }) => entry.kind === kind);
+      assert.equal(list.member_count, meta.synced_count, `${kind}: the system list counts its index`);
+    }
+    assert.ok(lists.find((entry: { kind: string }) => entry.kind === "followers").member_count > 0);
+
+    const follower = (await get("/v1/audience/followers?limit=1")).body.data[0];
+    const detail = await get(`/v1/contacts/${follower.x_user_id}`);
+    assert.equal(detail.status, 200, "a follower is a known contact");
+    const systemKinds = detail.body.data.lists.filter((entry: { is_system: boolean }) => entry.is_system).map((entry: { kind: string }) => entry.kind);
+    assert.ok(systemKinds.includes("followers"), `followers among ${systemKinds}`);
+
+    const engager = await get(`/v1/contacts/${top.id}`);
+    const engagerKinds = engager.body.data.lists.map((entry: { kind: string }) => entry.kind);
+    assert.ok(engagerKinds.includes(top.replies_count > 0 ? "repliers" : "reposters"));
+  });
+});
