@@ -260,3 +260,28 @@ describe("the account rules on contacts and notes", () => {
     );
   });
 });
+
+describe("when the network is unreachable", () => {
+  let failing: Harness;
+  before(async () => {
+    failing = await startHarness({ config: { faults: "x" } });
+  });
+  after(() => failing.close());
+
+  test("a member add and a contact refresh answer 503 upstream_unavailable; stored reads still answer", async () => {
+    const { sql, clock } = failing.services;
+    const main = failing.world.accounts.main;
+    const [transport] = transports(failing);
+    const send = (method: string, path: string, body?: unknown) => transport.request(method, path, { key: failing.world.keys.write, body });
+    const person = "1999999999999999992";
+    await sql`insert into contacts (account_id, x_user_id, username, name, profile_read_at, created_at)
+              values (${main}, ${person}, 'stored_person', 'Stored', ${new Date(clock.now())}, ${new Date(clock.now())})`;
+    expectError(await send("POST", `/v1/contact-lists/${failing.world.contact_lists.user}/members`, { handle: "kai_on_ai" }), 503, "upstream_unavailable");
+    expectError(await send("GET", `/v1/contacts/${person}?refresh=true`), 503, "upstream_unavailable");
+    const stored = await send("GET", `/v1/contacts/${person}`);
+    assert.equal(stored.status, 200);
+    assert.equal(stored.body.data.username, "stored_person");
+    const members = await send("GET", `/v1/contact-lists/${failing.world.contact_lists.user}/members`);
+    assert.deepEqual(members.body.data, [], "the demo list starts empty while the network is down");
+  });
+});
