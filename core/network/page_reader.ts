@@ -22,12 +22,7 @@ export interface PageReader {
    * (stoppedAt) or a page repeats (neither: the network is going round in circles, so
    * nothing may be concluded about what was not read).
    */
-  walk<T>(
-    list: string,
-    fetchPage: (cursor: string | undefined) => Promise<Page<T>>,
-    cursor: string | undefined,
-    take: (item: T) => unknown,
-  ): Promise<WalkEnd>;
+  walk<T>(list: string, fetchPage: (cursor: string | undefined) => Promise<Page<T>>, cursor: string | undefined, take: (item: T) => unknown): Promise<WalkEnd>;
 }
 
 /**
