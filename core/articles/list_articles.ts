@@ -27,6 +27,10 @@ export async function listArticles(ctx: AccountContext, input: ListArticlesInput
 
 /** One article the key can read, body included. */
 export async function getArticle(ctx: KeyContext, input: { id: string; account_id?: string }) {
+  // The generation is read before the article: a cover job commits `done` and the attached
+  // cover together, so a `done` read first always meets its cover in the article read after
+  // (read the other way round, a commit in between showed `done` without the cover).
+  const generation = await latestCoverGeneration(ctx.services.sql, Number(input.id));
   const { row } = await reachableArticle(ctx, ctx.services.sql, Number(input.id), { accountId: input.account_id, write: false });
-  return { data: { ...toArticle(row), cover_generation: await latestCoverGeneration(ctx.services.sql, row.id) } };
+  return { data: { ...toArticle(row), cover_generation: generation } };
 }
