@@ -13,6 +13,7 @@ import { AUDIENCE_SYNC_LIMITS } from "./audience_sync_rhythm.ts";
 import { audienceSyncStates, ownerPlanOf } from "./audience_sync_queries.ts";
 import { type AudienceRow, type EngagerKey, engagerCount, engagerPage, type FollowKey, followListPage } from "./audience_index_queries.ts";
 import type { AudienceKind, AudienceMember, ListAudienceInput } from "./audience_index_schema.ts";
+import { personOf } from "./person_fields.ts";
 
 const followCursor = z.object({ t: z.iso.datetime(), i: z.number().int().min(0), u: z.string().regex(/^[0-9]{1,25}$/) }).strict();
 const engagerCursor = z.object({ n: z.number().int().min(0), u: z.string().regex(/^[0-9]{1,25}$/) }).strict();
@@ -58,14 +59,7 @@ export async function listAudience(ctx: AccountContext, input: ListAudienceInput
 function memberOf(row: AudienceRow): AudienceMember {
   return {
     id: row.x_user_id,
-    x_user_id: row.x_user_id,
-    username: row.username,
-    name: row.name,
-    avatar_url: row.avatar_url,
-    location: row.location,
-    followers_count: row.followers_count,
-    following_count: row.following_count,
-    engaged_count: row.engaged_count,
+    ...personOf(row),
     replies_count: row.replies_count,
     reposts_count: row.reposts_count,
     // Supplement section 5: always null on audience lists (ICP scoring belongs to signals).

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { cursorPagination } from "../lookups/lookup_records.ts";
 import { accountSelection, limitParam } from "../schema.ts";
+import { personFields } from "./person_fields.ts";
 
 /** The four audience lists. */
 export const audienceKind = z
@@ -20,14 +21,7 @@ export const listAudienceInput = z.object({
 export const audienceMember = z
   .object({
     id: z.string().meta({ description: "The person's X user id (the row id of a system list)" }),
-    x_user_id: z.string(),
-    username: z.string(),
-    name: z.string(),
-    avatar_url: z.string(),
-    location: z.string(),
-    followers_count: z.number().int(),
-    following_count: z.number().int(),
-    engaged_count: z.number().int().meta({ description: "Replies plus reposts to the account in the last 90 days" }),
+    ...personFields,
     replies_count: z.number().int().meta({ description: "Replies to the account in the last 90 days" }),
     reposts_count: z.number().int().meta({ description: "Reposts of the account's posts in the last 90 days" }),
     icp_score: z.null().meta({ description: "Always null on audience lists" }),

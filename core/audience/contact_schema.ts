@@ -4,19 +4,13 @@
  */
 import { z } from "zod";
 import { accountSelection, paginationInput, xUserId } from "../schema.ts";
+import { personFields } from "./person_fields.ts";
 
 /** A contact in a list (`GET /v1/contacts`). */
 export const contact = z
   .object({
     id: z.string().meta({ description: "The person's numeric X user id" }),
-    x_user_id: z.string(),
-    username: z.string(),
-    name: z.string(),
-    avatar_url: z.string(),
-    location: z.string(),
-    followers_count: z.number().int(),
-    following_count: z.number().int(),
-    engaged_count: z.number().int().meta({ description: "Replies plus reposts to the account in the last 90 days" }),
+    ...personFields,
     replies_count: z.number().int().meta({ description: "Replies to the account in the last 90 days" }),
     reposts_count: z.number().int().meta({ description: "Reposts of the account's posts in the last 90 days" }),
     last_engaged_at: z.string().nullable(),

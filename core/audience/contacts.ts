@@ -16,6 +16,7 @@ import { membershipsOf } from "../contact_lists/list_members_queries.ts";
 import { countNotes } from "./contact_notes_queries.ts";
 import { type ContactRow, type ContactSort, contactOf, contactsPage, upsertContactProfiles } from "./contacts_queries.ts";
 import type { Contact, ContactDetail } from "./contact_schema.ts";
+import { personOf } from "./person_fields.ts";
 
 /** Lists the account's contacts, most engaged first (or most replies, most reposts). */
 export async function listContacts(ctx: AccountContext, input: { sort: ContactSort; limit: number; page: number }) {
@@ -78,14 +79,7 @@ export async function knownContact(ctx: AccountContext, xUserId: string): Promis
 export function toContact(row: ContactRow): Contact {
   return {
     id: row.x_user_id,
-    x_user_id: row.x_user_id,
-    username: row.username,
-    name: row.name,
-    avatar_url: row.avatar_url,
-    location: row.location,
-    followers_count: row.followers_count,
-    following_count: row.following_count,
-    engaged_count: row.engaged_count,
+    ...personOf(row),
     replies_count: row.replies_count,
     reposts_count: row.reposts_count,
     last_engaged_at: row.last_engaged_at?.toISOString() ?? null,

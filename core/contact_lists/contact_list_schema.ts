@@ -3,6 +3,7 @@
  * Contact lists; supplement: Contact Lists).
  */
 import { z } from "zod";
+import { personFields } from "../audience/person_fields.ts";
 
 /** The four system lists, in the order they are listed (supplement: Contact Lists). */
 export const SYSTEM_LIST_KINDS = ["followers", "following", "repliers", "reposters"] as const;
@@ -38,14 +39,7 @@ export const contactList = z
 export const listMember = z
   .object({
     id: z.string().meta({ description: "Member id (for removal)" }),
-    x_user_id: z.string(),
-    username: z.string(),
-    name: z.string(),
-    avatar_url: z.string(),
-    location: z.string(),
-    followers_count: z.number().int(),
-    following_count: z.number().int(),
-    engaged_count: z.number().int().meta({ description: "Replies plus reposts to the account in the last 90 days" }),
+    ...personFields,
     source: z.string().meta({ description: "How the person was added: `manual`, `bulk`, `dataset` or `signal`" }),
     added_at: z.string(),
   })

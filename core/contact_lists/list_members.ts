@@ -11,6 +11,7 @@ import { ApiError } from "../errors.ts";
 import { pageInfo } from "../schema.ts";
 import { callNetwork } from "../network/call_network.ts";
 import { knownContactIds, upsertContactProfiles } from "../audience/contacts_queries.ts";
+import { personOf } from "../audience/person_fields.ts";
 import type { ListMember } from "./contact_list_schema.ts";
 import { addToMemberCount, type ContactListRow, lockList } from "./contact_lists_queries.ts";
 import { listNotFound, reachableList } from "./list_access.ts";
@@ -117,14 +118,7 @@ async function lockedList(tx: Queryable, id: number): Promise<ContactListRow> {
 export function toMember(row: MemberRow): ListMember {
   return {
     id: row.id,
-    x_user_id: row.x_user_id,
-    username: row.username,
-    name: row.name,
-    avatar_url: row.avatar_url,
-    location: row.location,
-    followers_count: row.followers_count,
-    following_count: row.following_count,
-    engaged_count: row.engaged_count,
+    ...personOf(row),
     source: row.source,
     added_at: row.added_at.toISOString(),
   };
