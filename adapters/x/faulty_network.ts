@@ -42,5 +42,6 @@ export function createFaultyNetwork(network: SocialNetwork): SocialNetwork {
     followerHistory: network.followerHistory ? fail : undefined,
     // The demo world's fixture ids are facts about the world, not calls to it.
     demoFixtures: network.demoFixtures?.bind(network),
+    vocabulary: network.vocabulary?.bind(network),
   };
 }

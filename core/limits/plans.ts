@@ -34,6 +34,8 @@ export interface Plan {
   posts: number;
   /** Followers (and following) the audience sync walks at most per list (issue 13: "backfill up to a cap per plan"). */
   audienceBackfillCap: number;
+  /** Signal agents the user keeps at once (spec: `403 cap_reached` "plan limit on signal agent create"; the numbers are Threadline's). */
+  signalAgents: number;
 }
 
 function plan(
@@ -42,36 +44,47 @@ function plan(
   credits: CreditAllowance,
   posts: number,
   audienceBackfillCap: number,
+  signalAgents: number,
   buckets: Record<BucketName, [number, number]>,
 ): Plan {
   const entries = Object.entries(buckets).map(([name, [minute, day]]) => [name, { minute, day }]);
-  return { id, label, credits, posts, audienceBackfillCap, buckets: Object.fromEntries(entries) as Record<BucketName, BucketLimits> };
+  return { id, label, credits, posts, audienceBackfillCap, signalAgents, buckets: Object.fromEntries(entries) as Record<BucketName, BucketLimits> };
 }
 
 /** Every plan by id. */
 export const PLANS: Record<string, Plan> = {
-  basic: plan("basic", "Basic", { period: "monthly", credits: 200 }, 100, 2_000, { reads: [30, 3_000], writes: [10, 500], enrichment: [5, 50], feed: [2, 20] }),
-  trial: plan("trial", "Trial", { period: "daily", credits: 50 }, 30, 2_000, { reads: [60, 5_000], writes: [20, 1_000], enrichment: [10, 100], feed: [2, 20] }),
-  pro: plan("pro", "Pro", { period: "monthly", credits: 1_000 }, 1_000, 20_000, {
+  basic: plan("basic", "Basic", { period: "monthly", credits: 200 }, 100, 2_000, 1, {
+    reads: [30, 3_000],
+    writes: [10, 500],
+    enrichment: [5, 50],
+    feed: [2, 20],
+  }),
+  trial: plan("trial", "Trial", { period: "daily", credits: 50 }, 30, 2_000, 1, {
+    reads: [60, 5_000],
+    writes: [20, 1_000],
+    enrichment: [10, 100],
+    feed: [2, 20],
+  }),
+  pro: plan("pro", "Pro", { period: "monthly", credits: 1_000 }, 1_000, 20_000, 3, {
     reads: [300, 20_000],
     writes: [100, 5_000],
     enrichment: [30, 500],
     feed: [5, 60],
   }),
-  advanced: plan("advanced", "Advanced", { period: "monthly", credits: 3_000 }, 3_000, 50_000, {
+  advanced: plan("advanced", "Advanced", { period: "monthly", credits: 3_000 }, 3_000, 50_000, 10, {
     reads: [1_000, 50_000],
     writes: [300, 10_000],
     enrichment: [60, 1_500],
     feed: [10, 120],
   }),
-  ultra: plan("ultra", "Ultra", { period: "monthly", credits: 10_000 }, 10_000, 100_000, {
+  ultra: plan("ultra", "Ultra", { period: "monthly", credits: 10_000 }, 10_000, 100_000, 25, {
     reads: [3_000, 200_000],
     writes: [1_000, 20_000],
     enrichment: [120, 5_000],
     feed: [15, 300],
   }),
   // For operators' own automation (and the benchmark): buckets still counted, rarely reached.
-  enterprise: plan("enterprise", "Enterprise", { period: "monthly", credits: 100_000 }, 1_000_000, 1_000_000, {
+  enterprise: plan("enterprise", "Enterprise", { period: "monthly", credits: 100_000 }, 1_000_000, 1_000_000, 1_000, {
     reads: [1_000_000, 100_000_000],
     writes: [100_000, 10_000_000],
     enrichment: [100_000, 10_000_000],

@@ -173,6 +173,13 @@ export interface SocialNetwork {
    */
   followerHistory?(userId: string, days: number): Promise<FollowerCountOnDay[]>;
 
+  /**
+   * Terms people on this network post about (the simulated world's topic subjects), for
+   * keyword suggestion and ICP expansion. Absent on X API v2, which has no such list: the
+   * local model then works from the ICP's own key phrases.
+   */
+  vocabulary?(): readonly string[];
+
   /** The demo world's `x.*` fixtures, when this adapter has them (the simulated world does). */
   demoFixtures?(): NetworkDemoFixtures;
 }

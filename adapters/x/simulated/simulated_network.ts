@@ -30,6 +30,7 @@ import { searchPage } from "./search_reads.ts";
 import type { SimulatedContext } from "./simulated_context.ts";
 import { listPostsPage, mentionsPage, timelinePage } from "./timeline_reads.ts";
 import { createWorld, type World } from "./world.ts";
+import { WORLD_VOCABULARY } from "./vocabulary_topics.ts";
 
 /** How to build the simulated network. */
 export interface SimulatedNetworkOptions {
@@ -99,6 +100,7 @@ export function createSimulatedNetwork(options: SimulatedNetworkOptions): Simula
     directMessages: (userId, page) => directMessagesPage(ctx, userId, page),
     followerHistory: (userId, days) => followerHistory(ctx, userId, days),
     demoFixtures: simulatedDemoFixtures,
+    vocabulary: () => WORLD_VOCABULARY,
   };
   return network;
 }

@@ -387,3 +387,6 @@ export const TOPICS: readonly Topic[] = [
     listNames: ["Devs", "Open source", "Postgres people", "DX"],
   },
 ];
+
+/** Every subject people post about, topic by topic: the network's vocabulary (SocialNetwork `vocabulary`). */
+export const WORLD_VOCABULARY: readonly string[] = TOPICS.flatMap((topic) => topic.subjects);
