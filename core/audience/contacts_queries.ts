@@ -19,6 +19,7 @@ export interface ContactRow {
   verified_type: string;
   followers_count: number;
   following_count: number;
+  posts_count: number;
   can_dm: boolean;
   replies_count: number;
   reposts_count: number;
@@ -48,6 +49,7 @@ function profileColumns(accountId: string, user: NetworkUser, now: Date) {
     verified_type: user.verifiedType,
     followers_count: user.followersCount,
     following_count: user.followingCount,
+    posts_count: user.postCount,
     can_dm: user.canDm,
     profile_read_at: now,
     created_at: now,
@@ -68,7 +70,7 @@ export async function upsertContactProfiles(sql: Queryable, accountId: string, u
         username = excluded.username, name = excluded.name, avatar_url = excluded.avatar_url,
         location = excluded.location, bio = excluded.bio, url = excluded.url, verified = excluded.verified,
         verified_type = excluded.verified_type, followers_count = excluded.followers_count,
-        following_count = excluded.following_count, can_dm = excluded.can_dm, profile_read_at = excluded.profile_read_at`;
+        following_count = excluded.following_count, posts_count = excluded.posts_count, can_dm = excluded.can_dm, profile_read_at = excluded.profile_read_at`;
   }
 }
 

@@ -52,6 +52,8 @@ create table signal_leads (
   provenance jsonb not null,
   deposited boolean not null default false,
   deposited_at timestamptz,
+  -- The list it went into (null when that list was deleted since).
+  deposited_list_id bigint references contact_lists (id) on delete set null,
   feedback text check (feedback in ('fit', 'not_fit')),
   feedback_at timestamptz,
   discovered_at timestamptz not null,
@@ -60,6 +62,9 @@ create table signal_leads (
 );
 create index signal_leads_by_time on signal_leads (account_id, discovered_at desc, id desc);
 create index signal_leads_by_agent on signal_leads (agent_id, discovered_at desc, id desc);
+
+-- A lead's lifetime post count (its volume) is part of the profile the API shows.
+alter table contacts add column posts_count integer not null default 0;
 
 -- A lead deposited into a list carries its score there, and its feedback is mirrored onto the
 -- list row (supplement: lead feedback "mirrored onto the list row").
