@@ -59,6 +59,7 @@ export const MODEL_TASKS = [
   "keyword_suggestion",
   "icp_expansion",
   "style_guide",
+  "lead_scoring",
 ] as const;
 
 /** A job for the model. */

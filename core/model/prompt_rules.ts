@@ -35,6 +35,8 @@ export const TASK_RULES: Record<ModelTask, string> = {
     'Suggest search keywords that people matching the ideal customer profile use in their posts. Prefer terms from the vocabulary given. Answer JSON only: {"keywords": [strings, best first]}.',
   icp_expansion:
     'Expand the ideal customer profile into a fuller description: who they are, their roles, what they post about. Answer JSON only: {"description": string, "keywords": [strings], "roles": [strings]}.',
+  lead_scoring:
+    'Judge how well each candidate fits the ideal customer profile (and would want the offer, when one is given), from their bio and the post that made them a candidate. Score 0 to 100: 70 and up a clear fit (the right role and the problem or topic), 50 to 69 a likely fit, below 50 not a fit. When examples of leads marked fit or not fit are given, score people like the fit ones higher and people like the not-fit ones lower. Answer JSON only: {"leads": [{"id": the candidate\'s id, "score": integer, "rationale": one short line naming what matched or what is missing}]}, one entry per candidate.',
   style_guide:
     "Write a concise style guide for this account from its posts: length, sentence rhythm, casing, emoji, openers, endings, favourite words, formatting. State only what the posts show.",
 };

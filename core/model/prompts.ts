@@ -85,6 +85,24 @@ export function buildPrompt(request: ModelRequest): ChatMessage[] {
       block("Ideal customer profile", request.input.icp);
       block("Vocabulary seen in the network", request.input.vocabulary.join(", "));
       break;
+    case "lead_scoring": {
+      const { input } = request;
+      block("Ideal customer profile", input.icp);
+      block("Offer", input.offer);
+      if (input.examples?.fit.length) block("Examples of leads marked fit", input.examples.fit.map((text) => `- ${oneLine(text)}`).join("\n"));
+      if (input.examples?.notFit.length) block("Examples of leads marked not fit", input.examples.notFit.map((text) => `- ${oneLine(text)}`).join("\n"));
+      user.push(`Candidates (${input.candidates.length}):`);
+      for (const candidate of input.candidates) {
+        const lines = [
+          `id: ${candidate.id}`,
+          `name: ${oneLine(candidate.name)} (@${candidate.username}), ${candidate.followers} followers`,
+          `bio: ${oneLine(candidate.bio) || "(empty)"}`,
+          `post: ${candidate.text === null ? "(none)" : oneLine(candidate.text)}`,
+        ];
+        user.push(lines.join("\n"));
+      }
+      break;
+    }
     case "style_guide":
       for (const [i, post] of request.input.posts.entries()) block(`Post ${i + 1}`, post);
       break;
@@ -106,6 +124,11 @@ export function buildPrompt(request: ModelRequest): ChatMessage[] {
     { role: "system", content: system.join("\n\n") },
     { role: "user", content: user.join("\n\n") },
   ];
+}
+
+/** Text on one line, so a candidate's fields cannot pose as another candidate's. */
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
 }
 
 function addContext(system: string[], voice: VoiceProfile | undefined, products: ProductContext[] | undefined, rules?: string | null): void {

@@ -38,6 +38,8 @@ const DEFAULTS: Record<ModelTask, TaskDefaults> = {
   keyword_suggestion: STRUCTURED,
   icp_expansion: { maxTokens: 600, temperature: 0.3 },
   style_guide: { maxTokens: 1200, temperature: 0.3 },
+  // A line of about 40 tokens per candidate, 20 candidates per call (core/signals/lead_scoring.ts).
+  lead_scoring: { maxTokens: 1500, temperature: 0 },
 };
 
 /** The defaults for `task`. */

@@ -114,6 +114,30 @@ export interface StyleGuideInput {
   posts: readonly string[];
 }
 
+/** A person to judge against the ICP: their profile and the post that made them a candidate. */
+export interface LeadScoringCandidate {
+  /** The caller's id for the candidate, echoed back with its score. */
+  id: string;
+  name: string;
+  username: string;
+  bio: string;
+  followers: number;
+  /** The triggering post; null when the person became a candidate without one (a new follower). */
+  text: string | null;
+}
+
+/**
+ * Lead search and signal agents: how well each candidate fits the ideal customer profile.
+ * `examples` are the profile and post texts of leads the user marked fit or not fit; they
+ * shift the scores toward people like the fit ones and away from the others.
+ */
+export interface LeadScoringInput {
+  icp: string;
+  offer?: string;
+  examples?: { fit: string[]; notFit: string[] };
+  candidates: LeadScoringCandidate[];
+}
+
 /** The input of every task. */
 export type TaskInputs = { [T in RephraseType]: RephraseInput } & {
   inline_edit: InlineEditInput;
@@ -125,4 +149,5 @@ export type TaskInputs = { [T in RephraseType]: RephraseInput } & {
   keyword_suggestion: KeywordSuggestionInput;
   icp_expansion: IcpExpansionInput;
   style_guide: StyleGuideInput;
+  lead_scoring: LeadScoringInput;
 };

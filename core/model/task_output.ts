@@ -1,6 +1,6 @@
 /**
  * The tasks that answer data rather than prose (factcheck, keyword suggestion, ICP
- * expansion) answer JSON text in these shapes, from either engine. Parsing lives here so
+ * expansion, lead scoring) answer JSON text in these shapes, from either engine. Parsing lives here so
  * an endpoint reads both engines the same way, and a remote model's malformed answer is
  * a `ModelFailedError` (no output, full refund) rather than a 500.
  */
@@ -24,10 +24,29 @@ export const icpExpansionOutput = z.object({
   roles: z.array(z.string().min(1)),
 });
 
+/**
+ * Lead scoring: one entry per candidate judged. Lenient where a model's habit is harmless
+ * (a numeric id, a fractional score is rounded, a rationale over several lines is joined),
+ * strict where it matters (an id and a score in 0-100 on every entry).
+ */
+export const leadScoringOutput = z.object({
+  leads: z.array(
+    z.object({
+      id: z.union([z.string().min(1), z.number()]).transform(String),
+      score: z.number().min(0).max(100).transform(Math.round),
+      rationale: z
+        .string()
+        .transform((text) => text.replace(/\s+/g, " ").trim())
+        .pipe(z.string().min(1)),
+    }),
+  ),
+});
+
 const SCHEMAS = {
   factcheck: factcheckOutput,
   keyword_suggestion: keywordSuggestionOutput,
   icp_expansion: icpExpansionOutput,
+  lead_scoring: leadScoringOutput,
 };
 
 /** A task whose output is JSON. */

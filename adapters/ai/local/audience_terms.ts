@@ -3,41 +3,14 @@
  * and ICP expansion from the world's vocabulary"). A vocabulary term scores by how many of
  * its words (lightly stemmed) the ICP uses, with a bonus when the ICP contains the whole
  * term; ties keep the vocabulary's order. Roles come from a role lexicon, each with its
- * usual neighbours (founders -> co-founders, CEOs). When no term matches, the ICP's own
+ * usual neighbours (founders -> co-founders, CEOs: role_lexicon.ts). When no term matches, the ICP's own
  * key phrases are used and nothing is made up.
  */
 import type { IcpExpansionInput, KeywordSuggestionInput } from "../../../core/model/task_inputs.ts";
 import type { TaskOutput } from "../../../core/model/task_output.ts";
 import { STOPWORDS, wordsOf } from "../../../core/model/text_units.ts";
 import { keyPhrases } from "./key_phrases.ts";
-
-/** Role words and the roles they stand for, with their neighbours. */
-const ROLES: readonly { pattern: RegExp; roles: string[] }[] = [
-  { pattern: /\b(?:co-?)?founders?\b/i, roles: ["founders", "co-founders", "CEOs"] },
-  { pattern: /\bceos?\b/i, roles: ["CEOs", "founders"] },
-  { pattern: /\bctos?\b|\bvp (?:of )?engineering\b/i, roles: ["CTOs", "engineering leads"] },
-  { pattern: /\b(?:engineers?|developers?|devs?|programmers?)\b/i, roles: ["software engineers", "developers"] },
-  { pattern: /\bdesigners?\b|\bux\b/i, roles: ["designers", "UX researchers"] },
-  { pattern: /\bmarket(?:ers?|ing)\b|\bcmos?\b/i, roles: ["marketers", "heads of marketing"] },
-  { pattern: /\bgrowth\b/i, roles: ["growth leads"] },
-  { pattern: /\bsales\b|\bsdrs?\b|\baes?\b/i, roles: ["sales leaders", "account executives"] },
-  { pattern: /\brecruit(?:ers?|ing)\b|\btalent\b|\bhiring\b/i, roles: ["recruiters", "hiring managers"] },
-  { pattern: /\binvestors?\b|\bvcs?\b|\bangels?\b/i, roles: ["investors", "angel investors"] },
-  { pattern: /\bproduct managers?\b|\bpms?\b/i, roles: ["product managers"] },
-  { pattern: /\bcreators?\b|\binfluencers?\b/i, roles: ["creators"] },
-  { pattern: /\bagenc(?:y|ies)\b/i, roles: ["agency owners"] },
-  { pattern: /\bconsultants?\b|\bfreelanc(?:ers?|ing)\b/i, roles: ["consultants", "freelancers"] },
-  { pattern: /\bdata (?:scientists?|engineers?|teams?)\b|\banalysts?\b/i, roles: ["data scientists", "analysts"] },
-  { pattern: /\bhr\b|\bpeople ops\b/i, roles: ["HR leads"] },
-];
-
-/** A light stem: plural and common verb endings off, so "founders" meets "founder". */
-function stem(word: string): string {
-  if (word.length > 4 && word.endsWith("ies")) return `${word.slice(0, -3)}y`;
-  if (word.length > 5 && word.endsWith("ing")) return word.slice(0, -3);
-  if (word.length > 3 && word.endsWith("s") && !word.endsWith("ss")) return word.slice(0, -1);
-  return word;
-}
+import { rolesIn, stem } from "./role_lexicon.ts";
 
 /** Vocabulary terms ranked by fit with `icp`. */
 export function rankVocabulary(icp: string, vocabulary: readonly string[]): string[] {
@@ -71,7 +44,7 @@ export function suggestKeywords(input: KeywordSuggestionInput): TaskOutput<"keyw
 
 /** `{ description, keywords, roles }`: the ICP, its roles and neighbours, and the vocabulary it matches. */
 export function expandIcp(input: IcpExpansionInput): TaskOutput<"icp_expansion"> {
-  const roles = [...new Set(ROLES.filter(({ pattern }) => pattern.test(input.icp)).flatMap(({ roles }) => roles))];
+  const roles = [...new Set(rolesIn(input.icp).flatMap(({ roles }) => roles))];
   const ranked = rankVocabulary(input.icp, input.vocabulary);
   const keywords = (ranked.length ? ranked : keyPhrases(input.icp, 5)).slice(0, 8);
   const parts = [`${input.icp.trim().replace(/[.!\s]+$/, "")}.`];

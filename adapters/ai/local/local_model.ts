@@ -19,6 +19,7 @@ import { coverPng } from "./cover_png.ts";
 import { draft } from "./draft.ts";
 import { factcheck } from "./factcheck.ts";
 import { inlineEdit } from "./inline_edit.ts";
+import { scoreLeadCandidates } from "./lead_scoring.ts";
 import { outreachMessage } from "./outreach_message.ts";
 import { rephrase } from "./rephrase.ts";
 import { remix } from "./remix.ts";
@@ -81,6 +82,8 @@ function write(request: ModelRequest): string {
       return JSON.stringify(expandIcp(request.input));
     case "style_guide":
       return styleGuide(request.input);
+    case "lead_scoring":
+      return JSON.stringify(scoreLeadCandidates(request.input));
     default:
       return rephrase(request.task, request.input.text, request.input.voice);
   }
