@@ -3,7 +3,7 @@
  * (keyword suggestion, ICP expansion, lead scoring): one list of role words, so the
  * ICP "founders" and the bio "Solo founder" are read by the same rule everywhere.
  */
-import { STOPWORDS, wordsOf } from "../../../core/model/text_units.ts";
+import { STOPWORDS, wordsOf } from "./text_units.ts";
 
 /** A role: the words that name it and the roles it stands for, with their neighbours. */
 export interface RoleEntry {
