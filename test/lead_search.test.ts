@@ -15,6 +15,8 @@ import { withCredits } from "../core/credits/credit_call.ts";
 import { consumeAllowances, releaseAllowances } from "../core/limits/allowances.ts";
 import { PLATFORM_LIVE_DATA } from "../core/limits/allowance_catalog.ts";
 import { searchLeads } from "../core/signals/lead_search.ts";
+import { scoreLeads } from "../core/signals/lead_scoring.ts";
+import { contentWords } from "../core/model/role_lexicon.ts";
 import { leadSearchInput, type LeadSearchOutput } from "../core/signals/lead_search_schema.ts";
 import { planQueries, roleWordsOf } from "../core/signals/query_plan.ts";
 
@@ -195,6 +197,49 @@ for (const index of [0, 1]) {
   });
 }
 
+describe("the account itself", () => {
+  test("is never a lead, even when its own post matches and would score", async () => {
+    const { network, model } = harness.services;
+    const self = harness.world.accounts.main;
+    const own = await network.timeline(self, { excludeReplies: true, excludeReposts: true, limit: 50 });
+    const mine = own.items.find((found) => found.kind === "post" && !found.isThreadContinuation && clock.now() - Date.parse(found.createdAt) < 20 * DAY_MS);
+    assert.ok(mine, "the demo account posted recently");
+    const words = contentWords(mine.text)
+      .map(({ word }) => word)
+      .filter((word) => /^[a-z]{4,}$/.test(word));
+    const angle = words.slice(0, 2).join(" ");
+    const icp = `people posting about ${angle}`;
+    // Preconditions: the search finds the account's post, and the judge would keep it.
+    const page = await network.search({ query: angle, originalsOnly: true, limit: 100 });
+    assert.ok(
+      page.items.some((found) => found.id === mine.id),
+      `"${angle}" finds the account's own post`,
+    );
+    const user = await network.userById(self);
+    const provenance = {
+      action: "posted" as const,
+      signal_id: null,
+      signal_type: null,
+      watched: angle,
+      tweet_id: mine.id,
+      post_text: mine.text,
+      post_url: null,
+      posted_at: mine.createdAt,
+      post_age_days: 0,
+    };
+    const { scored } = await scoreLeads(model, { icp, candidates: [{ user, post: mine, provenance }] });
+    assert.ok(scored[0].score >= 50, `the account would score ${scored[0].score}`);
+
+    const answer = await transports(harness)[0].request("POST", PATH, {
+      key: harness.world.keys.write,
+      body: { keywords: angle, icp_description: icp, max_leads: 30 },
+    });
+    assert.equal(answer.status, 200);
+    assert.ok(answer.body.data.query_plan[0].posts_found >= 1);
+    assert.ok(answer.body.data.leads.every((lead: { x_user_id: string }) => lead.x_user_id !== self));
+  });
+});
+
 describe("the plan", () => {
   test("angles alone first, then with the ICP's role word, at most 10; operators run as written", () => {
     assert.deepEqual(roleWordsOf("B2B SaaS founders"), ["founder", "founders"]);
@@ -285,5 +330,22 @@ describe("with the network unreachable", () => {
       assert.equal(answer.headers.get("x-credits-charged"), "0");
     }
     assert.equal(await platformUsed(failing), before);
+  });
+});
+
+describe("with the model unreachable", () => {
+  let failing: Harness;
+  before(async () => {
+    failing = await startHarness({ config: { faults: "ai" } });
+  });
+  after(() => failing.close());
+
+  test("503 upstream_unavailable after the searches: the credits are refunded, the platform units stay spent", async () => {
+    const before = await platformUsed(failing);
+    const answer = await transports(failing)[1].request("POST", PATH, { key: failing.world.keys.write, body: SEARCH });
+    assert.equal(answer.status, 503);
+    assert.equal(answer.body.error.code, "upstream_unavailable");
+    assert.equal(answer.headers.get("x-credits-charged"), "0");
+    assert.equal(await platformUsed(failing), before + 4, "the network was read: its units are used");
   });
 });
