@@ -30,15 +30,16 @@ export function planQueries(angles: readonly string[], icp: string): PlannedQuer
 }
 
 /**
- * The ICP's first role as people write it in posts, singular and plural ("founders" ->
- * founder, founders). One role only: every alternative is another clause X must match.
+ * The ICP's first role as people write it in posts, singular and plural where both are
+ * the role ("founders" -> founder, founders; "sales" -> sales). One role only: every alternative is another clause X must match.
  */
 export function roleWordsOf(icp: string): string[] {
   const [role] = rolesIn(icp);
   const found = role ? icp.match(role.pattern)?.[0].toLowerCase() : undefined;
   if (!found || /\s/.test(found)) return found ? [`"${found}"`] : [];
   const singular = found.endsWith("s") && found.length > 3 ? found.slice(0, -1) : found;
-  return [...new Set([singular, `${singular}s`])];
+  // Only forms the lexicon itself reads as the role: "founder(s)", "ceo(s)", but not "sale".
+  return [...new Set([singular, `${singular}s`])].filter((form) => role.pattern.test(form));
 }
 
 /** A query without search operators. */
