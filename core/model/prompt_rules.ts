@@ -34,7 +34,7 @@ export const TASK_RULES: Record<ModelTask, string> = {
   keyword_suggestion:
     'Suggest search keywords that people matching the ideal customer profile use in their posts. Prefer terms from the vocabulary given. Answer JSON only: {"keywords": [strings, best first]}.',
   icp_expansion:
-    'Expand the ideal customer profile into a fuller description: who they are, their roles, what they post about. Answer JSON only: {"description": string, "keywords": [strings], "roles": [strings]}.',
+    'Expand the ideal customer profile into a fuller description (who they are, their roles, what they post about) and a scoring rubric: criteria a person must meet, criteria that make a better fit, and what rules a person out. Take every criterion from the profile itself; invent none. Answer JSON only: {"description": string, "keywords": [strings], "roles": [strings], "must_have": [short criteria], "nice_to_have": [short criteria], "disqualifiers": [short criteria]}.',
   style_guide:
     "Write a concise style guide for this account from its posts: length, sentence rhythm, casing, emoji, openers, endings, favourite words, formatting. State only what the posts show.",
 };
