@@ -7,7 +7,10 @@ import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { startHarness, transports, type Answer, type Harness } from "./support/harness.ts";
-import { completeKeywords, rubricOf } from "../core/signals/icp_helpers.ts";
+import { completeKeywords, expandIcp, type IcpHelperServices, rubricOf, suggestKeywords } from "../core/signals/icp_helpers.ts";
+import { ApiError } from "../core/errors.ts";
+import { createOpenAiCompatibleModel } from "../adapters/ai/openai_compatible/openai_compatible_model.ts";
+import { startFakeOpenAiServer } from "./support/fake_openai_server.ts";
 import { icpOfPage } from "../core/signals/icp_from_url.ts";
 
 const SUGGEST = "/v1/signals/keywords/suggest";
@@ -76,6 +79,34 @@ describe("keyword completion and rubric points (core)", () => {
     const long = icpOfPage({ ...page, description: "word ".repeat(200) }) ?? "";
     assert.ok(long.length <= 500 && long.length > 400, String(long.length));
     assert.equal(icpOfPage({ url: "u", title: null, description: null, highlights: [], text: "  " }), null);
+  });
+});
+
+describe("the helpers over an OpenAI-compatible model (loopback fake)", () => {
+  let fake: Awaited<ReturnType<typeof startFakeOpenAiServer>>;
+  let services: IcpHelperServices;
+  before(async () => {
+    fake = await startFakeOpenAiServer();
+    const model = createOpenAiCompatibleModel({ baseUrl: fake.baseUrl, apiKey: "sk-test", model: "gpt-test", retryBaseDelayMs: 10 });
+    // Only the vocabulary of the network is read.
+    services = { model, network: { vocabulary: () => ["churn", "pricing"] } as unknown as IcpHelperServices["network"] };
+  });
+  after(() => fake.close());
+
+  test("one keyword from the model is completed from the ICP; the vocabulary is sent", async () => {
+    fake.script({ kind: "chat", text: '{"keywords": ["churn"]}' });
+    const from = fake.requests.length;
+    assert.deepEqual(await suggestKeywords(services, ICP), ["churn", "B2B SaaS founders"]);
+    assert.match(JSON.stringify(fake.requests[from].body), /churn, pricing/);
+  });
+
+  test("an expansion without rubric criteria still gives a rubric of 100 points; a malformed one is 502 upstream_error", async () => {
+    fake.script({ kind: "chat", text: '{"description": "Founders.", "keywords": ["churn"], "roles": ["founders"]}' });
+    const rubric = await expandIcp(services, ICP);
+    assert.deepEqual(rubric.scoring, [{ criterion: `Matches "${ICP}"`, points: 100 }]);
+    assert.deepEqual([rubric.roles, rubric.disqualifiers], [["founders"], []]);
+    fake.script({ kind: "chat", text: "Founders, I think." });
+    await assert.rejects(expandIcp(services, ICP), (error: unknown) => error instanceof ApiError && error.status === 502 && error.code === "upstream_error");
   });
 });
 
@@ -164,9 +195,13 @@ describe("the helpers when the model is unreachable", () => {
   });
   after(() => failing.close());
 
-  test("suggest and expand answer 503 upstream_unavailable, still without X-Credits-Charged", async () => {
-    for (const path of [SUGGEST, EXPAND]) {
-      const answer = await transports(failing)[0].request("POST", path, { key: failing.world.keys.write, body: { icp_description: ICP } });
+  test("all three answer 503 upstream_unavailable, still without X-Credits-Charged", async () => {
+    for (const [path, body] of [
+      [SUGGEST, { icp_description: ICP }],
+      [EXPAND, { icp_description: ICP }],
+      [FROM_URL, { url: "https://shop.example/churn" }],
+    ] as const) {
+      const answer = await transports(failing)[0].request("POST", path, { key: failing.world.keys.write, body });
       assert.equal(answer.status, 503, path);
       assert.equal(answer.body.error.code, "upstream_unavailable", path);
       assert.equal(answer.headers.get("x-credits-charged"), null, path);
