@@ -274,6 +274,8 @@ describe("POST /v1/signals/icp/expand-from-url", () => {
     for (let call = 1; call <= 10; call++) {
       const answer = await post({ url: "https://shop.example/churn" }, key);
       assert.equal(answer.status, 200, `call ${call}: ${JSON.stringify(answer.body)}`);
+      // The example page says "churn" three times and "pricing" once: equal matches, churn first.
+      assert.equal(answer.body.data.keywords[0], "churn", answer.body.data.keywords.join());
     }
     const refused = await post({ url: "https://shop.example/churn" }, key);
     assert.equal(refused.status, 429);

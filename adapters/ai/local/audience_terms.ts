@@ -2,9 +2,11 @@
  * Keyword suggestion and ICP expansion from the world's vocabulary (ARCHITECTURE: "keyword
  * and ICP expansion from the world's vocabulary"). A vocabulary term scores by how many of
  * its words (lightly stemmed) the ICP uses, with a bonus when the ICP contains the whole
- * term; ties keep the vocabulary's order. Roles come from a role lexicon, each with its
- * usual neighbours (founders -> co-founders, CEOs). When no term matches, the ICP's own
- * key phrases are used and nothing is made up.
+ * term; ties go to the term whose words the ICP uses more often, then keep the
+ * vocabulary's order. Roles come from a role lexicon, each with its usual neighbours
+ * (founders -> co-founders, CEOs). When no term matches, the ICP's own key phrases are
+ * used and nothing is made up. The rubric criteria of an expansion are read from the
+ * ICP's own words too (`expandIcp`).
  */
 import type { IcpExpansionInput, KeywordSuggestionInput } from "../../../core/model/task_inputs.ts";
 import type { TaskOutput } from "../../../core/model/task_output.ts";
@@ -41,21 +43,22 @@ function stem(word: string): string {
 
 /** Vocabulary terms ranked by fit with `icp`. */
 export function rankVocabulary(icp: string, vocabulary: readonly string[]): string[] {
-  const icpStems = new Set(
-    wordsOf(icp)
-      .filter((word) => !STOPWORDS.has(word))
-      .map(stem),
-  );
+  const icpWords = wordsOf(icp)
+    .filter((word) => !STOPWORDS.has(word))
+    .map(stem);
+  const icpStems = new Set(icpWords);
   const icpText = ` ${wordsOf(icp).join(" ")} `;
   const ranked = vocabulary
     .map((term, order) => {
       const words = wordsOf(term).filter((word) => !STOPWORDS.has(word));
       const hits = words.filter((word) => icpStems.has(stem(word))).length;
       const whole = words.length > 0 && icpText.includes(` ${wordsOf(term).join(" ")} `) ? 2 : 0;
-      return { term: term.trim(), score: hits * 2 + whole + (words.length > 0 && hits === words.length ? 1 : 0), order };
+      // How often the ICP uses the term's words breaks ties: a page about churn that mentions pricing once is about churn.
+      const uses = icpWords.filter((word) => words.some((termWord) => stem(termWord) === word)).length;
+      return { term: term.trim(), score: hits * 2 + whole + (words.length > 0 && hits === words.length ? 1 : 0), uses, order };
     })
     .filter(({ score }) => score > 0)
-    .sort((a, b) => b.score - a.score || a.order - b.order)
+    .sort((a, b) => b.score - a.score || b.uses - a.uses || a.order - b.order)
     .map(({ term }) => term);
   // The same term twice in the vocabulary (any casing) is one suggestion.
   return ranked.filter((term, i) => ranked.findIndex((other) => other.toLowerCase() === term.toLowerCase()) === i);
