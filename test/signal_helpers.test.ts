@@ -11,6 +11,7 @@ import { completeKeywords, expandIcp, type IcpHelperServices, rubricOf, suggestK
 import { ApiError } from "../core/errors.ts";
 import { createOpenAiCompatibleModel } from "../adapters/ai/openai_compatible/openai_compatible_model.ts";
 import { startFakeOpenAiServer } from "./support/fake_openai_server.ts";
+import { manualClock } from "./support/manual_clock.ts";
 import { icpOfPage } from "../core/signals/icp_from_url.ts";
 
 const SUGGEST = "/v1/signals/keywords/suggest";
@@ -211,8 +212,9 @@ describe("the helpers when the model is unreachable", () => {
 
 describe("POST /v1/signals/icp/expand-from-url", () => {
   let harness: Harness;
+  const clock = manualClock(Date.now());
   before(async () => {
-    harness = await startHarness({ config: { outboundAllowHosts: "127.0.0.1" } });
+    harness = await startHarness({ config: { outboundAllowHosts: "127.0.0.1", clock } });
   });
   after(() => harness.close());
   // Every case of the write key counts towards its 10 calls in 10 minutes: 7 here, the rate test uses another owner.
@@ -269,7 +271,7 @@ describe("POST /v1/signals/icp/expand-from-url", () => {
     assert.equal(refused.body.error.bucket, "page_reads");
   });
 
-  test("the 11th call of an account in 10 minutes answers 429 rate_limited with Retry-After", async () => {
+  test("the 11th call of an account in 10 minutes answers 429 rate_limited with Retry-After, and succeeds once the first call is 10 minutes old", async () => {
     const key = harness.world.keys.other_user;
     for (let call = 1; call <= 10; call++) {
       const answer = await post({ url: "https://shop.example/churn" }, key);
@@ -285,6 +287,10 @@ describe("POST /v1/signals/icp/expand-from-url", () => {
     // The first call leaves the window 600 s after it was made; whole seconds round up once more.
     assert.ok(retryAfter > 500 && retryAfter <= 601, String(retryAfter));
     assert.equal(refused.body.error.retry_after, retryAfter);
+    clock.advance((retryAfter - 2) * 1000);
+    assert.equal((await post({ url: "https://shop.example/churn" }, key)).status, 429, "still inside the 10 minutes");
+    clock.advance(2_000);
+    assert.equal((await post({ url: "https://shop.example/churn" }, key)).status, 200, "the first call has left the window");
     const suggest = await transports(harness)[1].request("POST", SUGGEST, { key, body: { icp_description: ICP } });
     assert.equal(suggest.status, 200, "the other helpers have no such bound");
   });
