@@ -18,6 +18,7 @@ import { postsAnalysisRouter } from "./posts_analysis.ts";
 import { postsComposeRouter } from "./posts_compose.ts";
 import { queueRouter } from "./queue.ts";
 import { scheduledPostsRouter } from "./scheduled_posts.ts";
+import { signalsHelpersRouter } from "./signals_helpers.ts";
 import { signalsSearchRouter } from "./signals_search.ts";
 import { tagsRouter } from "./tags.ts";
 import { toolsRouter } from "./tools.ts";
@@ -43,6 +44,7 @@ export const appRouter = router({
   postsAnalysis: postsAnalysisRouter,
   queue: queueRouter,
   scheduledPosts: scheduledPostsRouter,
+  signalsHelpers: signalsHelpersRouter,
   signalsSearch: signalsSearchRouter,
   tags: tagsRouter,
   tools: toolsRouter,

@@ -34,7 +34,7 @@ export const TASK_RULES: Record<ModelTask, string> = {
   keyword_suggestion:
     'Suggest search keywords that people matching the ideal customer profile use in their posts. Prefer terms from the vocabulary given. Answer JSON only: {"keywords": [strings, best first]}.',
   icp_expansion:
-    'Expand the ideal customer profile into a fuller description: who they are, their roles, what they post about. Answer JSON only: {"description": string, "keywords": [strings], "roles": [strings]}.',
+    'Expand the ideal customer profile into a fuller description (who they are, their roles, what they post about) and a scoring rubric: criteria a person must meet, criteria that make a better fit, and what rules a person out. Take every criterion from the profile itself; invent none. Answer JSON only: {"description": string, "keywords": [strings], "roles": [strings], "must_have": [short criteria], "nice_to_have": [short criteria], "disqualifiers": [short criteria]}.',
   lead_scoring:
     'Judge how well each candidate fits the ideal customer profile (and would want the offer, when one is given), from their bio and the post that made them a candidate. Score 0 to 100: 70 and up a clear fit (the right role and the problem or topic), 50 to 69 a likely fit, below 50 not a fit. When examples of leads marked fit or not fit are given, score people like the fit ones higher and people like the not-fit ones lower. Answer JSON only: {"leads": [{"id": the candidate\'s id, "score": integer, "rationale": one short line naming what matched or what is missing}]}, one entry per candidate.',
   style_guide:

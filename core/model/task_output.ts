@@ -17,11 +17,18 @@ export const factcheckOutput = z.object({
 /** Keyword suggestion: 1 or more terms, best first. */
 export const keywordSuggestionOutput = z.object({ keywords: z.array(z.string().min(1)).min(1) });
 
-/** ICP expansion: a fuller description, keywords to watch and the roles to look for. */
+/**
+ * ICP expansion: a fuller description, keywords to watch, the roles to look for, and the
+ * criteria of a scoring rubric (`POST /v1/signals/icp/expand`). The criteria default to
+ * none, so a model that answers only the first three fields is still read.
+ */
 export const icpExpansionOutput = z.object({
   description: z.string().min(1),
   keywords: z.array(z.string().min(1)),
   roles: z.array(z.string().min(1)),
+  must_have: z.array(z.string().min(1)).default([]),
+  nice_to_have: z.array(z.string().min(1)).default([]),
+  disqualifiers: z.array(z.string().min(1)).default([]),
 });
 
 /**
