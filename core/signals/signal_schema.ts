@@ -47,12 +47,10 @@ export const leadProfileFields = {
 /** What made someone a lead: the action, the watch that saw it and the triggering post. */
 export const leadProvenance = z
   .object({
-    action: z
-      .enum(["posted", "engaged_with_profile", "followed", "list_post"])
-      .meta({
-        description:
-          "`posted` (a keyword match), `engaged_with_profile` (replied to or quoted a watched profile), `followed` (newly followed a watched handle), `list_post` (posted as a member of a watched list)",
-      }),
+    action: z.enum(["posted", "engaged_with_profile", "followed", "list_post"]).meta({
+      description:
+        "`posted` (a keyword match), `engaged_with_profile` (replied to or quoted a watched profile), `followed` (newly followed a watched handle), `list_post` (posted as a member of a watched list)",
+    }),
     signal_id: z.number().int().nullable().meta({ description: "The agent's signal that saw it; null in lead search" }),
     signal_type: signalType.nullable(),
     watched: z.string().nullable().meta({ description: "The keyword query, the watched @handle or the list's name" }),
