@@ -60,7 +60,7 @@ export const signalsRouter = router({
       },
       successStatus: 201,
       idempotent: true,
-      errors: ["cap_reached", "list_not_found", "system_list_read_only", "writes_main_account_only", ...LIVE_ERRORS, "generation_failed"],
+      errors: ["cap_reached", "list_not_found", "system_list_read_only", "writes_main_account_only", ...LIVE_ERRORS],
     })
     .input(
       z.object({

@@ -355,3 +355,35 @@ for (const index of [0, 1]) {
     });
   });
 }
+
+describe("with the network and the model unreachable", () => {
+  let failing: Harness;
+  before(async () => {
+    failing = await startHarness({ config: { faults: "ai,x" } });
+  });
+  after(() => failing.close());
+
+  test("a create that cannot resolve a handle or suggest keywords is 503 upstream_unavailable, makes nothing and gives its unit back", async () => {
+    const [transport] = transports(failing);
+    const send = (method: string, path: string, body?: unknown) => transport.request(method, path, { key: failing.world.keys.write, body });
+    const main = failing.world.accounts.main;
+    const enrichment = async () => {
+      const check = { key: `rl:${main}:enrichment:day`, limit: 1_000_000_000, windowSeconds: 86_400, cost: 0 };
+      return (await failing.services.requestCounters.consume([check], failing.services.clock.now())).windows[0].used;
+    };
+    const lists = async () => (await send("GET", "/v1/contact-lists?limit=100")).body.data.length;
+    const [listsBefore, unitsBefore] = [await lists(), await enrichment()];
+    const icp = "B2B SaaS founders struggling with churn";
+    const live = { name: "Live", icp_description: icp, keywords: ["churn"], signals: [{ type: "profile_watch", handle: "kai_on_ai" }] };
+    expectError(await send("POST", "/v1/signals/agents", live), 503, "upstream_unavailable");
+    expectError(await send("POST", "/v1/signals/agents", { name: "Suggested", icp_description: icp }), 503, "upstream_unavailable");
+    assert.equal(await enrichment(), unitsBefore, "the unit of the refused create is given back");
+    assert.equal(await lists(), listsBefore, "no Leads list was left behind");
+    assert.deepEqual((await send("GET", "/v1/signals/agents")).body.data, []);
+    const keywordOnly = await send("POST", "/v1/signals/agents", { name: "Keywords", icp_description: icp, keywords: ["churn"] });
+    assert.equal(keywordOnly.status, 201, "keywords need neither the network nor the model");
+    const path = `/v1/signals/agents/${keywordOnly.body.data.id}/signals`;
+    expectError(await send("POST", path, { type: "list_watch", list: "1500000000000000001" }), 503, "upstream_unavailable");
+    assert.equal(await enrichment(), unitsBefore, "an add that never reached the network costs nothing");
+  });
+});
