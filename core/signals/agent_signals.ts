@@ -88,7 +88,7 @@ export async function addSignal(ctx: KeyContext, input: { id: number; account_id
     if (!(await lockAgent(tx, agent.id))) throw agentNotFound(agent.id);
     if ((await countSignals(tx, agent.id)) >= MAX_AGENT_SIGNALS) throw capReached(agent.id);
     const [stored] = await insertSignals(tx, agent.id, [signal], now);
-    if (!stored) throw new ApiError("duplicate_signal", `Agent "${agent.id}" already watches ${signal.label} (${signal.type})`);
+    if (!stored) throw new ApiError("duplicate_signal", `Agent "${agent.id}" already watches ${shown(signal.label)} (${signal.type})`);
     return stored;
   });
   return { data: toSignal(row) };
@@ -105,6 +105,11 @@ export async function removeSignal(ctx: KeyContext, input: { id: number; signalI
 /** `403 cap_reached` for an agent that already watches the most signals. */
 export function capReached(agentId: number): ApiError {
   return new ApiError("cap_reached", `Agent "${agentId}" already watches ${MAX_AGENT_SIGNALS} signals, the most an agent keeps; remove one first`);
+}
+
+/** A signal's label as a message quotes it: at most 100 characters (ARCHITECTURE: Errors). */
+export function shown(label: string): string {
+  return label.length > 100 ? `"${label.slice(0, 100)}…"` : `"${label}"`;
 }
 
 /** A stored signal in the API's shape. */

@@ -29,7 +29,7 @@ import {
   updateAgent,
 } from "./agent_queries.ts";
 import { agentNotFound, reachableAgent } from "./agent_access.ts";
-import { isLive, keywordSignal, resolveSignal, type SignalTarget, signalTarget, toSignal } from "./agent_signals.ts";
+import { isLive, keywordSignal, resolveSignal, type SignalTarget, shown, signalTarget, toSignal } from "./agent_signals.ts";
 import { MAX_AGENT_SIGNALS, type PrecisionMode, type SignalAgent, type SignalWarning } from "./signal_schema.ts";
 
 /** The create body. */
@@ -171,7 +171,11 @@ async function destinationList(sql: Queryable, accountId: string, id: number): P
   }
 }
 
-/** Resolves each entry; a refused one (missing person or list, a repeat, past the cap) becomes a warning. */
+/**
+ * Resolves each entry; a refused one (a missing person, a private or missing list, a repeat)
+ * becomes a warning. `cap_reached` never does here: more than 5 entries is refused whole
+ * (`400 invalid_parameter`) before anything is spent.
+ */
 async function resolveEntries(ctx: KeyContext, targets: SignalTarget[]): Promise<{ signals: NewSignal[]; warnings: SignalWarning[] }> {
   const signals: NewSignal[] = [];
   const warnings: SignalWarning[] = [];
@@ -192,10 +196,8 @@ async function resolveEntries(ctx: KeyContext, targets: SignalTarget[]): Promise
         type: target.type,
         target: named,
         code: "duplicate_signal",
-        message: `${signal.label} is already among this agent's ${signal.type} signals`,
+        message: `${shown(signal.label)} is already among this agent's ${signal.type} signals`,
       });
-    } else if (signals.length >= MAX_AGENT_SIGNALS) {
-      warnings.push({ type: target.type, target: named, code: "cap_reached", message: `An agent watches at most ${MAX_AGENT_SIGNALS} signals` });
     } else {
       signals.push(signal);
     }
