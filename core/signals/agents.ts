@@ -133,7 +133,11 @@ export async function updateAgentFields(
   if (changes.destination_list_id !== undefined) await destinationList(sql, agent.account_id, changes.destination_list_id);
   const now = new Date(clock.now());
   if (changes.status === "active" && agent.status === "paused") changes.next_run_at = now;
-  if (!(await updateAgent(sql, agent.id, changes, now))) throw agentNotFound(agent.id);
+  await sql.begin(async (tx) => {
+    // The list is locked so a delete cannot slip between the check and the update.
+    if (changes.destination_list_id !== undefined && !(await lockList(tx, changes.destination_list_id))) throw listNotFound(changes.destination_list_id);
+    if (!(await updateAgent(tx, agent.id, changes, now))) throw agentNotFound(agent.id);
+  });
   const [shown] = await withSignals(sql, [(await agentById(sql, agent.id)) as AgentRow]);
   return { data: shown };
 }
