@@ -18,6 +18,7 @@ import { postsAnalysisRouter } from "./posts_analysis.ts";
 import { postsComposeRouter } from "./posts_compose.ts";
 import { queueRouter } from "./queue.ts";
 import { scheduledPostsRouter } from "./scheduled_posts.ts";
+import { signalsRouter } from "./signals.ts";
 import { signalsHelpersRouter } from "./signals_helpers.ts";
 import { signalsSearchRouter } from "./signals_search.ts";
 import { tagsRouter } from "./tags.ts";
@@ -44,6 +45,7 @@ export const appRouter = router({
   postsAnalysis: postsAnalysisRouter,
   queue: queueRouter,
   scheduledPosts: scheduledPostsRouter,
+  signals: signalsRouter,
   signalsHelpers: signalsHelpersRouter,
   signalsSearch: signalsSearchRouter,
   tags: tagsRouter,

@@ -121,5 +121,9 @@ export function toMember(row: MemberRow): ListMember {
     ...personOf(row),
     source: row.source,
     added_at: row.added_at.toISOString(),
+    icp_score: row.icp_score,
+    icp_rationale: row.icp_rationale,
+    feedback: row.feedback,
+    feedback_at: row.feedback_at?.toISOString() ?? null,
   };
 }

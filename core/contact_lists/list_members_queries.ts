@@ -14,6 +14,10 @@ export interface MemberRow {
   engaged_count: number;
   source: string;
   added_at: Date;
+  icp_score: number | null;
+  icp_rationale: string | null;
+  feedback: "fit" | "not_fit" | null;
+  feedback_at: Date | null;
 }
 
 /** A list a person is in, with their member id there. */
@@ -26,7 +30,7 @@ export interface MembershipRow {
 
 const MEMBER_COLUMNS = (sql: Queryable) => sql`
   m.id::text as id, m.x_user_id, c.username, c.name, c.avatar_url, c.location, c.followers_count, c.following_count,
-  c.engaged_count, m.source, m.added_at`;
+  c.engaged_count, m.source, m.added_at, m.icp_score, m.icp_rationale, m.feedback, m.feedback_at`;
 
 /** `q` as an ILIKE pattern matching it anywhere, its wildcards taken literally. */
 export function substringPattern(q: string): string {
@@ -58,7 +62,7 @@ export async function memberPage(sql: Queryable, listId: number, accountId: stri
     select ${MEMBER_COLUMNS(sql)}, count(*) over ()::int as total
       from contacts c
       cross join lateral (
-        select id, x_user_id, source, added_at from contact_list_members
+        select id, x_user_id, source, added_at, icp_score, icp_rationale, feedback, feedback_at from contact_list_members
          where list_id = ${listId} and x_user_id = c.x_user_id limit 1) m
      where c.account_id = ${accountId} and (c.username || E'\\n' || c.name) ilike ${substringPattern(q)}
      order by m.added_at desc, m.id desc limit ${take} offset ${skip}`;

@@ -2,7 +2,9 @@
  * Ids of the main user's real objects for an id-addressed operation, found without a
  * per-endpoint table: GET the collection the path sits under with the owner's key and
  * take the first listed object's `id` (for a nested collection, the first parent under
- * which it lists something); failing that, look in the demo world for a fixture named
+ * which it lists something); a nested collection with no GET of its own is read from the
+ * parent object's field of its name (`/v1/signals/agents/{id}/signals/{signalId}` -> the
+ * listed agent's `signals`); failing that, look in the demo world for a fixture named
  * after the collection (`/v1/context/products/{id}` -> `world.products`).
  */
 import type { DemoWorld } from "../../core/demo/demo_world.ts";
@@ -21,22 +23,22 @@ export async function realPathIds(
   let missing = "";
   // Depth first: a nested collection (`/v1/contacts/{id}/notes`) may be empty under the first
   // parent listed, so the parent's next objects are tried before giving up.
-  const resolve = async (from: number, values: Record<string, string>): Promise<Record<string, string> | undefined> => {
+  const resolve = async (from: number, values: Record<string, string>, parent?: unknown): Promise<Record<string, string> | undefined> => {
     const i = segments.findIndex((segment, index) => index >= from && /^\{.+\}$/.test(segment));
     if (i < 0) return values;
     const name = segments[i].slice(1, -1);
     const parameter = operation.parameters.find((item) => item.in === "path" && item.name === name);
     const fixed = parameter && enumValuesOf(parameter);
     // A fixed value (`{kind}`), not an object: any of them names the owner's own list.
-    if (fixed) return resolve(i + 1, { ...values, [name]: String(fixed[0]) });
+    if (fixed) return resolve(i + 1, { ...values, [name]: String(fixed[0]) }, parent);
     // The collection as documented (`/v1/contact-lists/{id}/members`) and as requested, with the ids found so far.
     const template = segments.slice(0, i).join("/");
     const collection = template.replace(/\{([^}]+)\}/g, (_, parameter: string) => values[parameter]);
-    const listed = await fromCollection(transport, template, collection, ownerKey, known);
+    const listed = (await fromCollection(transport, template, collection, ownerKey, known)) ?? fromParent(parent, segments[i - 1]);
     const fixture = fromWorld(world, segments[i - 1]);
-    const candidates = listed ?? (fixture === undefined ? [] : [fixture]);
-    for (const id of candidates.slice(0, MAX_CANDIDATES)) {
-      const found = await resolve(i + 1, { ...values, [name]: String(id) });
+    const candidates = listed ?? (fixture === undefined ? [] : [{ id: fixture }]);
+    for (const item of candidates.slice(0, MAX_CANDIDATES)) {
+      const found = await resolve(i + 1, { ...values, [name]: String(item.id) }, item);
       if (found) return found;
     }
     missing ||= `GET ${collection} lists nothing and the demo world has no "${segments[i - 1]}"`;
@@ -50,21 +52,29 @@ export async function realPathIds(
 /** Objects of a parent collection tried before a nested one is declared empty. */
 const MAX_CANDIDATES = 20;
 
-/** The ids a documented collection lists (undefined when it is not a documented GET, or lists nothing). */
-async function fromCollection(
-  transport: Transport,
-  template: string,
-  collection: string,
-  key: string,
-  known: SweepOperation[],
-): Promise<unknown[] | undefined> {
+/** An object with an id, as a collection lists it. */
+type Listed = { id: unknown } & Record<string, unknown>;
+
+/** The objects with an id a documented collection lists (undefined when it is not a documented GET, or lists nothing). */
+async function fromCollection(transport: Transport, template: string, collection: string, key: string, known: SweepOperation[]): Promise<Listed[] | undefined> {
   const listed = known.some((operation) => operation.method === "GET" && operation.path === template);
   if (!listed) return undefined;
   const answer = await transport.request("GET", collection, { key });
   if (answer.status !== 200) throw new Error(`GET ${collection} answered ${answer.status} ${JSON.stringify(answer.body).slice(0, 200)}`);
-  const items = Array.isArray(answer.body?.data) ? answer.body.data : [];
-  const ids = items.filter((item: any) => item?.id !== undefined).map((item: any) => item.id);
-  return ids.length > 0 ? ids : undefined;
+  return withIds(answer.body?.data);
+}
+
+/** The objects with an id under the parent object's field named after a nested collection (`signals` of an agent). */
+function fromParent(parent: unknown, segment: string): Listed[] | undefined {
+  if (!parent || typeof parent !== "object") return undefined;
+  return withIds((parent as Record<string, unknown>)[segment.replace(/-/g, "_")]);
+}
+
+/** The items of `value` that carry an `id`, or undefined when none does. */
+function withIds(value: unknown): Listed[] | undefined {
+  const items = Array.isArray(value) ? value : [];
+  const listed = items.filter((item): item is Listed => item?.id !== undefined);
+  return listed.length > 0 ? listed : undefined;
 }
 
 /** The first scalar under the world's key for a collection segment (`scheduled-posts` -> `scheduled_posts`). */

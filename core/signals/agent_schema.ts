@@ -1,0 +1,56 @@
+/**
+ * What the agent endpoints take and answer beyond the shared signal records
+ * (supplement: Signals, POST /v1/signals/agents and its signal routes).
+ */
+import { z } from "zod";
+import { xHandle } from "../schema.ts";
+import { signalAgent, signalType, signalWarning } from "./signal_schema.ts";
+
+/** An agent name: trimmed, 1 to 80 characters (supplement: max 80). */
+export const agentName = z
+  .string({ error: "must be a string of 1 to 80 characters" })
+  .trim()
+  .min(1, "must not be empty")
+  .max(80, "must be at most 80 characters");
+
+/** A `keyword_watch` query: trimmed, 1 to 180 characters (supplement: max 180). */
+export const keywordQuery = z
+  .string({ error: "must be a string of 1 to 180 characters" })
+  .trim()
+  .min(1, "must not be empty")
+  .max(180, "must be at most 180 characters");
+
+const LIST_MESSAGE = "must be a public X list id or an https://x.com/i/lists/<id> link";
+const LIST_LINK = /^https?:\/\/(?:www\.|mobile\.)?(?:x|twitter)\.com\/i\/lists\/([0-9]{1,25})\/?(?:[?#].*)?$/;
+
+/** A watched X list: its numeric id (text or number) or its `x.com/i/lists/<id>` link; the value is the id. */
+export const xListRef = z
+  .union(
+    [
+      z
+        .string()
+        .trim()
+        .refine((value) => /^[0-9]{1,25}$/.test(value) || LIST_LINK.test(value), LIST_MESSAGE)
+        .transform((value) => value.match(LIST_LINK)?.[1] ?? value),
+      z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).transform(String),
+    ],
+    { error: LIST_MESSAGE },
+  )
+  .meta({ description: "Public X list id, or its link `https://x.com/i/lists/<id>` (twitter.com too)", example: "1500000000000000001" });
+
+/** One signal to watch: the field matching `type` (`query`, `handle` or `list`) and no other. */
+export const signalInput = z.object({
+  type: signalType,
+  query: keywordQuery.optional().meta({ description: "`keyword_watch`: the search query, 1 to 180 characters" }),
+  handle: xHandle.optional().meta({ description: "`profile_watch`, `follower_watch`: the X handle, `@` optional" }),
+  list: xListRef.optional().meta({ description: "`list_watch`: the public list's id or link" }),
+});
+
+/** A signal as sent. */
+export type SignalInput = z.infer<typeof signalInput>;
+
+/** The create answer: the agent, whether its list was made for it, and the entries refused. */
+export const createdAgent = signalAgent.extend({
+  destination_list_created: z.boolean().meta({ description: "True when the list `Leads: <name>` was created for this agent" }),
+  warnings: z.array(signalWarning).meta({ description: "Signal entries refused while the agent was still created" }),
+});

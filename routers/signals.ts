@@ -1,0 +1,218 @@
+/**
+ * Signals: standing lead agents, what they watch, and the leads they found
+ * (`/v1/signals/agents...`, `GET /v1/signals/leads`, `POST /v1/signals/leads/{id}/feedback`;
+ * issue 14 scopes 2 to 4; spec: Other endpoints with stated parameters, Idempotency, Limits 4;
+ * supplement: Signals and section 5).
+ */
+import { z } from "zod";
+import { inAccount, keyProcedure, router } from "../core/trpc.ts";
+import { accountSelection, dataOf, integerId, listOf, paginationInput, recordId, timestamp } from "../core/schema.ts";
+import { agentSignal, icpDescription, MAX_AGENT_SIGNALS, precisionMode, signalAgent, signalLead } from "../core/signals/signal_schema.ts";
+import { agentName, createdAgent, keywordQuery, signalInput } from "../core/signals/agent_schema.ts";
+import { createAgent, deleteAgent, listAgents, updateAgentFields } from "../core/signals/agents.ts";
+import { addSignal, removeSignal } from "../core/signals/agent_signals.ts";
+import { listLeads } from "../core/signals/leads.ts";
+import { giveLeadFeedback } from "../core/signals/lead_feedback.ts";
+
+const tags = ["Signals"];
+const BY_ID =
+  "The agent is found among every account the key reaches; `account_id`, when sent, narrows the search to that account. " +
+  "Agents of accounts shared with you are read-only (`403 writes_main_account_only`).";
+const LIVE_ERRORS = ["upstream_unavailable", "upstream_error", "upstream_timeout"] as const;
+const agentStatus = z.enum(["active", "paused"], { error: "must be active or paused" });
+const entries = (what: string) => `must hold at most ${MAX_AGENT_SIGNALS} ${what}`;
+
+export const signalsRouter = router({
+  listAgents: keyProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/v1/signals/agents",
+        tags,
+        summary: "List the account's signal agents",
+        description:
+          "Newest first, each with its signals (ids for removal), `keywords` (its keyword_watch queries), `lead_count`, " +
+          "`deposited_count`, `destination_list_id` and run times. Not paginated: the plan caps the number of agents.",
+      },
+    })
+    .input(z.object({ ...accountSelection }).prefault({}))
+    .use(inAccount)
+    .output(z.object({ data: z.array(signalAgent) }))
+    .query(({ ctx }) => listAgents(ctx)),
+
+  createAgent: keyProcedure
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/v1/signals/agents",
+        tags,
+        summary: "Create a standing lead agent",
+        description:
+          `\`keywords\` and \`signals\` together hold 1 to ${MAX_AGENT_SIGNALS} entries; each keyword is a keyword_watch. When \`keywords\` is ` +
+          "omitted, 1 to 3 keywords (never past the total of 5) are suggested from the ICP; `keywords: []` asks for none, and then " +
+          "`signals` must hold one or more. Handles and lists are resolved live: a missing person or a private or missing list, a repeat " +
+          "or an entry past the cap comes back in `warnings` and the agent is still created. A create holding any profile, follower or " +
+          "list watch costs one enrichment unit (Limits 4; keyword-only creates none; a create that fails gives it back). " +
+          "`destination_list_id` must be a list you made on the account; omitted, a list `Leads: <name>` is created with the agent " +
+          "(`destination_list_created: true`). Agents per user are capped by plan (`403 cap_reached`). Agents live on the main " +
+          "account: naming another account is `403 writes_main_account_only`. The agent starts `active` and runs at once. " +
+          "Supports `Idempotency-Key`.",
+      },
+      successStatus: 201,
+      idempotent: true,
+      errors: ["cap_reached", "list_not_found", "system_list_read_only", "writes_main_account_only", ...LIVE_ERRORS],
+    })
+    .input(
+      z.object({
+        name: agentName,
+        icp_description: icpDescription,
+        precision_mode: precisionMode.default("high"),
+        keywords: z
+          .array(keywordQuery)
+          .max(MAX_AGENT_SIGNALS, entries("keywords"))
+          .optional()
+          .meta({ description: "Keyword queries to watch (each 1 to 180 characters)" }),
+        signals: z.array(signalInput).max(MAX_AGENT_SIGNALS, entries("signals")).optional(),
+        destination_list_id: recordId.optional().meta({ description: "A contact list you made on the account" }),
+        ...accountSelection,
+      }),
+    )
+    .use(inAccount)
+    .output(dataOf(createdAgent))
+    .mutation(({ ctx, input }) => createAgent(ctx, input)),
+
+  updateAgent: keyProcedure
+    .meta({
+      openapi: {
+        method: "PATCH",
+        path: "/v1/signals/agents/{id}",
+        tags,
+        summary: "Change, pause or resume a signal agent",
+        description:
+          "Any of `name`, `icp_description`, `precision_mode`, `destination_list_id` (a list you made on the agent's account) and " +
+          "`status`; an empty body is `400 invalid_parameter`. ICP and precision edits judge only leads found from now on. " +
+          `Resuming (\`status: active\`) makes the agent due at once. ${BY_ID}`,
+      },
+      errors: ["agent_not_found", "list_not_found", "system_list_read_only"],
+    })
+    .input(
+      z.object({
+        id: integerId,
+        name: agentName.optional(),
+        icp_description: icpDescription.optional(),
+        precision_mode: precisionMode.optional(),
+        destination_list_id: recordId.optional(),
+        status: agentStatus.optional(),
+        ...accountSelection,
+      }),
+    )
+    .output(dataOf(signalAgent))
+    .mutation(({ ctx, input }) => updateAgentFields(ctx, input)),
+
+  deleteAgent: keyProcedure
+    .meta({
+      openapi: {
+        method: "DELETE",
+        path: "/v1/signals/agents/{id}",
+        tags,
+        summary: "Delete a signal agent",
+        description:
+          "Its signals go with it; its leads (now with `agent_id` null) and its list stay. Answers a small body (the client prints it). " +
+          `A second delete is \`404 agent_not_found\`. ${BY_ID}`,
+      },
+      errors: ["agent_not_found"],
+    })
+    .input(z.object({ id: integerId, ...accountSelection }))
+    .output(dataOf(z.object({ id: z.number().int(), deleted: z.literal(true) })))
+    .mutation(({ ctx, input }) => deleteAgent(ctx, input)),
+
+  addSignal: keyProcedure
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/v1/signals/agents/{id}/signals",
+        tags,
+        summary: "Add one signal to an agent",
+        description:
+          "One target per call, the field matching `type`: `query` (keyword_watch, 1 to 180 characters), `handle` (profile_watch, " +
+          "follower_watch) or `list` (list_watch: a public list id or its x.com link). Handles and lists are resolved live for one " +
+          "enrichment unit (Limits 4; spent once the lookup ran, given back when the network was unreachable); keywords cost none. " +
+          `An agent watches at most ${MAX_AGENT_SIGNALS} signals (\`403 cap_reached\`); the same watch twice is \`409 duplicate_signal\`. ${BY_ID}`,
+      },
+      successStatus: 201,
+      exactlyOneOf: ["query", "handle", "list"],
+      errors: ["agent_not_found", "cap_reached", "duplicate_signal", "user_not_found", "x_list_not_found", ...LIVE_ERRORS],
+    })
+    .input(signalInput.extend({ id: integerId, ...accountSelection }))
+    .output(dataOf(agentSignal))
+    .mutation(({ ctx, input }) => addSignal(ctx, input)),
+
+  removeSignal: keyProcedure
+    .meta({
+      openapi: {
+        method: "DELETE",
+        path: "/v1/signals/agents/{id}/signals/{signalId}",
+        tags,
+        summary: "Remove one signal from an agent",
+        description: `The leads it found stay; removing the last signal is allowed. A second remove is \`404 signal_not_found\`. ${BY_ID}`,
+      },
+      successStatus: 204,
+      errors: ["agent_not_found", "signal_not_found"],
+    })
+    .input(z.object({ id: integerId, signalId: integerId, ...accountSelection }))
+    .output(z.void())
+    .mutation(({ ctx, input }) => removeSignal(ctx, input)),
+
+  listLeads: keyProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/v1/signals/leads",
+        tags,
+        summary: "List the leads the account's agents found",
+        description:
+          "Newest discovery first. Filters: `agent_id` (an agent of the account, else `404 agent_not_found`), `deposited`, " +
+          "`since` and `until` (inclusive bounds on `discovered_at`). The profile is the contact's as last read.",
+      },
+      errors: ["agent_not_found"],
+    })
+    .input(
+      z
+        .object({
+          agent_id: integerId.optional().meta({ description: "Only this agent's leads" }),
+          deposited: z.boolean().optional().meta({ description: "Only leads deposited into the list (true) or not (false)" }),
+          since: timestamp.optional().meta({ description: "Discovered at or after" }),
+          until: timestamp.optional().meta({ description: "Discovered at or before" }),
+          ...paginationInput(50),
+          ...accountSelection,
+        })
+        .prefault({}),
+    )
+    .use(inAccount)
+    .output(listOf(signalLead))
+    .query(({ ctx, input }) => listLeads(ctx, input)),
+
+  leadFeedback: keyProcedure
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/v1/signals/leads/{id}/feedback",
+        tags,
+        summary: "Mark a lead a fit or not",
+        description:
+          "`fit`, `not_fit`, or null to clear. Stamped `feedback_at` and mirrored onto the lead's row in the list it was deposited " +
+          "into, in one write; the agent weighs it when judging later leads. The lead is found among every account the key reaches " +
+          "(`account_id` narrows; shared accounts are read-only).",
+      },
+      errors: ["lead_not_found"],
+    })
+    .input(
+      z.object({
+        id: integerId,
+        feedback: z.enum(["fit", "not_fit"], { error: "must be fit, not_fit or null" }).nullable().meta({ description: "`fit`, `not_fit`, or null to clear" }),
+        ...accountSelection,
+      }),
+    )
+    .output(dataOf(signalLead))
+    .mutation(({ ctx, input }) => giveLeadFeedback(ctx, input)),
+});
