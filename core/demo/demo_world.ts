@@ -19,6 +19,7 @@ import { ensureDemoWorkers } from "./demo_workers.ts";
 import { ensureDemoPlugTemplates } from "./demo_plug_templates.ts";
 import { ensureDemoContent } from "./demo_content.ts";
 import { ensureDemoContactLists } from "./demo_contact_lists.ts";
+import { ensureDemoSignals } from "./demo_signals.ts";
 import { ensureDemoPosts, useUpPostQuota, type DemoScheduledPosts } from "./demo_scheduling.ts";
 import { type AccountInput, createUser, linkAccount, shareAccount, type UserInput, userByEmail } from "../accounts/users.ts";
 import { anyUser, billingAnchorOf, ensureDemoTag, setPostQuota } from "./demo_queries.ts";
@@ -40,6 +41,8 @@ export interface DemoWorld {
   plug_templates: string[];
   /** A's list "Podcast guests" with members (a note on the first) and its Followers system list. */
   contact_lists: { user: number; system: number };
+  /** A's signal agent "Churn founders": a keyword and a profile watch, and leads from one run (deposited and not). */
+  signals: { agent: number };
   /** Fixtures of the social network (`x.*`), when the network has them. */
   x?: NetworkDemoFixtures;
 }
@@ -130,6 +133,7 @@ export async function ensureDemoWorld(services: Services, seed: { content?: bool
   const { workers, suggestions } = await ensureDemoWorkers(services, { main: people.ada.main.id, otherUser: people.cy.main.id });
   const plugTemplates = await ensureDemoPlugTemplates(services, people.ada.main.id);
   const contactLists = await ensureDemoContactLists(services, people.ada.main.id);
+  const signals = await ensureDemoSignals(seeding, people.ada.main.id);
   // The year of synced content costs seconds; suites that do not read it leave it out.
   if (seed.content ?? true) await ensureDemoContent(services, [people.ada.main.id, people.ada.linked.id]);
 
@@ -168,6 +172,7 @@ export async function ensureDemoWorld(services: Services, seed: { content?: bool
     suggestions,
     plug_templates: plugTemplates,
     contact_lists: contactLists,
+    signals,
     x: services.network.demoFixtures?.(),
   };
 }

@@ -40,6 +40,7 @@ import {
   syncAccountAudienceJob,
 } from "./kinds/sync_account_audience.ts";
 import { INGEST_INSPIRATION_EVERY_SECONDS, ingestInspirationJob } from "./kinds/ingest_inspiration.ts";
+import { DISPATCH_SIGNAL_AGENTS_EVERY_SECONDS, dispatchSignalAgents, type RunSignalAgentPayload, runSignalAgentJob } from "./kinds/run_signal_agents.ts";
 
 /** The payload of each job kind. */
 export interface JobPayloads {
@@ -58,6 +59,8 @@ export interface JobPayloads {
   ingest_inspiration: Record<string, never>;
   dispatch_audience_sync: Record<string, never>;
   sync_account_audience: SyncAccountAudiencePayload;
+  dispatch_signal_agents: Record<string, never>;
+  run_signal_agent: RunSignalAgentPayload;
 }
 
 /** A job kind this server knows. */
@@ -133,6 +136,12 @@ export function jobHandlers(deps: JobDeps): KnownJobHandlers {
     sync_account_audience: async (payload) => {
       await syncAccountAudienceJob(deps, payload);
     },
+    dispatch_signal_agents: async () => {
+      await dispatchSignalAgents(deps);
+    },
+    run_signal_agent: async (payload) => {
+      await runSignalAgentJob(deps, payload);
+    },
   };
 }
 
@@ -183,4 +192,6 @@ export const periodicJobs: readonly PeriodicJob[] = [
   { kind: "ingest_inspiration", everySeconds: INGEST_INSPIRATION_EVERY_SECONDS },
   // Every 5 minutes: a walk in progress continues every 5, an up-to-date list is re-read hourly (core/audience/audience_sync.ts).
   { kind: "dispatch_audience_sync", everySeconds: DISPATCH_AUDIENCE_SYNC_EVERY_SECONDS },
+  // Every 5 minutes: an active agent runs hourly, at most 5 minutes late (core/signals/agent_run_rhythm.ts).
+  { kind: "dispatch_signal_agents", everySeconds: DISPATCH_SIGNAL_AGENTS_EVERY_SECONDS },
 ];

@@ -1,0 +1,54 @@
+/**
+ * The signal agent jobs (issue 14, scope 3): `dispatch_signal_agents` runs every 5 minutes
+ * and enqueues one `run_signal_agent` per due active agent, once per agent and slot;
+ * each runs the agent once (core/signals/agent_runner.ts). Two processes dispatching the
+ * same slot enqueue one job (`enqueueJobOnce`), and two jobs of one agent in different
+ * slots run it once between them (the runner claims the agent before reading anything).
+ */
+import type { Clock } from "../../clock.ts";
+import type { Sql } from "../../db/sql.ts";
+import type { Model } from "../../model/model.ts";
+import type { SocialNetwork } from "../../network/social_network.ts";
+import { dueAgentIds } from "../../signals/agent_run_queries.ts";
+import { runSignalAgent } from "../../signals/agent_runner.ts";
+import { enqueueJobOnce } from "../jobs_queries.ts";
+
+/** How often due agents are dispatched: an agent runs at most this late. */
+export const DISPATCH_SIGNAL_AGENTS_EVERY_SECONDS = 300;
+
+/** Agents dispatched per run at most (the rest wait for the next run, longest overdue first). */
+const DISPATCH_BATCH = 500;
+
+/** The payload of `run_signal_agent`. */
+export interface RunSignalAgentPayload {
+  agentId: number;
+}
+
+/** What the signal agent jobs use (the job runner's deps; `model` is absent only in runners built without one). */
+export interface SignalAgentJobDeps {
+  sql: Sql;
+  clock: Clock;
+  network: SocialNetwork;
+  model?: Model;
+}
+
+/** The `dispatch_signal_agents` job: one run job per due agent, once per agent and slot; answers how many it enqueued. */
+export async function dispatchSignalAgents(deps: Pick<SignalAgentJobDeps, "sql" | "clock">): Promise<number> {
+  const nowMs = deps.clock.now();
+  const slot = Math.floor(nowMs / 1000 / DISPATCH_SIGNAL_AGENTS_EVERY_SECONDS);
+  let queued = 0;
+  for (const agentId of await dueAgentIds(deps.sql, new Date(nowMs), DISPATCH_BATCH)) {
+    const uniqueKey = `run_signal_agent:${agentId}:${slot}`;
+    if (await enqueueJobOnce(deps.sql, { kind: "run_signal_agent", payload: { agentId }, uniqueKey, maxAttempts: 3 })) queued += 1;
+  }
+  return queued;
+}
+
+/**
+ * The `run_signal_agent` job. Without a model it fails and retries, as `run_worker` does:
+ * the agent stays due, so a runner with a model picks it up at the next dispatch.
+ */
+export async function runSignalAgentJob(deps: SignalAgentJobDeps, payload: RunSignalAgentPayload): Promise<void> {
+  if (!deps.model) throw new Error(`The job runner has no model; signal agent ${payload.agentId} cannot run`);
+  await runSignalAgent({ sql: deps.sql, clock: deps.clock, network: deps.network, model: deps.model }, payload.agentId);
+}
