@@ -65,7 +65,8 @@ const EXCLUSION = /\b(?:but not|not|excluding|except(?: for)?|other than)\s+([^,
 export function expandIcp(input: IcpExpansionInput): TaskOutput<"icp_expansion"> {
   const excluded = [...input.icp.matchAll(EXCLUSION)].map((match) => match[1].trim()).filter(Boolean);
   const positive = input.icp.replace(EXCLUSION, " ");
-  const roles = [...new Set(rolesIn(positive).flatMap(({ roles }) => roles))];
+  const matchedRoles = rolesIn(positive);
+  const roles = [...new Set(matchedRoles.flatMap(({ roles }) => roles))];
   const ranked = rankVocabulary(positive, input.vocabulary);
   const keywords = (ranked.length ? ranked : keyPhrases(positive, 5)).slice(0, 8);
   const parts = [`${input.icp.trim().replace(/[.!\s]+$/, "")}.`];
