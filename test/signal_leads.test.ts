@@ -150,6 +150,17 @@ for (const index of [0, 1]) {
       assert.deepEqual([second.lead_count, second.deposited_count], [1, 1]);
     });
 
+    test("an ICP edit judges only new leads: the stored ones keep their score and rationale", async () => {
+      const before = (await send("GET", `/v1/signals/leads?agent_id=${agents.first.id}`)).body.data;
+      const edited = await send("PATCH", `/v1/signals/agents/${agents.first.id}`, { icp_description: `Heads of growth at fintechs (${name})` });
+      assert.equal(edited.status, 200);
+      const after = (await send("GET", `/v1/signals/leads?agent_id=${agents.first.id}`)).body.data;
+      assert.deepEqual(
+        after.map((lead: any) => [lead.id, lead.icp_score, lead.icp_rationale]),
+        before.map((lead: any) => [lead.id, lead.icp_score, lead.icp_rationale]),
+      );
+    });
+
     test("feedback is stamped on the lead and mirrored onto its list row in one write; null clears both", async () => {
       const path = `/v1/signals/leads/${leads.old}/feedback`;
       const members = async () =>
