@@ -72,11 +72,13 @@ for (const index of [0, 1]) {
   const transport = (): Transport => transports(harness)[index];
   const send = (method: string, path: string, body?: unknown, key = harness.world.keys.write) => transport().request(method, path, { key, body });
   // Only this suite's leads: the demo world may hold leads of its own.
+  // Up to this suite's freshest lead: the demo agent's leads are found at start-up, after them.
+  const ours = () => `until=${times.fresh.toISOString()}&limit=100`;
   const ids = (answer: { body: any }) => answer.body.data.map((lead: any) => lead.id).filter((id: number) => Object.values(leads).includes(id));
 
   describe(`signal leads (${name})`, () => {
     test("GET /v1/signals/leads lists the account's leads newest first with the contact's profile, score and provenance", async () => {
-      const answer = await send("GET", "/v1/signals/leads");
+      const answer = await send("GET", `/v1/signals/leads?${ours()}`);
       assert.equal(answer.status, 200, JSON.stringify(answer.body));
       assert.deepEqual(ids(answer), [leads.fresh, leads.middle, leads.old, leads.orphan], "newest discovery first; another user's lead is not shown");
       const byId = (id: number) => answer.body.data.find((lead: any) => lead.id === id);
@@ -102,12 +104,16 @@ for (const index of [0, 1]) {
 
     test("filters: agent_id, deposited (true/false), since and until on discovery time; limit and page", async () => {
       assert.deepEqual(ids(await send("GET", `/v1/signals/leads?agent_id=${agents.first.id}`)), [leads.middle, leads.old]);
-      assert.deepEqual(ids(await send("GET", "/v1/signals/leads?deposited=true")), [leads.fresh, leads.old]);
-      assert.deepEqual(ids(await send("GET", "/v1/signals/leads?deposited=false")), [leads.middle, leads.orphan]);
+      assert.deepEqual(ids(await send("GET", `/v1/signals/leads?deposited=true&${ours()}`)), [leads.fresh, leads.old]);
+      assert.deepEqual(ids(await send("GET", `/v1/signals/leads?deposited=false&${ours()}`)), [leads.middle, leads.orphan]);
       assert.deepEqual(ids(await send("GET", `/v1/signals/leads?agent_id=${agents.first.id}&deposited=false`)), [leads.middle]);
-      assert.deepEqual(ids(await send("GET", `/v1/signals/leads?since=${times.middle.toISOString()}`)), [leads.fresh, leads.middle], "since is inclusive");
       assert.deepEqual(
-        ids(await send("GET", `/v1/signals/leads?until=${times.middle.toISOString()}`)),
+        ids(await send("GET", `/v1/signals/leads?since=${times.middle.toISOString()}&${ours()}`)),
+        [leads.fresh, leads.middle],
+        "since is inclusive",
+      );
+      assert.deepEqual(
+        ids(await send("GET", `/v1/signals/leads?until=${times.middle.toISOString()}&limit=100`)),
         [leads.middle, leads.old, leads.orphan],
         "until is inclusive",
       );
@@ -150,6 +156,17 @@ for (const index of [0, 1]) {
       assert.deepEqual([second.lead_count, second.deposited_count], [1, 1]);
     });
 
+    test("an ICP edit judges only new leads: the stored ones keep their score and rationale", async () => {
+      const before = (await send("GET", `/v1/signals/leads?agent_id=${agents.first.id}`)).body.data;
+      const edited = await send("PATCH", `/v1/signals/agents/${agents.first.id}`, { icp_description: `Heads of growth at fintechs (${name})` });
+      assert.equal(edited.status, 200);
+      const after = (await send("GET", `/v1/signals/leads?agent_id=${agents.first.id}`)).body.data;
+      assert.deepEqual(
+        after.map((lead: any) => [lead.id, lead.icp_score, lead.icp_rationale]),
+        before.map((lead: any) => [lead.id, lead.icp_score, lead.icp_rationale]),
+      );
+    });
+
     test("feedback is stamped on the lead and mirrored onto its list row in one write; null clears both", async () => {
       const path = `/v1/signals/leads/${leads.old}/feedback`;
       const members = async () =>
@@ -168,7 +185,7 @@ for (const index of [0, 1]) {
       const notFit = await send("POST", path, { feedback: "not_fit", account_id: harness.world.accounts.main });
       assert.equal(notFit.body.data.feedback, "not_fit");
       assert.equal((await members()).feedback, "not_fit");
-      const listed = (await send("GET", "/v1/signals/leads")).body.data.find((lead: any) => lead.id === leads.old);
+      const listed = (await send("GET", `/v1/signals/leads?agent_id=${agents.first.id}`)).body.data.find((lead: any) => lead.id === leads.old);
       assert.equal(listed.feedback, "not_fit");
       const cleared = await send("POST", path, { feedback: null });
       assert.deepEqual([cleared.body.data.feedback, cleared.body.data.feedback_at], [null, null]);

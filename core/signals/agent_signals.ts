@@ -7,6 +7,7 @@
 import type { KeyContext } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { callNetwork } from "../network/call_network.ts";
+import type { NetworkList, NetworkUser } from "../network/network_records.ts";
 import { chargeExtraUnits } from "../limits/extra_units.ts";
 import type { SignalInput } from "./agent_schema.ts";
 import { type AgentSignalRow, countSignals, deleteSignalRow, insertSignals, lockAgent, type NewSignal } from "./agent_queries.ts";
@@ -54,10 +55,19 @@ export async function resolveSignal(ctx: KeyContext, target: SignalTarget): Prom
   if (target.type === "list_watch") {
     const list = await callNetwork(() => network.listById(target.list));
     if (list.private) throw new ApiError("x_list_not_found", `X list "${target.list}" is private`);
-    return { type: target.type, target: list.id, target_id: list.id, label: list.name, dedupe_key: list.id };
+    return listSignal(list);
   }
-  const user = await callNetwork(() => network.userByUsername(target.handle));
-  return { type: target.type, target: user.username, target_id: user.id, label: `@${user.username}`, dedupe_key: user.id };
+  return personSignal(target.type, await callNetwork(() => network.userByUsername(target.handle)));
+}
+
+/** A profile or follower watch of a resolved person: one person is one watch by id, whatever the handle's case or a rename. */
+export function personSignal(type: "profile_watch" | "follower_watch", user: Pick<NetworkUser, "id" | "username">): NewSignal {
+  return { type, target: user.username, target_id: user.id, label: `@${user.username}`, dedupe_key: user.id };
+}
+
+/** A watch of a resolved public list, by its id. */
+export function listSignal(list: Pick<NetworkList, "id" | "name">): NewSignal {
+  return { type: "list_watch", target: list.id, target_id: list.id, label: list.name, dedupe_key: list.id };
 }
 
 /**
