@@ -47,8 +47,12 @@ export async function realPathIds(
   return values;
 }
 
-/** Objects of a parent collection tried before a nested one is declared empty. */
-const MAX_CANDIDATES = 20;
+/**
+ * Objects of a parent collection tried before a nested one is declared empty: a whole page
+ * of 100 (the demo's contacts include its signal agent's leads, so the one with a note is
+ * not among the first 20).
+ */
+const MAX_CANDIDATES = 100;
 
 /** The ids a documented collection lists (undefined when it is not a documented GET, or lists nothing). */
 async function fromCollection(
@@ -58,9 +62,11 @@ async function fromCollection(
   key: string,
   known: SweepOperation[],
 ): Promise<unknown[] | undefined> {
-  const listed = known.some((operation) => operation.method === "GET" && operation.path === template);
-  if (!listed) return undefined;
-  const answer = await transport.request("GET", collection, { key });
+  const listing = known.find((operation) => operation.method === "GET" && operation.path === template);
+  if (!listing) return undefined;
+  // The largest page (spec Constants: page size 1 to 100) when the collection pages.
+  const pages = listing.parameters.some((parameter) => parameter.in === "query" && parameter.name === "limit");
+  const answer = await transport.request("GET", pages ? `${collection}?limit=100` : collection, { key });
   if (answer.status !== 200) throw new Error(`GET ${collection} answered ${answer.status} ${JSON.stringify(answer.body).slice(0, 200)}`);
   const items = Array.isArray(answer.body?.data) ? answer.body.data : [];
   const ids = items.filter((item: any) => item?.id !== undefined).map((item: any) => item.id);
