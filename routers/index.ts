@@ -18,6 +18,7 @@ import { postsAnalysisRouter } from "./posts_analysis.ts";
 import { postsComposeRouter } from "./posts_compose.ts";
 import { queueRouter } from "./queue.ts";
 import { scheduledPostsRouter } from "./scheduled_posts.ts";
+import { signalsSearchRouter } from "./signals_search.ts";
 import { tagsRouter } from "./tags.ts";
 import { toolsRouter } from "./tools.ts";
 import { workersRouter } from "./workers.ts";
@@ -42,6 +43,7 @@ export const appRouter = router({
   postsAnalysis: postsAnalysisRouter,
   queue: queueRouter,
   scheduledPosts: scheduledPostsRouter,
+  signalsSearch: signalsSearchRouter,
   tags: tagsRouter,
   tools: toolsRouter,
   workers: workersRouter,

@@ -95,8 +95,9 @@ const COPYWRITER_ON_CHURN = candidate(
   "Copywriter at Harbor. Thoughts on content marketing.",
   "The best churn advice I ever got: Talk to users every week.",
 );
+const ROLE_AS_TOPIC = candidate("9", "Early-stage investor. Helping teams with founder burnout.", "I asked 50 people about churn. The answer surprised me.");
 const RUNNER = candidate("5", "Running coach. Writing about VO2 max and tempo runs.", "Easy runs should feel embarrassingly easy.");
-const ALL = [RUNNER, COPYWRITER_ON_CHURN, FOUNDER_ELSEWHERE, FOUNDER_ON_CHURN_PLAIN_BIO, FOUNDER_ON_CHURN];
+const ALL = [RUNNER, COPYWRITER_ON_CHURN, FOUNDER_ELSEWHERE, FOUNDER_ON_CHURN_PLAIN_BIO, FOUNDER_ON_CHURN, ROLE_AS_TOPIC];
 
 function scoreOf(scored: { candidate: LeadCandidate; score: number }[], c: LeadCandidate): number {
   const found = scored.find((lead) => lead.candidate === c);
@@ -117,7 +118,8 @@ describe("local engine", () => {
     );
     assert.ok(scoreOf(scored, FOUNDER_ON_CHURN) >= 70, "founder posting about churn, churn in bio");
     assert.ok(scoreOf(scored, FOUNDER_ON_CHURN_PLAIN_BIO) >= 70, "founder posting about churn");
-    for (const middle of [FOUNDER_ELSEWHERE, COPYWRITER_ON_CHURN]) {
+    // "founder burnout" is what the investor writes about, not who they are.
+    for (const middle of [FOUNDER_ELSEWHERE, COPYWRITER_ON_CHURN, ROLE_AS_TOPIC]) {
       const score = scoreOf(scored, middle);
       assert.ok(score >= 30 && score < 70, `${middle.user.description}: ${score} is in the middle`);
     }
@@ -134,6 +136,7 @@ describe("local engine", () => {
     assert.match(rationale(FOUNDER_ON_CHURN_PLAIN_BIO), /^Founder in bio; posted about churn/);
     assert.match(rationale(FOUNDER_ELSEWHERE), /CEO in bio|Cofounder in bio/);
     assert.match(rationale(COPYWRITER_ON_CHURN), /No ICP role in bio; posted about churn/);
+    assert.match(rationale(ROLE_AS_TOPIC), /No ICP role in bio; posted about churn/);
     for (const lead of scored) assert.doesNotMatch(lead.rationale, /\n/);
   });
 

@@ -10,7 +10,7 @@ import type { IcpExpansionInput, KeywordSuggestionInput } from "../../../core/mo
 import type { TaskOutput } from "../../../core/model/task_output.ts";
 import { STOPWORDS, wordsOf } from "../../../core/model/text_units.ts";
 import { keyPhrases } from "./key_phrases.ts";
-import { rolesIn, stem } from "./role_lexicon.ts";
+import { rolesIn, stem } from "../../../core/model/role_lexicon.ts";
 
 /** Vocabulary terms ranked by fit with `icp`. */
 export function rankVocabulary(icp: string, vocabulary: readonly string[]): string[] {

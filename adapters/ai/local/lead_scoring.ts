@@ -4,7 +4,8 @@
  * terms (its other content words, lightly stemmed, less the filler every ICP has:
  * "struggling with", "teams", "B2B"-style words stay as topics). A candidate scores from
  *
- * - the role in the bio: 45 points for a role the ICP names, 34 for a neighbour;
+ * - the role in the bio (who they are, not what they write about: `roleMatch`): 45 points
+ *   for a role the ICP names, 34 for a neighbour;
  * - the topic in the triggering post: 37 points for one ICP topic word (an offer word
  *   alone counts 40% of that), more words do not add (one clear match is the signal);
  * - the topic in the bio: 18 points.
@@ -18,7 +19,7 @@
  */
 import type { LeadScoringCandidate, LeadScoringInput } from "../../../core/model/task_inputs.ts";
 import type { TaskOutput } from "../../../core/model/task_output.ts";
-import { contentWords, neighbourRoles, type RoleEntry, rolesIn } from "./role_lexicon.ts";
+import { contentWords, neighbourRoles, type RoleEntry, rolesIn } from "../../../core/model/role_lexicon.ts";
 
 /**
  * Words that describe how an ICP is phrased rather than who or what it is about, and bio
@@ -140,14 +141,21 @@ function scoreOne(candidate: LeadScoringCandidate, terms: IcpTerms): { score: nu
   return { score: Math.max(0, Math.min(100, Math.round(score))), rationale };
 }
 
-/** The first ICP role (else neighbour) the bio names, as the bio spells it. */
+/**
+ * The first ICP role (else neighbour) the bio says the person IS, as the bio spells it: a
+ * role word in the bio's first segment (up to the first `.`, `|`, `·`, `•` or line break:
+ * "Solo founder at Kite."), or anywhere when followed by `@`, `at` or `of` ("Dad. Founder
+ * @Acme"). A role word in what they write about ("Helping teams with founder burnout")
+ * is a topic, not their role.
+ */
 function roleMatch(bio: string, terms: IcpTerms): { word: string; neighbour: boolean } | null {
+  const head = bio.split(/[.|·•\n]/)[0] ?? "";
   for (const [entries, neighbour] of [
     [terms.roles, false],
     [terms.neighbours, true],
   ] as const) {
     for (const { pattern } of entries) {
-      const found = bio.match(pattern);
+      const found = head.match(pattern) ?? bio.match(new RegExp(`(?:${pattern.source})(?=\\s*(?:@|at\\b|of\\b))`, "i"));
       if (found) return { word: found[0], neighbour };
     }
   }

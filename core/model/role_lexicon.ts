@@ -1,9 +1,11 @@
 /**
  * The role lexicon and light stemming shared by the local engine's audience tasks
- * (keyword suggestion, ICP expansion, lead scoring): one list of role words, so the
- * ICP "founders" and the bio "Solo founder" are read by the same rule everywhere.
+ * (keyword suggestion, ICP expansion, lead scoring) and lead search's query plan
+ * (core/signals/query_plan.ts): one list of role words, so the ICP "founders" and the bio
+ * "Solo founder" are read by the same rule everywhere. Lives in core because the plan
+ * needs it whichever model engine is configured.
  */
-import { STOPWORDS, wordsOf } from "../../../core/model/text_units.ts";
+import { STOPWORDS, wordsOf } from "./text_units.ts";
 
 /** A role: the words that name it and the roles it stands for, with their neighbours. */
 export interface RoleEntry {
