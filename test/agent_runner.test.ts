@@ -94,6 +94,30 @@ async function matchingAuthors(query: string): Promise<NetworkUser[]> {
 }
 
 describe("the agent runner on the simulated world", () => {
+  test("the demo world's signals.agent has signals and leads, deposited and not", async () => {
+    const agentId = harness.world.signals.agent;
+    const signals = await sql()<{ type: string }[]>`select type from agent_signals where agent_id = ${agentId} order by id`;
+    assert.deepEqual(
+      signals.map((signal) => signal.type),
+      ["keyword_watch", "profile_watch"],
+    );
+    const leads = await leadsOf(agentId);
+    assert.ok(
+      leads.some((lead) => lead.deposited),
+      "some leads deposited",
+    );
+    assert.ok(
+      leads.some((lead) => !lead.deposited),
+      "some leads kept for review",
+    );
+    const [agent] = await sql()<{ account_id: string; destination_list_id: number; name: string }[]>`
+      select account_id, destination_list_id, name from signal_agents where id = ${agentId}`;
+    assert.equal(agent.account_id, account());
+    const [list] = await sql()<{ name: string; member_count: number }[]>`select name, member_count from contact_lists where id = ${agent.destination_list_id}`;
+    assert.equal(list.name, `Leads: ${agent.name}`);
+    assert.equal(list.member_count, leads.filter((lead) => lead.deposited).length);
+  });
+
   test("a churn agent finds founders and deposits them; high is the more precise, discovery finds more", async () => {
     const high = await keywordAgent("Churn high", "churn", { precision: "high" });
     const discovery = await keywordAgent("Churn discovery", "churn", { precision: "discovery" });
