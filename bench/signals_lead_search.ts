@@ -1,65 +1,46 @@
 /**
- * One lead search for the signals section of the bench. Until `searchLeads` (the
- * `POST /v1/signals/leads/search` core) is available, it times the same work done by hand:
- * one recent search per angle of the keywords (originals of the last 30 days, one page of
- * 100), one candidate per author (their newest post), judged with `scoreLeads` against the
- * ICP; leads are the candidates scoring 50 and up.
+ * One lead search for the signals section of the bench: `POST /v1/signals/leads/search`
+ * through the full REST path (core/signals/lead_search.ts: planned queries over the
+ * network's recent posts, up to 60 people judged) on the simulated network, timed by the
+ * client, with the queries it used and what it found.
  */
 import { performance } from "node:perf_hooks";
-import type { Services } from "../core/context.ts";
-import type { NetworkPost } from "../core/network/network_records.ts";
-import { type LeadCandidate, scoreLeads } from "../core/signals/lead_scoring.ts";
-import { PRECISION_THRESHOLD } from "../core/signals/signal_schema.ts";
 
-const KEYWORDS = ["churn", "pricing", "customer discovery"];
-const ICP = "B2B SaaS founders struggling with churn";
-const DAY_MS = 86_400_000;
+const BODY = {
+  keywords: "churn, pricing, customer discovery",
+  icp_description: "B2B SaaS founders struggling with churn",
+  precision: "discovery",
+  max_leads: 30,
+};
 
 /** What one search took and found. */
 export interface LeadSearchFigures {
-  label: string;
+  request: string;
+  status: number;
   seconds: number;
   queriesUsed: number;
-  postsRead: number;
-  judged: number;
+  partial: boolean;
   leads: number;
+  creditsCharged: number;
 }
 
-/** Runs and times one search. */
-export async function measureLeadSearch(services: Services): Promise<LeadSearchFigures> {
-  const { network, model, clock } = services;
+/** Runs and times one search as the bench user (`key`) against `origin`. */
+export async function measureLeadSearch(origin: string, key: string): Promise<LeadSearchFigures> {
   const start = performance.now();
-  const since = new Date(clock.now() - Math.min(30, network.info.searchWindowDays) * DAY_MS).toISOString();
-  const posts: NetworkPost[] = [];
-  for (const query of KEYWORDS) posts.push(...(await network.search({ query, originalsOnly: true, since, limit: 100 })).items);
-  const newest = new Map<string, NetworkPost>();
-  for (const post of posts.sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt))) if (!newest.has(post.authorId)) newest.set(post.authorId, post);
-  const users = await network.usersByIds([...newest.keys()]);
-  const candidates: LeadCandidate[] = users.map((user) => {
-    const post = newest.get(user.id)!;
-    return {
-      user,
-      post,
-      provenance: {
-        action: "posted",
-        signal_id: null,
-        signal_type: null,
-        watched: null,
-        tweet_id: post.id,
-        post_text: post.text,
-        post_url: null,
-        posted_at: post.createdAt,
-        post_age_days: Math.floor((clock.now() - Date.parse(post.createdAt)) / DAY_MS),
-      },
-    };
+  const response = await fetch(`${origin}/v1/signals/leads/search`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
+    body: JSON.stringify(BODY),
   });
-  const { scored } = await scoreLeads(model, { icp: ICP, candidates });
+  const body = (await response.json()) as { data?: { leads: unknown[]; queries_used: number; partial: boolean }; meta?: { credits_charged: number } };
+  const seconds = (performance.now() - start) / 1000;
   return {
-    label: `by hand: ${KEYWORDS.length} searches + scoreLeads ("${KEYWORDS.join(", ")}")`,
-    seconds: (performance.now() - start) / 1000,
-    queriesUsed: KEYWORDS.length,
-    postsRead: posts.length,
-    judged: candidates.length,
-    leads: scored.filter((lead) => lead.score >= PRECISION_THRESHOLD.discovery).length,
+    request: `POST /v1/signals/leads/search ${JSON.stringify(BODY)}`,
+    status: response.status,
+    seconds,
+    queriesUsed: body.data?.queries_used ?? 0,
+    partial: body.data?.partial ?? false,
+    leads: body.data?.leads.length ?? 0,
+    creditsCharged: body.meta?.credits_charged ?? 0,
   };
 }

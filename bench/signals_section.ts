@@ -1,6 +1,7 @@
 /**
  * The signals section of `npm run bench` (issue 14, "Tests and measurements"): one lead
- * search on the simulated network (seconds, queries used; signals_lead_search.ts), then the
+ * search on the simulated network through the full REST path (seconds, queries used;
+ * signals_lead_search.ts), then the
  * agent runner over 100 active agents of one account, each with a keyword watch on a
  * different subject of the world's vocabulary (half `high`, half `discovery`), run the way
  * the job runner runs `run_signal_agent` jobs: a few at a time (agents/s, leads found per
@@ -18,6 +19,7 @@ import { formatColumns, round } from "./report.ts";
 /** What the section needs. */
 export interface SignalsTarget {
   services: Services;
+  origin: string;
   keyPrefix: string;
 }
 
@@ -28,17 +30,27 @@ const ICP = "B2B SaaS founders struggling with churn";
 /** Seeds the agents, runs them, prints and answers the section's figures. */
 export async function measureSignals(target: SignalsTarget, notReal: string | undefined) {
   const { services } = target;
+  const user = await seedSectionUser(services.sql, { keyPrefix: target.keyPrefix, label: "signals" });
   console.log("");
-  console.log("Signals: one lead search on the simulated network ...");
-  const search = await measureLeadSearch(services);
+  console.log(`Signals: one lead search on the ${services.network.info.kind} network ...`);
+  const search = await measureLeadSearch(target.origin, user.key);
   console.log(
     formatColumns(
-      ["case", "seconds", "queries used", "posts read", "people judged", "leads"],
-      [[search.label, search.seconds.toFixed(3), String(search.queriesUsed), String(search.postsRead), String(search.judged), String(search.leads)]],
+      ["status", "seconds", "queries used", "partial", "leads", "credits"],
+      [
+        [
+          String(search.status),
+          search.seconds.toFixed(3),
+          String(search.queriesUsed),
+          String(search.partial),
+          String(search.leads),
+          String(search.creditsCharged),
+        ],
+      ],
     ),
   );
+  console.log(`  ${search.request}`);
 
-  const user = await seedSectionUser(services.sql, { keyPrefix: target.keyPrefix, label: "signals" });
   const subjects = services.network.vocabulary?.() ?? ["churn", "pricing", "fundraising", "cold email", "SEO"];
   console.log("");
   console.log(`Signals: ${AGENTS} active agents with one keyword watch each, run ${CONCURRENCY} at a time ...`);
@@ -83,16 +95,17 @@ export async function measureSignals(target: SignalsTarget, notReal: string | un
       `model ${services.model.engine}, network ${services.network.info.kind})`,
   );
   if (notReal) console.log(`(${notReal.replace(/^!!! | !!!$/g, "")})`);
-  const valid = ran === agentIds.length && failed === 0;
-  if (!valid) console.log(`INVALID: ${agentIds.length - ran} agents not run, ${failed} runs with errors`);
+  const valid = ran === agentIds.length && failed === 0 && search.status === 200;
+  if (!valid) console.log(`INVALID: lead search answered ${search.status}, ${agentIds.length - ran} agents not run, ${failed} runs with errors`);
   const summary = {
     lead_search: {
+      request: search.request,
+      status: search.status,
       seconds: round(search.seconds, 3),
       queries_used: search.queriesUsed,
-      posts_read: search.postsRead,
-      people_judged: search.judged,
+      partial: search.partial,
       leads: search.leads,
-      how: search.label,
+      credits_charged: search.creditsCharged,
     },
     runner: {
       agents: ran,

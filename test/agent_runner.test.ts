@@ -10,13 +10,15 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startHarness, type Harness } from "./support/harness.ts";
+import { pollUntil } from "./support/child_node.ts";
+import { startJobRunner } from "../jobs/index.ts";
 import { manualClock } from "./support/manual_clock.ts";
 import { insertAgentRow, insertSignalRow } from "./support/agent_rows.ts";
 import type { Sql } from "../core/db/sql.ts";
 import { runSignalAgent, type AgentRunOutcome } from "../core/signals/agent_runner.ts";
 import { AGENT_RUN_LIMITS, DAY_MS } from "../core/signals/agent_run_rhythm.ts";
 import { jobHandlers, periodicJobs } from "../core/jobs/job_kinds.ts";
-import type { JobRow } from "../core/jobs/jobs_queries.ts";
+import { enqueueJob, type JobRow } from "../core/jobs/jobs_queries.ts";
 import { dispatchSignalAgents, DISPATCH_SIGNAL_AGENTS_EVERY_SECONDS } from "../core/jobs/kinds/run_signal_agents.ts";
 import { NetworkUnavailableError } from "../core/network/network_errors.ts";
 import type { NetworkUser } from "../core/network/network_records.ts";
@@ -92,6 +94,30 @@ async function matchingAuthors(query: string): Promise<NetworkUser[]> {
 }
 
 describe("the agent runner on the simulated world", () => {
+  test("the demo world's signals.agent has signals and leads, deposited and not", async () => {
+    const agentId = harness.world.signals.agent;
+    const signals = await sql()<{ type: string }[]>`select type from agent_signals where agent_id = ${agentId} order by id`;
+    assert.deepEqual(
+      signals.map((signal) => signal.type),
+      ["keyword_watch", "profile_watch"],
+    );
+    const leads = await leadsOf(agentId);
+    assert.ok(
+      leads.some((lead) => lead.deposited),
+      "some leads deposited",
+    );
+    assert.ok(
+      leads.some((lead) => !lead.deposited),
+      "some leads kept for review",
+    );
+    const [agent] = await sql()<{ account_id: string; destination_list_id: number; name: string }[]>`
+      select account_id, destination_list_id, name from signal_agents where id = ${agentId}`;
+    assert.equal(agent.account_id, account());
+    const [list] = await sql()<{ name: string; member_count: number }[]>`select name, member_count from contact_lists where id = ${agent.destination_list_id}`;
+    assert.equal(list.name, `Leads: ${agent.name}`);
+    assert.equal(list.member_count, leads.filter((lead) => lead.deposited).length);
+  });
+
   test("a churn agent finds founders and deposits them; high is the more precise, discovery finds more", async () => {
     const high = await keywordAgent("Churn high", "churn", { precision: "high" });
     const discovery = await keywordAgent("Churn discovery", "churn", { precision: "discovery" });
@@ -372,5 +398,41 @@ describe("the agent runner on the simulated world", () => {
     } finally {
       await second?.close();
     }
+  });
+
+  test("the job runner runs a due agent on its own: dispatch, run, deposit", async () => {
+    // The runner `serve` starts (a worker thread with its own pool and ports on PostgreSQL,
+    // the server's pool in embedded mode), without the periodic scheduler: the dispatch the
+    // scheduler would enqueue in the next 5-minute slot is enqueued here.
+    const agent = await keywordAgent("Served", "churn", { precision: "discovery" });
+    await enqueueJob(sql(), { kind: "dispatch_signal_agents" });
+    const runner = await startJobRunner(
+      harness.config.databaseUrl
+        ? { databaseUrl: harness.config.databaseUrl, periodic: false, pollIntervalMs: 100, modelSettings: {} }
+        : { sql: sql(), deps: { network: network(), model: harness.services.model }, periodic: false, pollIntervalMs: 100 },
+    );
+    try {
+      await pollUntil(
+        "the agent's leads to be deposited",
+        async () => {
+          const [{ deposited }] = await sql()<{ deposited: number }[]>`
+            select count(*)::int as deposited from signal_leads where agent_id = ${agent.id} and deposited`;
+          return deposited > 0 ? deposited : undefined;
+        },
+        { timeoutMs: 60_000, intervalMs: 100 },
+      );
+    } finally {
+      await runner.stop();
+    }
+    const [row] = await sql()<{ last_run_at: Date | null; last_run_error: string | null }[]>`
+      select last_run_at, last_run_error from signal_agents where id = ${agent.id}`;
+    assert.ok(row.last_run_at);
+    assert.equal(row.last_run_error, null);
+    const statuses = await sql()<{ kind: string; status: string }[]>`
+      select kind, status from jobs where kind = 'run_signal_agent' and (payload ->> 'agentId')::bigint = ${agent.id}`;
+    assert.deepEqual(
+      statuses.map((job) => job.status),
+      ["done"],
+    );
   });
 });
