@@ -19,7 +19,8 @@ import { runSignalAgent, type AgentRunOutcome } from "../core/signals/agent_runn
 import { AGENT_RUN_LIMITS, DAY_MS } from "../core/signals/agent_run_rhythm.ts";
 import { jobHandlers, periodicJobs } from "../core/jobs/job_kinds.ts";
 import { enqueueJob, type JobRow } from "../core/jobs/jobs_queries.ts";
-import { dispatchSignalAgents, DISPATCH_SIGNAL_AGENTS_EVERY_SECONDS } from "../core/jobs/kinds/run_signal_agents.ts";
+import { dispatchSignalAgents } from "../core/jobs/kinds/run_signal_agents.ts";
+import { DISPATCH_SIGNAL_AGENTS_EVERY_SECONDS } from "../core/signals/agent_run_queue.ts";
 import { NetworkUnavailableError } from "../core/network/network_errors.ts";
 import type { NetworkUser } from "../core/network/network_records.ts";
 import type { SocialNetwork } from "../core/network/social_network.ts";

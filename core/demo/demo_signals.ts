@@ -11,7 +11,9 @@ import type { Services } from "../context.ts";
 import { insertList, userListNamed } from "../contact_lists/contact_lists_queries.ts";
 import { NetworkError } from "../network/network_errors.ts";
 import { runSignalAgent } from "../signals/agent_runner.ts";
-import { demoAgentNamed, insertDemoAgent, insertDemoSignal } from "./demo_signals_queries.ts";
+import { insertAgent, insertSignals } from "../signals/agent_queries.ts";
+import { keywordSignal, personSignal } from "../signals/agent_signals.ts";
+import { demoAgentNamed } from "./demo_signals_queries.ts";
 
 const AGENT_NAME = "Churn founders";
 const ICP = "B2B SaaS founders struggling with churn";
@@ -27,20 +29,9 @@ export async function ensureDemoSignals(services: Services, accountId: string): 
   const agent = await sql.begin(async (tx) => {
     const listName = `Leads: ${AGENT_NAME}`;
     const list = (await userListNamed(tx, accountId, listName)) ?? (await insertList(tx, accountId, listName, now));
-    const id = await insertDemoAgent(tx, { accountId, name: AGENT_NAME, icp: ICP, precision: "high", listId: list.id, now });
-    await insertDemoSignal(tx, { agentId: id, type: "keyword_watch", target: KEYWORD, targetId: null, label: KEYWORD, dedupeKey: KEYWORD, now });
-    if (watched) {
-      const handle = watched.username;
-      await insertDemoSignal(tx, {
-        agentId: id,
-        type: "profile_watch",
-        target: handle,
-        targetId: watched.id,
-        label: `@${handle}`,
-        dedupeKey: handle.toLowerCase(),
-        now,
-      });
-    }
+    const id = await insertAgent(tx, { accountId, name: AGENT_NAME, icpDescription: ICP, precisionMode: "high", destinationListId: list.id }, now);
+    // The API's own signal rules, so adding the same watch over REST is a duplicate.
+    await insertSignals(tx, id, [keywordSignal(KEYWORD), ...(watched ? [personSignal("profile_watch", watched)] : [])], now);
     return id;
   });
   await runSignalAgent({ sql, clock, network, model: services.model }, agent);

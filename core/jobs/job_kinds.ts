@@ -40,7 +40,8 @@ import {
   syncAccountAudienceJob,
 } from "./kinds/sync_account_audience.ts";
 import { INGEST_INSPIRATION_EVERY_SECONDS, ingestInspirationJob } from "./kinds/ingest_inspiration.ts";
-import { DISPATCH_SIGNAL_AGENTS_EVERY_SECONDS, dispatchSignalAgents, type RunSignalAgentPayload, runSignalAgentJob } from "./kinds/run_signal_agents.ts";
+import { DISPATCH_SIGNAL_AGENTS_EVERY_SECONDS } from "../signals/agent_run_queue.ts";
+import { dispatchSignalAgents, type RunSignalAgentPayload, runSignalAgentJob } from "./kinds/run_signal_agents.ts";
 
 /** The payload of each job kind. */
 export interface JobPayloads {

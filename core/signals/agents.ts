@@ -31,6 +31,7 @@ import {
 import { agentNotFound, reachableAgent } from "./agent_access.ts";
 import { isLive, keywordSignal, resolveSignal, type SignalTarget, shown, signalTarget, toSignal } from "./agent_signals.ts";
 import { MAX_AGENT_SIGNALS, type PrecisionMode, type SignalAgent, type SignalWarning } from "./signal_schema.ts";
+import { enqueueAgentRun } from "./agent_run_queue.ts";
 
 /** The create body. */
 export interface CreateAgentInput {
@@ -106,6 +107,8 @@ export async function createAgent(ctx: AccountContext, input: CreateAgentInput) 
         now,
       );
       await insertSignals(tx, id, signals.slice(0, MAX_AGENT_SIGNALS), now);
+      // Its first run starts now, not at the next dispatch (committed with the agent).
+      await enqueueAgentRun(tx, id, now.getTime());
       const [agent] = await withSignals(tx, [(await agentById(tx, id)) as AgentRow]);
       return { data: { ...agent, destination_list_created: input.destination_list_id === undefined, warnings } };
     });
@@ -137,6 +140,7 @@ export async function updateAgentFields(
     // The list is locked so a delete cannot slip between the check and the update.
     if (changes.destination_list_id !== undefined && !(await lockList(tx, changes.destination_list_id))) throw listNotFound(changes.destination_list_id);
     if (!(await updateAgent(tx, agent.id, changes, now))) throw agentNotFound(agent.id);
+    if (changes.next_run_at) await enqueueAgentRun(tx, agent.id, now.getTime());
   });
   const [shown] = await withSignals(sql, [(await agentById(sql, agent.id)) as AgentRow]);
   return { data: shown };

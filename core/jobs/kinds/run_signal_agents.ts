@@ -11,10 +11,7 @@ import type { Model } from "../../model/model.ts";
 import type { SocialNetwork } from "../../network/social_network.ts";
 import { dueAgentIds } from "../../signals/agent_run_queries.ts";
 import { runSignalAgent } from "../../signals/agent_runner.ts";
-import { enqueueJobOnce } from "../jobs_queries.ts";
-
-/** How often due agents are dispatched: an agent runs at most this late. */
-export const DISPATCH_SIGNAL_AGENTS_EVERY_SECONDS = 300;
+import { enqueueAgentRun } from "../../signals/agent_run_queue.ts";
 
 /** Agents dispatched per run at most (the rest wait for the next run, longest overdue first). */
 const DISPATCH_BATCH = 500;
@@ -35,11 +32,9 @@ export interface SignalAgentJobDeps {
 /** The `dispatch_signal_agents` job: one run job per due agent, once per agent and slot; answers how many it enqueued. */
 export async function dispatchSignalAgents(deps: Pick<SignalAgentJobDeps, "sql" | "clock">): Promise<number> {
   const nowMs = deps.clock.now();
-  const slot = Math.floor(nowMs / 1000 / DISPATCH_SIGNAL_AGENTS_EVERY_SECONDS);
   let queued = 0;
   for (const agentId of await dueAgentIds(deps.sql, new Date(nowMs), DISPATCH_BATCH)) {
-    const uniqueKey = `run_signal_agent:${agentId}:${slot}`;
-    if (await enqueueJobOnce(deps.sql, { kind: "run_signal_agent", payload: { agentId }, uniqueKey, maxAttempts: 3 })) queued += 1;
+    if (await enqueueAgentRun(deps.sql, agentId, nowMs)) queued += 1;
   }
   return queued;
 }
