@@ -5,7 +5,8 @@
  * runner at that minute as a reply chain, reads back `sent` with the network's ids, and
  * appears on the network once. On PostgreSQL two server processes run their job runners
  * side by side, and the post still goes out once. An AI cover requested over REST is made
- * by the job runner and attached (issue 6: "the background paths through the real server").
+ * by the job runner and attached (issue 6: "the background paths through the real server"), and a
+ * signal agent created over REST finds and deposits leads through the jobs on its own (issue 14).
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -74,6 +75,38 @@ describe(`a scheduled thread through the real server and jobs (${postgresMode ? 
     const image = await fetch(article.cover.url);
     assert.equal(image.status, 200);
     assert.equal(image.headers.get("content-type"), "image/png");
+  });
+
+  test("a signal agent created over REST finds and deposits leads through the job runner on its own", { timeout: 120_000 }, async () => {
+    const headers = { Authorization: `Bearer ${world.keys.write}`, "Content-Type": "application/json" };
+    const created = await fetch(`${servers[0].url}/v1/signals/agents`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({
+        name: "E2E churn founders",
+        icp_description: "B2B SaaS founders struggling with churn",
+        keywords: ["churn"],
+        precision_mode: "discovery",
+      }),
+    });
+    const agent = ((await created.json()) as any).data;
+    assert.equal(created.status, 201, JSON.stringify(agent));
+    assert.equal(agent.destination_list_created, true);
+    const leads = await pollUntil(
+      "the agent's first leads",
+      async () => {
+        const answer = (await (
+          await fetch(`${servers[servers.length - 1].url}/v1/signals/leads?agent_id=${agent.id}&deposited=true`, { headers })
+        ).json()) as any;
+        return answer.data?.length > 0 ? answer.data : undefined;
+      },
+      { timeoutMs: 90_000, intervalMs: 500 },
+    );
+    assert.ok(leads.every((lead: any) => lead.agent_id === agent.id && lead.deposited && lead.destination_list_id === agent.destination_list_id));
+    assert.ok(leads.every((lead: any) => lead.provenance.signal_type === "keyword_watch" && /churn/i.test(lead.provenance.post_text)));
+    const members = (await (await fetch(`${servers[0].url}/v1/contact-lists/${agent.destination_list_id}/members?limit=100`, { headers })).json()) as any;
+    const memberIds = new Set(members.data.map((member: any) => member.x_user_id));
+    for (const lead of leads) assert.ok(memberIds.has(lead.x_user_id), `lead @${lead.username} is in the destination list`);
   });
 
   test("the thread goes out once, in order, at its minute", { timeout: 240_000 }, async () => {
