@@ -2,8 +2,8 @@
 import type { Queryable } from "../db/sql.ts";
 import type { PrecisionMode, SignalType } from "./signal_schema.ts";
 
-/** A stored agent with its lead counts. */
-export interface AgentRow {
+/** A stored agent: the columns of `signal_agents`. */
+export interface AgentRecord {
   id: number;
   account_id: string;
   name: string;
@@ -16,6 +16,10 @@ export interface AgentRow {
   last_run_error: string | null;
   created_at: Date;
   updated_at: Date;
+}
+
+/** A stored agent with its lead counts. */
+export interface AgentRow extends AgentRecord {
   lead_count: number;
   deposited_count: number;
 }

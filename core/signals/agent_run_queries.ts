@@ -4,23 +4,12 @@
  * agent, its signals and cursors, and what it already knows about people.
  */
 import type { Queryable } from "../db/sql.ts";
-import type { PrecisionMode } from "./signal_schema.ts";
+import type { AgentRecord } from "./agent_queries.ts";
 import type { WatchedSignal } from "./signal_watch.ts";
 import type { SignalCursor } from "./signal_watch_cursor.ts";
 
 /** An agent as the runner reads it. */
-export interface AgentRunRow {
-  id: number;
-  account_id: string;
-  name: string;
-  icp_description: string;
-  precision_mode: PrecisionMode;
-  status: "active" | "paused";
-  destination_list_id: number | null;
-  next_run_at: Date;
-  last_run_at: Date | null;
-  last_run_error: string | null;
-}
+export type AgentRunRow = Omit<AgentRecord, "created_at" | "updated_at">;
 
 /** Active agents due at `now`, the longest overdue first. */
 export async function dueAgentIds(sql: Queryable, now: Date, limit: number): Promise<number[]> {
