@@ -8,8 +8,6 @@ import type { AccountContext, KeyContext } from "../context.ts";
 import type { Queryable } from "../db/sql.ts";
 import { ApiError } from "../errors.ts";
 import { chargeExtraUnits } from "../limits/extra_units.ts";
-import { modelApiError } from "../model/model_api_error.ts";
-import { parseTaskOutput } from "../model/task_output.ts";
 import { insertList, listById, lockList } from "../contact_lists/contact_lists_queries.ts";
 import { listNotFound } from "../contact_lists/list_access.ts";
 import type { SignalInput } from "./agent_schema.ts";
@@ -32,6 +30,7 @@ import { agentNotFound, reachableAgent } from "./agent_access.ts";
 import { isLive, keywordSignal, resolveSignal, type SignalTarget, shown, signalTarget, toSignal } from "./agent_signals.ts";
 import { MAX_AGENT_SIGNALS, type PrecisionMode, type SignalAgent, type SignalWarning } from "./signal_schema.ts";
 import { enqueueAgentRun } from "./agent_run_queue.ts";
+import { suggestKeywords } from "./icp_helpers.ts";
 
 /** The create body. */
 export interface CreateAgentInput {
@@ -87,7 +86,7 @@ export async function createAgent(ctx: AccountContext, input: CreateAgentInput) 
   try {
     const { signals, warnings } = await resolveEntries(ctx, targets);
     if (suggest > 0) {
-      for (const keyword of await suggestKeywords(ctx, input.icp_description, suggest)) {
+      for (const keyword of await suggestKeywords(ctx.services, input.icp_description, suggest)) {
         const signal = keywordSignal(keyword);
         if (!signals.some((other) => other.type === signal.type && other.dedupe_key === signal.dedupe_key)) signals.push(signal);
       }
@@ -211,21 +210,6 @@ async function resolveEntries(ctx: KeyContext, targets: SignalTarget[]): Promise
     }
   }
   return { signals, warnings };
-}
-
-/** Up to `max` keywords for the ICP from the Model port (task `keyword_suggestion`), drawn from the network's vocabulary when it has one. */
-async function suggestKeywords(ctx: KeyContext, icp: string, max: number): Promise<string[]> {
-  const { model, network } = ctx.services;
-  try {
-    const { text } = await model.generate({ task: "keyword_suggestion", input: { icp, vocabulary: network.vocabulary?.() ?? [], max } });
-    const { keywords } = parseTaskOutput("keyword_suggestion", text);
-    return keywords
-      .map((keyword) => keyword.trim().slice(0, 180))
-      .filter(Boolean)
-      .slice(0, max);
-  } catch (error) {
-    throw modelApiError(error) ?? error;
-  }
 }
 
 /** Agents in the API's shape, with their signals (one query for all). */
