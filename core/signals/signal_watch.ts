@@ -10,6 +10,7 @@
  */
 import type { NetworkPost, NetworkUser, Page } from "../network/network_records.ts";
 import type { SocialNetwork } from "../network/social_network.ts";
+import { postUrl } from "../network/post_url.ts";
 import { AGENT_RUN_LIMITS, DAY_MS } from "./agent_run_rhythm.ts";
 import type { LeadProvenance, SignalType } from "./signal_schema.ts";
 import { advancePostCursor, isNewPost, type SignalCursor } from "./signal_watch_cursor.ts";
@@ -180,7 +181,7 @@ function provenanceOf(signal: WatchedSignal, action: LeadProvenance["action"], p
     watched: signal.label,
     tweet_id: post?.id ?? null,
     post_text: post?.text ?? null,
-    post_url: post ? `https://x.com/${user.username}/status/${post.id}` : null,
+    post_url: post ? postUrl(user.username, post.id) : null,
     posted_at: post?.createdAt ?? null,
     post_age_days: post ? Math.max(0, Math.floor((now - Date.parse(post.createdAt)) / DAY_MS)) : null,
   };
