@@ -50,8 +50,8 @@ export const signalsRouter = router({
         description:
           `\`keywords\` and \`signals\` together hold 1 to ${MAX_AGENT_SIGNALS} entries; each keyword is a keyword_watch. When \`keywords\` is ` +
           "omitted, 1 to 3 keywords (never past the total of 5) are suggested from the ICP; `keywords: []` asks for none, and then " +
-          "`signals` must hold one or more. Handles and lists are resolved live: a missing person or a private or missing list, a repeat " +
-          "or an entry past the cap comes back in `warnings` and the agent is still created. A create holding any profile, follower or " +
+          "`signals` must hold one or more. Handles and lists are resolved live: a missing person, a private or missing list or a " +
+          "repeat comes back in `warnings` and the agent is still created (more than 5 entries is `400 invalid_parameter`). A create holding any profile, follower or " +
           "list watch costs one enrichment unit (Limits 4; keyword-only creates none; a create that fails gives it back). " +
           "`destination_list_id` must be a list you made on the account; omitted, a list `Leads: <name>` is created with the agent " +
           "(`destination_list_created: true`). Agents per user are capped by plan (`403 cap_reached`). Agents live on the main " +
