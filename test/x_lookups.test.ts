@@ -84,8 +84,10 @@ for (const index of [0, 1]) {
 
 describe("what a lookup costs", () => {
   test("a repeat within 15 minutes is served from the cache and spends no daily allowance; after that it does", async () => {
-    // Past what the cases above left in the cache (it is shared: cached answers are public data).
-    clock.advance(16 * 60_000);
+    // Past what the cases above left in the cache (it is shared: cached answers are public data),
+    // on a fresh UTC day with hours to spare: the daily allowance must not reset mid-test (the
+    // suite's clock starts at the real now, which may be minutes before midnight).
+    clock.set(daysFromToday(1, "10:00:00"));
     const [transport] = transports(harness);
     const key = harness.world.keys.other_user;
     const owner = harness.world.accounts.other_user;
@@ -100,7 +102,7 @@ describe("what a lookup costs", () => {
   });
 
   test("replies cost a flat 3; a handle's posts 2, or 1 once the handle was looked up", async () => {
-    clock.advance(16 * 60_000);
+    clock.set(daysFromToday(1, "12:00:00"));
     const [transport] = transports(harness);
     const key = harness.world.keys.trial;
     const owner = (await harness.services.sql<{ id: string }[]>`select id from accounts where username = 'tia_trial'`)[0].id;
