@@ -4,19 +4,12 @@
  */
 import type { Queryable } from "../db/sql.ts";
 import type { FollowList } from "./audience_sync_queries.ts";
+import type { PersonColumns } from "./person_fields.ts";
 
 /** A person of an audience list as stored. */
-export interface AudienceRow {
-  x_user_id: string;
-  username: string;
-  name: string;
-  avatar_url: string;
-  location: string;
-  followers_count: number;
-  following_count: number;
+export interface AudienceRow extends PersonColumns {
   replies_count: number;
   reposts_count: number;
-  engaged_count: number;
   walk_started_at: Date | null;
   walk_index: number | null;
 }

@@ -1,17 +1,10 @@
 /** SQL of contact-list members (table `contact_list_members`, migration 0023), joined to the people's profiles. */
 import type { Queryable } from "../db/sql.ts";
+import type { PersonColumns } from "../audience/person_fields.ts";
 
 /** A member with its person's profile. */
-export interface MemberRow {
+export interface MemberRow extends PersonColumns {
   id: string;
-  x_user_id: string;
-  username: string;
-  name: string;
-  avatar_url: string;
-  location: string;
-  followers_count: number;
-  following_count: number;
-  engaged_count: number;
   source: string;
   added_at: Date;
   icp_score: number | null;
