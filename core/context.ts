@@ -91,7 +91,16 @@ export interface Context {
    * context itself, so this is where authentication leaves the principal for the log.
    */
   report: RequestReport;
+  /**
+   * The success status the handler chose, when its procedure declares more than one
+   * (`alsoAnswers` in core/trpc.ts: a dataset create answers `201` ready or `202`
+   * collecting). Shared by every narrowed copy of the context, like `report`.
+   */
+  reply: { status?: SuccessStatus };
 }
+
+/** A success status a handler may choose. */
+export type SuccessStatus = 200 | 201 | 202;
 
 /** What the request log may name about a request. */
 export interface RequestReport {
@@ -106,6 +115,7 @@ export function createContextInner(options: { services: Services; headers?: Head
     transport: { headers: options.headers instanceof Headers ? options.headers : new Headers(options.headers), ip: options.ip ?? "unknown" },
     responseHeaders: new Headers(),
     report: {},
+    reply: {},
   };
 }
 

@@ -6,7 +6,7 @@
 import { initTRPC } from "@trpc/server";
 import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
 import type { OpenApiMeta } from "trpc-to-openapi";
-import type { Context } from "./context.ts";
+import type { Context, SuccessStatus } from "./context.ts";
 import type { ErrorCode } from "./errors.ts";
 import { toApiFailure } from "./api_failure.ts";
 import { authenticate } from "./auth/authenticate.ts";
@@ -25,6 +25,12 @@ import { assertExactlyOneOf } from "./exactly_one_of.ts";
 export type EndpointMeta = OpenApiMeta<{
   /** REST success status when not 200 (201 created, 202 accepted, 204 no body). */
   successStatus?: 200 | 201 | 202 | 204;
+  /**
+   * Other success statuses the handler may answer with the same body, by setting
+   * `ctx.reply.status` (a collection answers `201` ready or `202` collecting; nothing
+   * collected answers `200`). Documented beside `successStatus`.
+   */
+  alsoAnswers?: SuccessStatus[];
   /** Error codes this endpoint answers beyond the ones every key endpoint shares. */
   errors?: ErrorCode[];
   /** Enrichment or feed-fetch units spent on top of the read or write (Limits 3-6). */

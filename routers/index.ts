@@ -8,6 +8,7 @@ import { contactsRouter } from "./contacts.ts";
 import { contentRouter } from "./content.ts";
 import { contextRouter } from "./context.ts";
 import { coversRouter } from "./covers.ts";
+import { datasetsRouter } from "./datasets.ts";
 import { identityRouter } from "./identity.ts";
 import { inspirationMediaRouter } from "./inspiration_media.ts";
 import { inspirationRouter } from "./inspiration.ts";
@@ -35,6 +36,7 @@ export const appRouter = router({
   content: contentRouter,
   context: contextRouter,
   covers: coversRouter,
+  datasets: datasetsRouter,
   identity: identityRouter,
   inspirationMedia: inspirationMediaRouter,
   inspiration: inspirationRouter,

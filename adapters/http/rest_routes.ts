@@ -57,7 +57,7 @@ async function callOperation(event: H3Event, binding: RouteBinding): Promise<Res
       signal: undefined,
       batchIndex: 0,
     });
-    const status = operation.meta.successStatus ?? 200;
+    const status = ctx.reply.status ?? operation.meta.successStatus ?? 200;
     return jsonResponse(status, status === 204 ? undefined : output, ctx.responseHeaders);
   } catch (error) {
     return failureResponse(toApiFailure(error), ctx.responseHeaders);

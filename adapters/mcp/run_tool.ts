@@ -45,7 +45,7 @@ export async function runTool(tool: CatalogTool, args: Record<string, unknown> |
       signal: undefined,
       batchIndex: 0,
     });
-    return success(tool, output, ctx.responseHeaders);
+    return success(tool, output, ctx.responseHeaders, ctx.reply.status);
   } catch (error) {
     const failure = toApiFailure(error);
     if (failure.unexpected !== undefined) source.onUnexpected?.(failure.unexpected);
@@ -81,8 +81,8 @@ function toolInput(tool: CatalogTool, args: Record<string, unknown>): { input: R
   return { input: { ...input, ...coerceStrings(fromUrl, tool.plan) }, idempotencyKey };
 }
 
-function success(tool: CatalogTool, output: unknown, headers: Headers): CallToolResult {
-  const _meta = { [RESPONSE_META_KEY]: { status: tool.successStatus, headers: Object.fromEntries(headers) } };
+function success(tool: CatalogTool, output: unknown, headers: Headers, chosen: number | undefined): CallToolResult {
+  const _meta = { [RESPONSE_META_KEY]: { status: chosen ?? tool.successStatus, headers: Object.fromEntries(headers) } };
   if (tool.successStatus === 204 || output === undefined) return { content: [{ type: "text", text: "Done" }], _meta };
   const text = JSON.stringify(output);
   // MCP: structured results are also given as JSON text, for clients that read only `content`.

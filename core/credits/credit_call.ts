@@ -53,7 +53,9 @@ export async function withCredits<T extends { ok: boolean }>(
     credits.state = await refundCredits(ctx, owner, { reference: credits.reference });
     credits.kept = 0;
   }
-  setCreditHeaders(ctx, credits.state, options.background ? undefined : credits.kept);
+  // A handler that chose `202` (ctx.reply) settles in the background too (spec: Credit headers).
+  const background = options.background || ctx.reply.status === 202;
+  setCreditHeaders(ctx, credits.state, background ? undefined : credits.kept);
   if (credits.kept > 0) ctx.services.telemetry?.creditsCharged(credits.kept, options.procedure);
   return result;
 }

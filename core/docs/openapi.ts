@@ -165,6 +165,9 @@ function responsesFor(operation: RestOperation, success: Json): Json {
     status === 204
       ? { description: "Done; no body", headers: { ...rateHeaders } }
       : { ...success, description: SUCCESS_DESCRIPTIONS[status], headers: { ...rateHeaders } };
+  for (const other of operation.meta.alsoAnswers ?? []) {
+    responses[other] = { ...success, description: SUCCESS_DESCRIPTIONS[other], headers: { ...rateHeaders } };
+  }
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of errorCodesOf(operation)) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
   for (const [errorStatus, codes] of [...byStatus].sort(([a], [b]) => a - b)) {

@@ -42,6 +42,8 @@ import {
 import { INGEST_INSPIRATION_EVERY_SECONDS, ingestInspirationJob } from "./kinds/ingest_inspiration.ts";
 import { DISPATCH_SIGNAL_AGENTS_EVERY_SECONDS } from "../signals/agent_run_queue.ts";
 import { dispatchSignalAgents, type RunSignalAgentPayload, runSignalAgentJob } from "./kinds/run_signal_agents.ts";
+import type { BuildDatasetPayload } from "../datasets/dataset_job.ts";
+import { buildDataset } from "./kinds/build_dataset.ts";
 
 /** The payload of each job kind. */
 export interface JobPayloads {
@@ -62,6 +64,7 @@ export interface JobPayloads {
   sync_account_audience: SyncAccountAudiencePayload;
   dispatch_signal_agents: Record<string, never>;
   run_signal_agent: RunSignalAgentPayload;
+  build_dataset: BuildDatasetPayload;
 }
 
 /** A job kind this server knows. */
@@ -142,6 +145,9 @@ export function jobHandlers(deps: JobDeps): KnownJobHandlers {
     },
     run_signal_agent: async (payload) => {
       await runSignalAgentJob(deps, payload);
+    },
+    build_dataset: async (payload, job) => {
+      await buildDataset(deps, payload, job);
     },
   };
 }

@@ -27,16 +27,19 @@ export const PLATFORM_LIVE_DATA: AllowanceSpec = { name: "platform_live_data", l
 export const STYLE_GUIDE_LIVE_ATTEMPTS: AllowanceSpec = { name: "style_guide_live_attempts", limit: 3, scope: "account" };
 
 /** Actions with a per-plan daily cap. */
-export type CappedAction = "triage" | "viral_score";
+export type CappedAction = "triage" | "viral_score" | "research_profiles";
 
 /**
  * Per-day caps by plan (spec AI credits: triage 20 trial, 60 pro, 150 advanced, 300
- * ultra; viral score 50, 300, 1,000, 2,000). `basic` is Threadline's own plan and gets
+ * ultra; viral score 50, 300, 1,000, 2,000; research profiles: ours). `basic` is Threadline's own plan and gets
  * the smallest caps; `enterprise` (operators' automation) gets ten times ultra's.
  */
 const CAPS: Record<CappedAction, Record<string, number>> = {
   triage: { basic: 20, trial: 20, pro: 60, advanced: 150, ultra: 300, enterprise: 3_000 },
   viral_score: { basic: 50, trial: 50, pro: 300, advanced: 1_000, ultra: 2_000, enterprise: 20_000 },
+  // Profiles researched per day (spec Limits 7: "bounded by `research_profiles` day cap, value:
+  // not shown"): Threadline's choice, one full run of 25 on the smallest plans.
+  research_profiles: { basic: 25, trial: 25, pro: 100, advanced: 250, ultra: 500, enterprise: 5_000 },
 };
 
 /** The daily cap of `action` on plan `planId`; an unknown plan gets the smallest cap, never none. */

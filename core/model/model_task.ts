@@ -60,6 +60,8 @@ export const MODEL_TASKS = [
   "icp_expansion",
   "style_guide",
   "lead_scoring",
+  "profile_research",
+  "dataset_refine",
 ] as const;
 
 /** A job for the model. */

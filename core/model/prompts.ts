@@ -103,6 +103,22 @@ export function buildPrompt(request: ModelRequest): ChatMessage[] {
       }
       break;
     }
+    case "profile_research": {
+      const { input } = request;
+      block("Focus", input.focus);
+      user.push(`Person: ${oneLine(input.person.name)} (@${input.person.handle.replace(/^@/, "")})`);
+      block("Bio", oneLine(input.person.bio) || "(empty)");
+      user.push(`Recent posts (${input.posts.length}):`);
+      for (const post of input.posts) user.push(`post_id: ${post.id}\n${post.text}`);
+      break;
+    }
+    case "dataset_refine": {
+      const { input } = request;
+      block("Criterion", input.criterion);
+      user.push(`Rows (${input.rows.length}):`);
+      for (const row of input.rows) user.push(`id: ${row.id}\ntext: ${oneLine(row.text) || "(empty)"}`);
+      break;
+    }
     case "style_guide":
       for (const [i, post] of request.input.posts.entries()) block(`Post ${i + 1}`, post);
       break;

@@ -40,6 +40,10 @@ const DEFAULTS: Record<ModelTask, TaskDefaults> = {
   style_guide: { maxTokens: 1200, temperature: 0.3 },
   // A line of about 40 tokens per candidate, 20 candidates per call (core/signals/lead_scoring.ts).
   lead_scoring: { maxTokens: 1500, temperature: 0 },
+  // A brief and up to 3 hooks of about 40 tokens each.
+  profile_research: { maxTokens: 700, temperature: 0.2 },
+  // A short line per row, 25 rows per call (core/datasets/refine_dataset.ts).
+  dataset_refine: { maxTokens: 800, temperature: 0 },
 };
 
 /** The defaults for `task`. */

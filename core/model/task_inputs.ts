@@ -138,6 +138,26 @@ export interface LeadScoringInput {
   candidates: LeadScoringCandidate[];
 }
 
+/**
+ * Research (`POST /v1/datasets` with `source: research`): a brief of one person from their
+ * profile and recent posts, and hooks that quote those posts word for word (core checks every
+ * quote against the post it names and drops the rest).
+ */
+export interface ProfileResearchInput {
+  /** What the user wants to learn about them (`focus`), when given. */
+  focus?: string;
+  person: { handle: string; name: string; bio: string };
+  /** Their recent original posts, newest first; `id` is what a hook names. */
+  posts: { id: string; text: string }[];
+}
+
+/** Refine: whether each row's own text meets the criterion. */
+export interface DatasetRefineInput {
+  criterion: string;
+  /** The caller's id for each row, echoed back with its verdict. */
+  rows: { id: string; text: string }[];
+}
+
 /** The input of every task. */
 export type TaskInputs = { [T in RephraseType]: RephraseInput } & {
   inline_edit: InlineEditInput;
@@ -150,4 +170,6 @@ export type TaskInputs = { [T in RephraseType]: RephraseInput } & {
   icp_expansion: IcpExpansionInput;
   style_guide: StyleGuideInput;
   lead_scoring: LeadScoringInput;
+  profile_research: ProfileResearchInput;
+  dataset_refine: DatasetRefineInput;
 };

@@ -49,11 +49,43 @@ export const leadScoringOutput = z.object({
   ),
 });
 
+/**
+ * Profile research: the brief and the hooks. Each hook names the post it quotes; core keeps a
+ * hook only when its quote appears verbatim in that post (issue 15: "a quote that is not
+ * verbatim is dropped").
+ */
+export const profileResearchOutput = z.object({
+  summary: z.string().min(1),
+  topics: z.array(z.string().min(1)).default([]),
+  tone: z.string().min(1),
+  recent_themes: z.array(z.string().min(1)).default([]),
+  hooks: z
+    .array(
+      z.object({
+        post_id: z.union([z.string().min(1), z.number()]).transform(String),
+        quote: z.string().min(1),
+      }),
+    )
+    .default([]),
+});
+
+/** Refine: a verdict per row judged; `unclear` when the row's text cannot say. */
+export const datasetRefineOutput = z.object({
+  rows: z.array(
+    z.object({
+      id: z.union([z.string().min(1), z.number()]).transform(String),
+      verdict: z.enum(["match", "no_match", "unclear"]),
+    }),
+  ),
+});
+
 const SCHEMAS = {
   factcheck: factcheckOutput,
   keyword_suggestion: keywordSuggestionOutput,
   icp_expansion: icpExpansionOutput,
   lead_scoring: leadScoringOutput,
+  profile_research: profileResearchOutput,
+  dataset_refine: datasetRefineOutput,
 };
 
 /** A task whose output is JSON. */

@@ -20,6 +20,8 @@ import { draft } from "./draft.ts";
 import { factcheck } from "./factcheck.ts";
 import { inlineEdit } from "./inline_edit.ts";
 import { scoreLeadCandidates } from "./lead_scoring.ts";
+import { researchProfile } from "./profile_research.ts";
+import { judgeRows } from "./dataset_refine.ts";
 import { outreachMessage } from "./outreach_message.ts";
 import { rephrase } from "./rephrase.ts";
 import { remix } from "./remix.ts";
@@ -84,6 +86,10 @@ function write(request: ModelRequest): string {
       return styleGuide(request.input);
     case "lead_scoring":
       return JSON.stringify(scoreLeadCandidates(request.input));
+    case "profile_research":
+      return JSON.stringify(researchProfile(request.input));
+    case "dataset_refine":
+      return JSON.stringify(judgeRows(request.input));
     default:
       return rephrase(request.task, request.input.text, request.input.voice);
   }

@@ -1,0 +1,23 @@
+/**
+ * The `build_dataset` job (issue 15): finishes a dataset that answered `202 collecting`. A
+ * refine (params.criterion) judges its source's rows; a research run reads its profiles;
+ * every other source walks the network. Each runner resumes from what the dataset already
+ * holds and ends it `ready` or `failed` itself (on its job's last attempt); a dataset that
+ * is no longer collecting (finished, or purged) is left alone.
+ */
+import type { JobDeps } from "../job_kinds.ts";
+import type { JobRow } from "../jobs_queries.ts";
+import type { BuildDatasetPayload } from "../../datasets/dataset_job.ts";
+import { datasetById } from "../../datasets/datasets_queries.ts";
+import { runCollection } from "../../datasets/collect_dataset.ts";
+import { runResearch } from "../../datasets/research_dataset.ts";
+import { runRefine } from "../../datasets/refine_dataset.ts";
+
+/** Runs one background dataset. */
+export async function buildDataset(deps: JobDeps, payload: BuildDatasetPayload, job: JobRow): Promise<void> {
+  const dataset = await datasetById(deps.sql, payload.datasetId);
+  if (!dataset || dataset.status !== "collecting") return;
+  if (dataset.params.criterion) return runRefine(deps, dataset, job);
+  if (dataset.source === "research") return runResearch(deps, dataset, job);
+  return runCollection(deps, dataset, job);
+}
