@@ -91,7 +91,7 @@ export type NewDatasetRow = Pick<StoredRow, "key"> & Partial<Omit<StoredRow, "da
 
 /** A dataset about to be stored. */
 export type NewDataset = Pick<DatasetRecord, "id" | "owner_id" | "account_id" | "source" | "title" | "status" | "params" | "created_at" | "expires_at"> &
-  Partial<Pick<DatasetRecord, "target" | "target_id" | "parent_id" | "expected_total" | "counts" | "charges" | "note" | "finished_at">>;
+  Partial<Pick<DatasetRecord, "target" | "target_id" | "parent_id" | "expected_total" | "counts" | "charges" | "quota_day" | "note" | "error" | "finished_at">>;
 
 const ROW_COLUMNS = [
   "x_user_id",
@@ -129,11 +129,11 @@ const DATASET_COLUMNS = (sql: Queryable) => sql`
 export async function insertDataset(sql: Queryable, dataset: NewDataset): Promise<void> {
   await sql`
     insert into datasets (id, owner_id, account_id, source, title, status, target, target_id, params, parent_id,
-      expected_total, counts, charges, note, created_at, updated_at, finished_at, expires_at)
+      expected_total, counts, charges, quota_day, note, error, created_at, updated_at, finished_at, expires_at)
     values (${dataset.id}, ${dataset.owner_id}, ${dataset.account_id}, ${dataset.source}, ${dataset.title}, ${dataset.status},
       ${dataset.target ?? null}, ${dataset.target_id ?? null}, ${sql.json(dataset.params as never)}, ${dataset.parent_id ?? null},
       ${dataset.expected_total ?? null}, ${sql.json((dataset.counts ?? {}) as never)}, ${sql.json((dataset.charges ?? {}) as never)},
-      ${dataset.note ?? null}, ${dataset.created_at}, ${dataset.created_at}, ${dataset.finished_at ?? null}, ${dataset.expires_at})`;
+      ${dataset.quota_day ?? null}, ${dataset.note ?? null}, ${dataset.error ?? null}, ${dataset.created_at}, ${dataset.created_at}, ${dataset.finished_at ?? null}, ${dataset.expires_at})`;
 }
 
 /** One of the owner's datasets that has not expired, or undefined. */

@@ -20,6 +20,7 @@ import { ensureDemoPlugTemplates } from "./demo_plug_templates.ts";
 import { ensureDemoContent } from "./demo_content.ts";
 import { ensureDemoContactLists } from "./demo_contact_lists.ts";
 import { ensureDemoSignals } from "./demo_signals.ts";
+import { type DemoDatasets, ensureDemoDatasets } from "./demo_datasets.ts";
 import { ensureDemoPosts, useUpPostQuota, type DemoScheduledPosts } from "./demo_scheduling.ts";
 import { type AccountInput, createUser, linkAccount, shareAccount, type UserInput, userByEmail } from "../accounts/users.ts";
 import { anyUser, billingAnchorOf, ensureDemoTag, setPostQuota } from "./demo_queries.ts";
@@ -43,6 +44,8 @@ export interface DemoWorld {
   contact_lists: { user: number; system: number };
   /** A's signal agent "Churn founders": a keyword and a profile watch, and leads from one run (deposited and not). */
   signals: { agent: number };
+  /** A's datasets: `research_ready` (rows with briefs and verbatim hooks), `collecting`, `failed`, `not_research` (a ready collection). */
+  datasets: DemoDatasets;
   /** Fixtures of the social network (`x.*`), when the network has them. */
   x?: NetworkDemoFixtures;
 }
@@ -134,6 +137,7 @@ export async function ensureDemoWorld(services: Services, seed: { content?: bool
   const plugTemplates = await ensureDemoPlugTemplates(services, people.ada.main.id);
   const contactLists = await ensureDemoContactLists(services, people.ada.main.id);
   const signals = await ensureDemoSignals(seeding, people.ada.main.id);
+  const datasets = await ensureDemoDatasets(seeding, { userId: users.ada, accountId: people.ada.main.id });
   // The year of synced content costs seconds; suites that do not read it leave it out.
   if (seed.content ?? true) await ensureDemoContent(services, [people.ada.main.id, people.ada.linked.id]);
 
@@ -173,6 +177,7 @@ export async function ensureDemoWorld(services: Services, seed: { content?: bool
     plug_templates: plugTemplates,
     contact_lists: contactLists,
     signals,
+    datasets,
     x: services.network.demoFixtures?.(),
   };
 }

@@ -1,0 +1,157 @@
+/**
+ * The demo world's datasets (shared/spec/demo_world.md `datasets.*`; issue 15 scope 7), on A's
+ * main account: a `ready` research dataset whose rows carry briefs and hooks quoted verbatim
+ * from the people's own posts on the network, a `ready` collection of the repliers of the
+ * demo post (`not_research`), and one dataset `collecting` and one `failed`. Re-runs find
+ * them by title and leave them as they are (a purged one is made again).
+ */
+import type { Services } from "../context.ts";
+import { expiryOf, newDatasetId } from "../datasets/dataset_access.ts";
+import { appendRows, insertDataset, type NewDatasetRow } from "../datasets/datasets_queries.ts";
+import { personColumns, postColumns } from "../datasets/row_columns.ts";
+import { sentencesOf } from "../model/text_units.ts";
+import { NetworkError } from "../network/network_errors.ts";
+import type { NetworkUser } from "../network/network_records.ts";
+import { postUrl } from "../network/post_url.ts";
+import { demoDatasetIdTitled } from "./demo_datasets_queries.ts";
+
+/** The ids of the demo datasets. */
+export interface DemoDatasets {
+  research_ready: string;
+  collecting: string;
+  failed: string;
+  not_research: string;
+}
+
+// Made in this order, so newest first lists the ready research dataset first.
+const TITLES = {
+  failed: "Demo: collection that failed",
+  collecting: "Demo: research still collecting",
+  not_research: "Demo: repliers of the demo post",
+  research_ready: "Demo: research of design and AI voices",
+} as const;
+
+/** Ensures A's demo datasets; answers their ids. */
+export async function ensureDemoDatasets(services: Services, owner: { userId: number; accountId: string }): Promise<DemoDatasets> {
+  const ids: Partial<DemoDatasets> = {};
+  for (const [key, title] of Object.entries(TITLES) as [keyof DemoDatasets, string][]) {
+    ids[key] =
+      (await demoDatasetIdTitled(services.sql, owner.userId, title, new Date(services.clock.now()))) ?? (await createDemoDataset(services, owner, key, title));
+  }
+  return ids as DemoDatasets;
+}
+
+async function createDemoDataset(services: Services, owner: { userId: number; accountId: string }, key: keyof DemoDatasets, title: string): Promise<string> {
+  const { sql, clock } = services;
+  const now = new Date(clock.now());
+  const fixtures = services.network.demoFixtures?.();
+  const id = newDatasetId();
+  const base = { id, owner_id: owner.userId, account_id: owner.accountId, title, created_at: now, expires_at: expiryOf(now.getTime()) };
+  const rows =
+    key === "research_ready"
+      ? await researchRows(services, [fixtures?.user_handle, "nina_designs"])
+      : key === "not_research"
+        ? await replierRows(services, fixtures?.post_id)
+        : [];
+  await sql.begin(async (tx) => {
+    if (key === "research_ready") {
+      await insertDataset(tx, {
+        ...base,
+        source: "research",
+        status: "ready",
+        params: { max_rows: 10, research: { handles: rows.map((row) => row.handle ?? "") } },
+        counts: { researched: rows.length, skipped: 0 },
+        finished_at: now,
+      });
+    } else if (key === "not_research") {
+      await insertDataset(tx, {
+        ...base,
+        source: "repliers",
+        status: "ready",
+        target: fixtures?.post_id ?? null,
+        target_id: fixtures?.post_id ?? null,
+        params: { max_rows: 100 },
+        counts: { scanned: rows.length, matched: rows.length },
+        finished_at: now,
+      });
+    } else if (key === "collecting") {
+      // No job: it stays collecting so clients can see the state (it is purged with the rest after 30 days).
+      await insertDataset(tx, {
+        ...base,
+        source: "research",
+        status: "collecting",
+        params: { max_rows: 10, research: { handles: ["kai_on_ai"] } },
+        expected_total: 10,
+      });
+    } else {
+      await insertDataset(tx, {
+        ...base,
+        source: "repliers",
+        status: "failed",
+        target: fixtures?.post_id ?? null,
+        params: { max_rows: 500 },
+        note: null,
+        finished_at: now,
+      });
+      await tx`update datasets set error = 'The network could not be reached; build the dataset again' where id = ${id}`;
+    }
+    await appendRows(tx, id, 0, rows);
+  });
+  return id;
+}
+
+/** Research rows for `handles`: profile, a plain brief, and hooks that are sentences of their own posts, verbatim. */
+async function researchRows(services: Services, handles: (string | undefined)[]): Promise<NewDatasetRow[]> {
+  const rows: NewDatasetRow[] = [];
+  for (const handle of handles) {
+    if (!handle) continue;
+    const read = await readPerson(services, handle);
+    if (!read) continue;
+    const { user, posts } = read;
+    const hooks = posts.slice(0, 2).flatMap((post) => {
+      const quote = sentencesOf(post.text).find((sentence) => sentence.length >= 20 && post.text.includes(sentence));
+      return quote ? [{ quote, post_id: post.id, post_url: postUrl(user.username, post.id), posted_at: post.createdAt }] : [];
+    });
+    const brief = {
+      summary: `${user.name} posts original updates${user.description ? `; bio: ${user.description}` : ""}.`,
+      topics: [],
+      tone: "conversational",
+      recent_themes: [],
+    };
+    rows.push({ key: user.id, ...personColumns(user), brief, hooks });
+  }
+  return rows;
+}
+
+async function readPerson(
+  services: Services,
+  handle: string,
+): Promise<{ user: NetworkUser; posts: { id: string; text: string; createdAt: string }[] } | undefined> {
+  try {
+    const user = await services.network.userByUsername(handle);
+    const { items } = await services.network.timeline(user.id, { excludeReplies: true, excludeReposts: true, limit: 10 });
+    return { user, posts: items.filter((post) => post.kind === "post") };
+  } catch (error) {
+    if (error instanceof NetworkError) return undefined;
+    throw error;
+  }
+}
+
+/** One page of the repliers of `postId`, one row per person. */
+async function replierRows(services: Services, postId: string | undefined): Promise<NewDatasetRow[]> {
+  if (!postId) return [];
+  try {
+    const { items } = await services.network.replies(postId, { limit: 50 });
+    const users = new Map((await services.network.usersByIds([...new Set(items.map((post) => post.authorId))])).map((user) => [user.id, user]));
+    const seen = new Set<string>();
+    return items.flatMap((post) => {
+      const user = users.get(post.authorId);
+      if (!user || seen.has(user.id)) return [];
+      seen.add(user.id);
+      return [{ key: user.id, ...personColumns(user), ...postColumns(post, user.username) }];
+    });
+  } catch (error) {
+    if (error instanceof NetworkError) return [];
+    throw error;
+  }
+}
