@@ -20,11 +20,37 @@ export const datasetsRouter = router({
         path: "/v1/datasets",
         tags,
         summary: "Collect an audience or research profiles into a dataset",
-        description: "BEING BUILT (issue 15): the full rules are written with the collection and research features.",
+        description:
+          "**Collections** (`source`: `repliers`, `quoters`, `reposters` of a post; `list_members` of a public X list; `my_posts`, `my_replies` of the account). " +
+          "`target` is a post URL (`https://x.com/<handle>/status/<id>`, twitter.com too) or id, or an X list URL (`https://x.com/i/lists/<id>`) or id; required for the four network sources, refused for `my_*`. " +
+          "`max_rows` 1 to 1,000 (default 500). One row per person, keyed by X user id (repeat appearances counted in `counts.duplicates`), never the account itself; " +
+          "repliers and quoters rows carry the person's reply or quote (text and counters), reposters and list members carry the person only; own-content rows are posts (`has_people: false`). " +
+          "`filters`: `keywords` (the row's text contains one, case-insensitive; repliers, quoters and own content), `bio_keywords`, `min_followers`, `require_website`, `require_can_dm`; " +
+          "`since_days` (default 90) and `sort` (`recent`, `likes`, `impressions`) for own content. A filter a source cannot apply is ignored and named in `note`. " +
+          "The size is read first (the post's counter or the list's member count): an expected total of at most 100 is collected at once and answers `201` `ready`; " +
+          "a larger or unsizable one answers `202` `collecting` with zero rows and finishes in the background (poll `GET /v1/datasets/{id}`: `rows_collected`, `expected_total`, `coverage`), ending `ready` or `failed`. " +
+          "Costs: enrichment units, 1 for the size estimate plus the expected pages of 100 (`meta.enrichment_units`), charged before the walk (`429 rate_limited` when over the bucket); `my_posts`/`my_replies` cost none and are always synchronous. " +
+          "One of 10 collections per account per UTC day (`429 collection_quota_exceeded`; refine counts, research does not); one background collection per account at a time (`409 collection_in_progress`, naming it in `error.dataset_id`). " +
+          "A collection matching nobody answers `200` with `data: null` and a `note`, stores nothing and gives its slot back (in the background it ends `ready` with no rows, a note, and its slot back). " +
+          "**Research** (`source: research`): exactly one of `handles` (up to 25), `list_id`, `agent_id`, `dataset_id`; `max_rows` 1 to 25 (default 10); `focus`. " +
+          "Briefs and verbatim hooks per profile; more than 5 profiles answers `202`; unreadable profiles come back in `meta.skipped` and are not charged (see the README).",
       },
       successStatus: 201,
       alsoAnswers: [200, 202],
-      errors: ["collection_in_progress", "collection_quota_exceeded", "upstream_unavailable", "upstream_error", "upstream_timeout"],
+      errors: [
+        "post_not_found",
+        "x_list_not_found",
+        "list_not_found",
+        "agent_not_found",
+        "not_found",
+        "collection_in_progress",
+        "collection_quota_exceeded",
+        "ai_action_limited",
+        "ai_credits_exhausted",
+        "upstream_unavailable",
+        "upstream_error",
+        "upstream_timeout",
+      ],
     })
     .input(createDatasetInput)
     .use(inAccount)

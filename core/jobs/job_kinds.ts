@@ -44,6 +44,7 @@ import { DISPATCH_SIGNAL_AGENTS_EVERY_SECONDS } from "../signals/agent_run_queue
 import { dispatchSignalAgents, type RunSignalAgentPayload, runSignalAgentJob } from "./kinds/run_signal_agents.ts";
 import type { BuildDatasetPayload } from "../datasets/dataset_job.ts";
 import { buildDataset } from "./kinds/build_dataset.ts";
+import { purgeExpiredDatasets } from "./kinds/purge_expired_datasets.ts";
 
 /** The payload of each job kind. */
 export interface JobPayloads {
@@ -65,6 +66,7 @@ export interface JobPayloads {
   dispatch_signal_agents: Record<string, never>;
   run_signal_agent: RunSignalAgentPayload;
   build_dataset: BuildDatasetPayload;
+  purge_expired_datasets: Record<string, never>;
 }
 
 /** A job kind this server knows. */
@@ -149,6 +151,9 @@ export function jobHandlers(deps: JobDeps): KnownJobHandlers {
     build_dataset: async (payload, job) => {
       await buildDataset(deps, payload, job);
     },
+    purge_expired_datasets: async () => {
+      await purgeExpiredDatasets(deps.sql, now());
+    },
   };
 }
 
@@ -201,4 +206,6 @@ export const periodicJobs: readonly PeriodicJob[] = [
   { kind: "dispatch_audience_sync", everySeconds: DISPATCH_AUDIENCE_SYNC_EVERY_SECONDS },
   // Every 5 minutes: an active agent runs hourly, at most 5 minutes late (core/signals/agent_run_rhythm.ts).
   { kind: "dispatch_signal_agents", everySeconds: DISPATCH_SIGNAL_AGENTS_EVERY_SECONDS },
+  // Hourly: a dataset is gone at most an hour after its 30 days (reads 404 it at once).
+  { kind: "purge_expired_datasets", everySeconds: HOUR },
 ];
