@@ -22,7 +22,8 @@ export async function estimateCollection(network: SocialNetwork, source: WalkSpe
     const list = await callNetwork(() => network.listById(target.id));
     // Only public lists (spec Engage: "Only public lists are accepted"); a private one reads as missing.
     if (list.private) throw new ApiError("x_list_not_found", `Cannot find public X list "${target.id}"`);
-    return { expectedTotal: list.memberCount, label: `list "${list.name}"` };
+    // A count of 0 may be stale: unsizable, like a post's (walked in the background).
+    return { expectedTotal: list.memberCount > 0 ? list.memberCount : null, label: `list "${list.name}"` };
   }
   const post = await callNetwork(() => network.postById(target.id));
   const count = source === "repliers" ? post.metrics.replies : source === "quoters" ? post.metrics.quotes : post.metrics.reposts;
