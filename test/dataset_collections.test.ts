@@ -27,6 +27,13 @@ before(async () => {
   harness = await startHarness();
   assert.ok(harness.world.x, "the simulated network has its fixtures");
   x = harness.world.x;
+  // The account answers the demo post itself: it must never be a row of its repliers, and
+  // `my_replies` has at least this reply.
+  await harness.services.network.publishPost({
+    authorId: harness.world.accounts.main,
+    text: "Thanks for sharing this, agreed on all points",
+    replyToId: x.post_id,
+  });
 });
 after(() => harness.close());
 
@@ -263,14 +270,12 @@ for (const index of [0, 1]) {
       assert.ok(rows.every((row) => row.x_user_id === null && row.key === row.post_id));
       for (let i = 1; i < rows.length; i++) assert.ok(rows[i - 1].likes >= rows[i].likes, "sorted by likes");
 
-      const replies = await send("POST", "/v1/datasets", { source: "my_replies", filters: { since_days: 365 } });
-      if (replies.status === 201) {
-        assert.equal(replies.body.data.source, "my_replies");
-        assert.ok((await storedRows(replies.body.data.id)).every((row) => row.post_text));
-      } else {
-        assert.equal(replies.status, 200, JSON.stringify(replies.body));
-        assert.equal(replies.body.data, null);
-      }
+      const replies = await send("POST", "/v1/datasets", { source: "my_replies", filters: { since_days: 7, keywords: ["AGREED"] } });
+      assert.equal(replies.status, 201, JSON.stringify(replies.body));
+      assert.equal(replies.body.data.source, "my_replies");
+      assert.match(replies.body.data.title, /^My replies \(last 7 days\)$/);
+      const replyRows = await storedRows(replies.body.data.id);
+      assert.ok(replyRows.length >= 1 && replyRows.every((row) => row.post_text.toLowerCase().includes("agreed")));
     });
 
     test("bad bodies answer 400 invalid_parameter naming the field", async () => {
@@ -380,6 +385,65 @@ describe("collection allowances", () => {
     assert.equal(get.body.data.status, "failed");
     assert.match(get.body.data.error, /^The collection failed: the network kept failing/);
     assert.equal(await slotsTaken(main), 0);
+  });
+
+  test("an unsizable collection (a counter of 0) is walked in the background and, matching nobody, ends ready with its slot back", async () => {
+    const main = harness.world.accounts.main;
+    await freeSlots(main);
+    const fresh = await harness.services.network.publishPost({ authorId: harness.world.accounts.linked, text: "A brand new post nobody answered yet" });
+    const answer = await send({ source: "repliers", target: fresh.id });
+    assert.equal(answer.status, 202, JSON.stringify(answer.body));
+    assert.equal(answer.body.data.expected_total, null);
+    assert.equal(answer.body.meta.enrichment_units, 2);
+    const { record } = await pollUntilDone(transports(harness)[0], answer.body.data.id);
+    assert.equal(record.status, "ready");
+    assert.equal(record.row_count, 0);
+    assert.equal(await slotsTaken(main), 0);
+  });
+
+  test("a walk that fails mid-way shows its progress on GET and its retry resumes from the saved cursor", async () => {
+    const main = harness.world.accounts.main;
+    await freeSlots(main);
+    const answer = await send({ source: "repliers", target: x.large_post_id, max_rows: 450 });
+    assert.equal(answer.status, 202, JSON.stringify(answer.body));
+    const id = answer.body.data.id;
+    const { network, sql } = harness.services;
+    let calls = 0;
+    const flaky: SocialNetwork = {
+      ...network,
+      replies: (postId, options) => {
+        calls += 1;
+        if (calls === 3) throw new NetworkUnavailableError();
+        return network.replies(postId, options);
+      },
+    };
+    assert.equal((await runDatasetJobs(flaky)).retried, 1);
+    const get = await transports(harness)[1].request("GET", `/v1/datasets/${id}`, { key: harness.world.keys.write });
+    const progress = get.body.data;
+    assert.equal(progress.status, "collecting");
+    assert.equal(progress.row_count, 200);
+    assert.equal(progress.rows_collected, 200);
+    assert.equal(progress.expected_total, 891);
+    assert.match(progress.coverage, /^Collecting: 200 of about 891 people who replied to the post so far\.$/);
+
+    await sql`update jobs set run_at = now() where kind = 'build_dataset' and payload->>'datasetId' = ${id}`;
+    const cursors: (string | undefined)[] = [];
+    const observed: SocialNetwork = {
+      ...network,
+      replies: (postId, options) => {
+        cursors.push(options?.cursor);
+        return network.replies(postId, options);
+      },
+    };
+    assert.equal((await runDatasetJobs(observed)).completed, 1);
+    const [saved] = await sql<{ status: string; counts: any }[]>`select status, counts from datasets where id = ${id}`;
+    assert.equal(saved.status, "ready");
+    assert.equal(cursors.length, 3, "pages 3 to 5 only");
+    assert.ok(cursors[0], "not from the start");
+    const rows = await storedRows(id);
+    assert.equal(rows.length, 450);
+    assert.equal(new Set(rows.map((row) => row.key)).size, 450);
+    assert.equal(saved.counts.matched, 450);
   });
 
   test("the purge job deletes expired datasets with their rows and keeps the rest", async () => {
