@@ -114,7 +114,7 @@ export async function startCollection(ctx: AccountContext, input: CreateDatasetI
     ctx.reply.status = 201;
     return { data: datasetView((await datasetById(ctx.services.sql, base.id))!), meta };
   } catch (error) {
-    // Refused after the charge (the day's slots, a collection started meanwhile, the network): nothing was walked.
+    // Refused after the charge (the day's slots, a collection started meanwhile, a network failure): nothing is kept, so nothing is charged.
     await release();
     if (isUniqueViolation(error, "datasets_one_collecting")) await refuseWhileCollecting(ctx);
     throw error;
