@@ -23,7 +23,8 @@
  * and `GET /v1/contacts?sort=engagement` (page 1 and 100) vs a bare route (target: p50 < 20 ms and within 2x),
  * then bulk add and bulk delete of 500 members (ms, figures only). The signals section (signals_section.ts) times one
  * lead search on the simulated network (seconds, queries used) and the agent runner over 100 active agents (agents/s,
- * leads found per run; BENCH_SIGNAL_AGENTS, BENCH_SIGNAL_CONCURRENCY), figures only.
+ * leads found per run; BENCH_SIGNAL_AGENTS, BENCH_SIGNAL_CONCURRENCY), figures only. The research section
+ * (research_section.ts) times a research run of 5 profiles (201) and one of 25 (202 to ready), figures only.
  *
  * Env: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 50), BENCH_WARMUP
  * (s, default 3); BENCH_JOBS (default 20000), BENCH_JOB_BATCH (200), BENCH_JOB_RUNNERS (4),
@@ -65,6 +66,7 @@ import { measureContent } from "./content_section.ts";
 import { measureInspiration } from "./inspiration_section.ts";
 import { measureAudience } from "./audience_section.ts";
 import { measureSignals } from "./signals_section.ts";
+import { measureResearch } from "./research_section.ts";
 
 /** The full path must keep at least this share of the bare route's throughput. */
 const TARGET_RATIO = 0.6;
@@ -84,6 +86,7 @@ const SECTIONS = [
   "inspiration",
   "audience",
   "signals",
+  "research",
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -151,6 +154,7 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
   const inspiration = await section("inspiration", () => measureInspiration(sectionTarget, notReal));
   const audience = await section("audience", () => measureAudience(sectionTarget, settings.audience, notReal));
   const signals = await section("signals", () => measureSignals(sectionTarget, notReal));
+  const research = await section("research", () => measureResearch(sectionTarget, notReal));
 
   const summary = {
     target_ratio: TARGET_RATIO,
@@ -190,6 +194,7 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
     inspiration: inspiration ?? null,
     audience: audience?.summary ?? null,
     signals: signals?.summary ?? null,
+    research: research?.summary ?? null,
   };
   console.log("");
   console.log(`BENCH_RESULT ${JSON.stringify(summary)}`);
@@ -205,6 +210,7 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
     inspiration?.valid,
     audience?.valid,
     signals?.valid,
+    research?.valid,
   ];
   return valid.every((ok) => ok !== false) ? 0 : 1;
 }

@@ -14,14 +14,14 @@ import { startHarness, transports, type Answer, type Harness, type Transport } f
 import { startFakeOpenAiServer, type FakeOpenAiServer } from "./support/fake_openai_server.ts";
 import { pollUntil } from "./support/child_node.ts";
 import { createContextInner } from "../core/context.ts";
-import { creditState, type CreditOwner } from "../core/credits/credits.ts";
+import { chargeCredits, creditState, refundCreditsIn, type CreditOwner } from "../core/credits/credits.ts";
 import { planById } from "../core/limits/plans.ts";
 import { consumeAllowances, releaseAllowances, type AllowanceSpec } from "../core/limits/allowances.ts";
 import { dailyActionCap, LIVE_LOOKUPS, PLATFORM_LIVE_DATA } from "../core/limits/allowance_catalog.ts";
 import { jobHandlers } from "../core/jobs/job_kinds.ts";
 import { runJobsOnce } from "../core/jobs/job_runner.ts";
 import type { JobRow } from "../core/jobs/jobs_queries.ts";
-import { datasetById, rowsPage, type StoredRow } from "../core/datasets/datasets_queries.ts";
+import { datasetById, deleteDataset, insertDataset, rowsPage, type StoredRow } from "../core/datasets/datasets_queries.ts";
 import { runResearch } from "../core/datasets/research_dataset.ts";
 import { quoteIn, verbatimHooks } from "../core/datasets/hook_check.ts";
 import { RESEARCH_WINDOW_DAYS } from "../core/datasets/research_profile.ts";
@@ -258,7 +258,23 @@ describe(`research datasets (${storage})`, { timeout: 300_000 }, () => {
     const [transport] = transports(harness);
     const before = await spent();
     const handles = [...ACTIVE.slice(0, 6), unknown];
+    // A background collection of the same account is running: research is not bound by it (Limits 7).
+    const { sql: db } = harness.services;
+    const collectionId = `ds_bgcollection${Date.now()}`;
+    const nowDate = new Date(harness.services.clock.now());
+    await insertDataset(db, {
+      id: collectionId,
+      owner_id: (await datasetById(db, harness.world.datasets.research_ready))!.owner_id,
+      account_id: harness.world.accounts.main,
+      source: "repliers",
+      title: "A collection running",
+      status: "collecting",
+      params: { max_rows: 500 },
+      created_at: nowDate,
+      expires_at: new Date(nowDate.getTime() + 86_400_000),
+    });
     const answer = await research(transport, { handles });
+    await deleteDataset(db, collectionId);
     assert.equal(answer.status, 202, JSON.stringify(answer.body));
     assert.equal(answer.body.data.status, "collecting");
     assert.equal(answer.body.data.row_count, 0);
@@ -268,6 +284,7 @@ describe(`research datasets (${storage})`, { timeout: 300_000 }, () => {
     assert.match(answer.headers.get("X-Credits-Reset") ?? "", /^\d+$/);
     assert.equal((await spent()) - before, 7, "charged up front for every granted profile");
     const id = answer.body.data.id;
+    assert.equal((await datasetById(db, id))?.quota_day, null, "no daily collection slot taken");
     const { sql, clock, network, model } = harness.services;
     const ran = await runJobsOnce({ sql, workerId: "research-test", kinds: ["build_dataset"], handlers: jobHandlers({ sql, clock, network, model }) });
     assert.equal(ran.completed, 1);
@@ -424,6 +441,18 @@ describe(`research datasets (${storage})`, { timeout: 300_000 }, () => {
     assert.match(brief.summary, /design systems/);
     const empty = researchProfile({ person: { handle: "x", name: "X", bio: "" }, posts: [] });
     assert.deepEqual(empty.hooks, []);
+  });
+
+  test("refundCreditsIn gives back at most what a reference kept, in the caller's transaction", async () => {
+    const reference = `test:research:${crypto.randomUUID()}`;
+    await chargeCredits(ctx(), owner, { amount: 3, reference });
+    const now = new Date(harness.services.clock.now());
+    const first = await harness.services.sql.begin((tx) => refundCreditsIn(tx, owner, { reference, now, amount: 1 }));
+    assert.equal(first, 1);
+    const rest = await harness.services.sql.begin((tx) => refundCreditsIn(tx, owner, { reference, now, amount: 5 }));
+    assert.equal(rest, 2, "capped at what is still kept");
+    const none = await harness.services.sql.begin((tx) => refundCreditsIn(tx, owner, { reference, now }));
+    assert.equal(none, 0);
   });
 
   test("the hook check keeps a quote only when it is in the post it names (whitespace runs aside)", () => {

@@ -42,6 +42,15 @@ export function skippedNote(skipped: readonly SkippedProfile[]): string | null {
 /** Runs (or resumes) the research of `dataset` as the module comment says. */
 export async function runResearchJob(deps: JobDeps, dataset: DatasetRow, job: JobRow): Promise<void> {
   const charges = dataset.charges as unknown as ResearchCharges;
+  if (!Array.isArray(charges.targets) || !charges.owner) {
+    // Not made by startResearch (nothing was granted or charged): nothing to read or refund.
+    await finishDataset(deps.sql, dataset.id, {
+      status: "failed",
+      error: "This research run has no profiles to read; start it again",
+      now: new Date(deps.clock.now()),
+    });
+    return;
+  }
   const owner = ownerOfCharges(charges);
   try {
     if (!deps.model) throw new Error(`The job runner has no model; research dataset "${dataset.id}" cannot run`);
