@@ -10,7 +10,8 @@
  * - `tone`: measured: questions, exclamations, first person and length per post.
  * - `summary`: the topics, how many posts were read, and what they say about `focus`.
  * - `hooks`: up to 3 sentences of 4 to 40 words, one per post, ranked by focus words,
- *   then topic words, then recency; each names its post.
+ *   then topic words, then recency, leaving out one that mostly repeats a hook already
+ *   chosen (the same line reposted in a thread); each names its post.
  */
 import type { ProfileResearchInput } from "../../../core/model/task_inputs.ts";
 import type { TaskOutput } from "../../../core/model/task_output.ts";
@@ -24,7 +25,15 @@ const HOOKS = 3;
 
 /** Content words too short or too common in posts to name a topic. */
 const MIN_TOPIC_LENGTH = 4;
-const FILLER = new Set("just really thing things today week year time people make made good great know think going want need".split(" "));
+const FILLER = new Set(
+  (
+    "just really thing things today week year time people make made good great know think going want need beat stop believe " +
+    "talk everyone everything someone something nothing always never still actually start keep sentence short"
+  ).split(" "),
+);
+
+/** Two hooks sharing this share of their content words say the same thing: the second is not offered. */
+const SAME_HOOK = 0.6;
 
 /** The brief and hooks of one person. */
 export function researchProfile(input: ProfileResearchInput): TaskOutput<"profile_research"> {
@@ -115,10 +124,21 @@ function hooksOf(posts: ProfileResearchInput["posts"], focusStems: Set<string>, 
     }
     if (best) candidates.push({ post_id: post.id, ...best, order });
   });
-  return candidates
-    .sort((a, b) => b.score - a.score || a.order - b.order)
-    .slice(0, HOOKS)
-    .map(({ post_id, quote }) => ({ post_id, quote }));
+  const chosen: { post_id: string; quote: string; stems: Set<string> }[] = [];
+  for (const candidate of candidates.sort((a, b) => b.score - a.score || a.order - b.order)) {
+    if (chosen.length >= HOOKS) break;
+    const stems = new Set(contentWords(candidate.quote).map((word) => word.stem));
+    if (chosen.some((hook) => overlap(hook.stems, stems) >= SAME_HOOK)) continue;
+    chosen.push({ post_id: candidate.post_id, quote: candidate.quote, stems });
+  }
+  return chosen.map(({ post_id, quote }) => ({ post_id, quote }));
+}
+
+/** Shared words over the smaller set's size (a sentence inside another counts as the same). */
+function overlap(a: Set<string>, b: Set<string>): number {
+  const smaller = Math.min(a.size, b.size);
+  if (smaller === 0) return 0;
+  return [...a].filter((stem) => b.has(stem)).length / smaller;
 }
 
 function listOf(words: readonly string[]): string {
