@@ -25,7 +25,7 @@
  * lead search on the simulated network (seconds, queries used) and the agent runner over 100 active agents (agents/s,
  * leads found per run; BENCH_SIGNAL_AGENTS, BENCH_SIGNAL_CONCURRENCY), figures only. The datasets section
  * (dataset_collect_section.ts) collects the repliers of the world's largest fixture post in the background through
- * the REST path (time to `ready`, rows/s), figures only.
+ * the REST path (time to `ready`, rows/s), figures only. The research section (research_section.ts) times a research run of 5 profiles (201) and one of 25 (202 to ready), figures only.
  *
  * Env: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 50), BENCH_WARMUP
  * (s, default 3); BENCH_JOBS (default 20000), BENCH_JOB_BATCH (200), BENCH_JOB_RUNNERS (4),
@@ -68,6 +68,7 @@ import { measureInspiration } from "./inspiration_section.ts";
 import { measureAudience } from "./audience_section.ts";
 import { measureSignals } from "./signals_section.ts";
 import { measureDatasetCollect } from "./dataset_collect_section.ts";
+import { measureResearch } from "./research_section.ts";
 
 /** The full path must keep at least this share of the bare route's throughput. */
 const TARGET_RATIO = 0.6;
@@ -88,6 +89,7 @@ const SECTIONS = [
   "audience",
   "signals",
   "datasets",
+  "research",
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -156,6 +158,7 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
   const audience = await section("audience", () => measureAudience(sectionTarget, settings.audience, notReal));
   const signals = await section("signals", () => measureSignals(sectionTarget, notReal));
   const datasets = await section("datasets", () => measureDatasetCollect(sectionTarget, notReal));
+  const research = await section("research", () => measureResearch(sectionTarget, notReal));
 
   const summary = {
     target_ratio: TARGET_RATIO,
@@ -196,6 +199,7 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
     audience: audience?.summary ?? null,
     signals: signals?.summary ?? null,
     datasets: datasets?.summary ?? null,
+    research: research?.summary ?? null,
   };
   console.log("");
   console.log(`BENCH_RESULT ${JSON.stringify(summary)}`);
@@ -212,6 +216,7 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
     audience?.valid,
     signals?.valid,
     datasets?.valid,
+    research?.valid,
   ];
   return valid.every((ok) => ok !== false) ? 0 : 1;
 }

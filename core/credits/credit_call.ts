@@ -60,7 +60,12 @@ export async function withCredits<T extends { ok: boolean }>(
   return result;
 }
 
-function setCreditHeaders(ctx: Context, state: CreditState | undefined, charged: number | undefined): void {
+/**
+ * Sets the credit headers for a handler that charges credits itself (research: charged
+ * profile by profile, no `meta.credits`): `charged` undefined leaves `X-Credits-Charged`
+ * out (a `202` settling in the background).
+ */
+export function setCreditHeaders(ctx: Context, state: CreditState | undefined, charged: number | undefined): void {
   if (charged !== undefined) ctx.responseHeaders.set("X-Credits-Charged", String(charged));
   if (!state) return;
   ctx.responseHeaders.set("X-Credits-Remaining", String(state.remaining));

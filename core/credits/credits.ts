@@ -96,15 +96,17 @@ export async function settleCredits(ctx: Context, owner: CreditOwner, settle: { 
 }
 
 /**
- * Gives back what `reference` kept, in the caller's transaction: a job settling a
- * background call refunds in the same commit as the state change that decides it, so a
- * retried or concurrent settlement never refunds twice. Answers the credits given back.
+ * Gives back what `reference` kept (all of it, or at most `amount`), in the caller's
+ * transaction: a job settling a background call refunds in the same commit as the state
+ * change that decides it, so a retried or concurrent settlement never refunds twice (a
+ * research job gives back 1 per profile it could not read). Answers the credits given back.
  */
-export async function refundCreditsIn(tx: Queryable, owner: CreditOwner, refund: { reference: string; now: Date }): Promise<number> {
+export async function refundCreditsIn(tx: Queryable, owner: CreditOwner, refund: { reference: string; now: Date; amount?: number }): Promise<number> {
   const pool = await currentPool(tx, owner, refund.now);
   const kept = await keptForReference(tx, owner.ownerId, refund.reference);
-  if (kept > 0) await recordMovement(tx, pool, { entry: "refund", amount: kept, reference: refund.reference });
-  return Math.max(0, kept);
+  const amount = Math.min(kept, refund.amount ?? kept);
+  if (amount > 0) await recordMovement(tx, pool, { entry: "refund", amount, reference: refund.reference });
+  return Math.max(0, amount);
 }
 
 /** Adds bonus credits that outlive the period (operators; the demo world). */
