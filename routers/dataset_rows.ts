@@ -4,7 +4,6 @@
  * CSV, refine into a new dataset, copy the people into a contact list. Rows and export are
  * owner-scoped (no `account_id`).
  */
-import { z } from "zod";
 import { inAccount, keyProcedure, router } from "../core/trpc.ts";
 import { dataOf, listOf } from "../core/schema.ts";
 import { fileDownload } from "../core/file_download.ts";

@@ -76,7 +76,6 @@ describe(`dataset rows, export and contacts (${storage})`, { timeout: 180_000 },
 
   for (const [index, name] of ["in-process", "http"].entries()) {
     const get = (path: string, key = harness.world.keys.write) => transports(harness)[index].request("GET", path, { key });
-    const post = (path: string, body: unknown, key = harness.world.keys.write) => transports(harness)[index].request("POST", path, { key, body });
 
     describe(`rows (${name})`, () => {
       test("pages rows in order with the total; limit defaults to 100", async () => {
