@@ -35,7 +35,7 @@
  * BENCH_AI_CONNECTIONS (10); DATABASE_URL and REDIS_URL to bench
  * against existing servers; BENCH_STORAGE=embedded to force embedded PGlite and in-memory counters;
  * BENCH_SECTIONS (comma list of `path`, `jobs`, `idempotency`, `lookups`, `ai_overhead`,
- * `scheduling`, `scheduled_list`, `cover_jobs`, `operations`, `mcp`, `content`, `inspiration`, `audience`, `signals`; default all;
+ * `scheduling`, `scheduled_list`, `cover_jobs`, `operations`, `mcp`, `content`, `inspiration`, `audience`, `signals`, `dataset_export`; default all;
  * BENCH_MCP_CALLS, default 1000; BENCH_CONTENT_POSTS, BENCH_CONTENT_CALLS, BENCH_SYNC_POSTS; BENCH_AUDIENCE_CONTACTS,
  * default 100000, BENCH_AUDIENCE_CALLS, default 200, BENCH_AUDIENCE_BULK_RUNS, default 5) runs only those sections, the others
  * answering null in the JSON.
@@ -65,6 +65,7 @@ import { measureContent } from "./content_section.ts";
 import { measureInspiration } from "./inspiration_section.ts";
 import { measureAudience } from "./audience_section.ts";
 import { measureSignals } from "./signals_section.ts";
+import { measureDatasetExport } from "./dataset_export_section.ts";
 
 /** The full path must keep at least this share of the bare route's throughput. */
 const TARGET_RATIO = 0.6;
@@ -84,6 +85,7 @@ const SECTIONS = [
   "inspiration",
   "audience",
   "signals",
+  "dataset_export",
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -151,6 +153,7 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
   const inspiration = await section("inspiration", () => measureInspiration(sectionTarget, notReal));
   const audience = await section("audience", () => measureAudience(sectionTarget, settings.audience, notReal));
   const signals = await section("signals", () => measureSignals(sectionTarget, notReal));
+  const datasetExport = await section("dataset_export", () => measureDatasetExport(sectionTarget, notReal));
 
   const summary = {
     target_ratio: TARGET_RATIO,
@@ -190,6 +193,7 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
     inspiration: inspiration ?? null,
     audience: audience?.summary ?? null,
     signals: signals?.summary ?? null,
+    dataset_export: datasetExport?.summary ?? null,
   };
   console.log("");
   console.log(`BENCH_RESULT ${JSON.stringify(summary)}`);
@@ -205,6 +209,7 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
     inspiration?.valid,
     audience?.valid,
     signals?.valid,
+    datasetExport?.valid,
   ];
   return valid.every((ok) => ok !== false) ? 0 : 1;
 }
