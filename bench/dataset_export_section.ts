@@ -45,7 +45,12 @@ export async function measureDatasetExport(target: DatasetExportTarget, notReal:
   }
   times.sort((a, b) => a - b);
   const median = times[Math.floor(times.length / 2)];
-  console.log(formatColumns(["rows", "bytes", "median ms", "best ms", "rows/s"], [["1000", String(bytes), median.toFixed(1), times[0].toFixed(1), String(Math.round(1000 / (median / 1000)))]]));
+  console.log(
+    formatColumns(
+      ["rows", "bytes", "median ms", "best ms", "rows/s"],
+      [["1000", String(bytes), median.toFixed(1), times[0].toFixed(1), String(Math.round(1000 / (median / 1000)))]],
+    ),
+  );
 
   console.log("");
   console.log("Datasets: heap growth while exporting 1,000 vs 10,000 rows (streamed) ...");

@@ -23,7 +23,9 @@
  * and `GET /v1/contacts?sort=engagement` (page 1 and 100) vs a bare route (target: p50 < 20 ms and within 2x),
  * then bulk add and bulk delete of 500 members (ms, figures only). The signals section (signals_section.ts) times one
  * lead search on the simulated network (seconds, queries used) and the agent runner over 100 active agents (agents/s,
- * leads found per run; BENCH_SIGNAL_AGENTS, BENCH_SIGNAL_CONCURRENCY), figures only.
+ * leads found per run; BENCH_SIGNAL_AGENTS, BENCH_SIGNAL_CONCURRENCY), figures only. The dataset export section
+ * (dataset_export_section.ts) times a 1,000-row CSV export over REST and compares the heap growth of 1,000 vs 10,000
+ * rows (valid when 10x the rows needs under 3x the memory: streamed; BENCH_EXPORT_RUNS).
  *
  * Env: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 50), BENCH_WARMUP
  * (s, default 3); BENCH_JOBS (default 20000), BENCH_JOB_BATCH (200), BENCH_JOB_RUNNERS (4),

@@ -9,6 +9,8 @@ import assert from "node:assert/strict";
 import { startHarness, transports, type Answer, type Harness } from "./support/harness.ts";
 import { insertTestDataset, ownerOf, parseCsv, replierRow, setMessage } from "./support/dataset_rows.ts";
 import type { Sql } from "../core/db/sql.ts";
+import { openApiDocument } from "./support/response_schemas.ts";
+import { randomIp } from "./support/harness.ts";
 
 const storage = process.env.DATABASE_URL ? "PostgreSQL" : "embedded PGlite";
 
@@ -177,6 +179,31 @@ describe(`dataset rows, export and contacts (${storage})`, { timeout: 180_000 },
       });
     });
   }
+
+  test("the MCP export tool answers the CSV as text (whole rows), with no structured content", async () => {
+    const tool = openApiDocument().paths["/v1/datasets/{id}/export"].get["x-mcp-tool"];
+    const call = { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: tool, arguments: { id: people, format: "csv" } } };
+    const response = await fetch(`${harness.baseUrl}/v1/mcp`, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/json",
+        Accept: "application/json, text/event-stream",
+        Authorization: `Bearer ${harness.world.keys.write}`,
+        "X-Forwarded-For": randomIp(),
+      },
+      body: JSON.stringify(call),
+    });
+    const raw = await response.text();
+    const message = JSON.parse(raw.startsWith("{") ? raw : (raw.split("\n").find((line) => line.startsWith("data: ")) ?? "").slice(6));
+    const result = message.result;
+    assert.ok(result, raw.slice(0, 500));
+    assert.equal(result.isError, undefined, raw.slice(0, 500));
+    assert.equal(result.structuredContent, undefined);
+    const records = parseCsv(result.content[0].text);
+    assert.equal(records.length, 10, "a header and 9 rows");
+    assert.equal(records[0][1], "handle");
+    assert.equal(result.content.length, 1, "not truncated");
+  });
 
   describe("into a contact list", () => {
     const post = (index: number, path: string, body: unknown, key = harness.world.keys.write) =>
