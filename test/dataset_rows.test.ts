@@ -205,6 +205,29 @@ describe(`dataset rows, export and contacts (${storage})`, { timeout: 180_000 },
     assert.equal(result.content.length, 1, "not truncated");
   });
 
+  test("the tRPC surface answers the export's file name and columns (the file itself is REST's)", async () => {
+    const input = encodeURIComponent(JSON.stringify({ id: people }));
+    const answer = await transports(harness)[0].request("GET", `/trpc/datasetRows.export?input=${input}`, { key: harness.world.keys.write });
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    const data = answer.body.result.data;
+    assert.match(data.filename, /^superx-dataset-test-dataset-\d{4}-\d{2}-\d{2}\.csv$/);
+    assert.equal(data.columns[1], "handle");
+    assert.equal(data.records, undefined);
+  });
+
+  test("an expired dataset (past its 30 days) is 404 on rows and export", async () => {
+    const expired = await insertTestDataset(sql, {
+      ownerId,
+      accountId: harness.world.accounts.main,
+      rows: [replierRow(1, "old")],
+      now: new Date(Date.now() - 31 * 86_400_000),
+    });
+    for (const transport of transports(harness)) {
+      assertError(await transport.request("GET", `/v1/datasets/${expired}/rows`, { key: harness.world.keys.write }), 404, "not_found", "rows");
+      assertError(await transport.request("GET", `/v1/datasets/${expired}/export`, { key: harness.world.keys.write }), 404, "not_found", "export");
+    }
+  });
+
   describe("into a contact list", () => {
     const post = (index: number, path: string, body: unknown, key = harness.world.keys.write) =>
       transports(harness)[index].request("POST", path, { key, body });
