@@ -26,6 +26,9 @@
  * leads found per run; BENCH_SIGNAL_AGENTS, BENCH_SIGNAL_CONCURRENCY), figures only. The datasets section
  * (dataset_collect_section.ts) collects the repliers of the world's largest fixture post in the background through
  * the REST path (time to `ready`, rows/s), figures only. The research section (research_section.ts) times a research run of 5 profiles (201) and one of 25 (202 to ready), figures only.
+ * leads found per run; BENCH_SIGNAL_AGENTS, BENCH_SIGNAL_CONCURRENCY), figures only. The dataset export section
+ * (dataset_export_section.ts) times a 1,000-row CSV export over REST and compares the heap growth of 1,000 vs 10,000
+ * rows (valid when 10x the rows needs under 3x the memory: streamed; BENCH_EXPORT_RUNS).
  *
  * Env: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 50), BENCH_WARMUP
  * (s, default 3); BENCH_JOBS (default 20000), BENCH_JOB_BATCH (200), BENCH_JOB_RUNNERS (4),
@@ -38,6 +41,7 @@
  * against existing servers; BENCH_STORAGE=embedded to force embedded PGlite and in-memory counters;
  * BENCH_SECTIONS (comma list of `path`, `jobs`, `idempotency`, `lookups`, `ai_overhead`,
  * `scheduling`, `scheduled_list`, `cover_jobs`, `operations`, `mcp`, `content`, `inspiration`, `audience`, `signals`, `datasets`; default all;
+ * `scheduling`, `scheduled_list`, `cover_jobs`, `operations`, `mcp`, `content`, `inspiration`, `audience`, `signals`, `dataset_export`; default all;
  * BENCH_MCP_CALLS, default 1000; BENCH_CONTENT_POSTS, BENCH_CONTENT_CALLS, BENCH_SYNC_POSTS; BENCH_AUDIENCE_CONTACTS,
  * default 100000, BENCH_AUDIENCE_CALLS, default 200, BENCH_AUDIENCE_BULK_RUNS, default 5) runs only those sections, the others
  * answering null in the JSON.
@@ -69,6 +73,7 @@ import { measureAudience } from "./audience_section.ts";
 import { measureSignals } from "./signals_section.ts";
 import { measureDatasetCollect } from "./dataset_collect_section.ts";
 import { measureResearch } from "./research_section.ts";
+import { measureDatasetExport } from "./dataset_export_section.ts";
 
 /** The full path must keep at least this share of the bare route's throughput. */
 const TARGET_RATIO = 0.6;
@@ -90,6 +95,7 @@ const SECTIONS = [
   "signals",
   "datasets",
   "research",
+  "dataset_export",
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -159,6 +165,7 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
   const signals = await section("signals", () => measureSignals(sectionTarget, notReal));
   const datasets = await section("datasets", () => measureDatasetCollect(sectionTarget, notReal));
   const research = await section("research", () => measureResearch(sectionTarget, notReal));
+  const datasetExport = await section("dataset_export", () => measureDatasetExport(sectionTarget, notReal));
 
   const summary = {
     target_ratio: TARGET_RATIO,
@@ -200,6 +207,7 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
     signals: signals?.summary ?? null,
     datasets: datasets?.summary ?? null,
     research: research?.summary ?? null,
+    dataset_export: datasetExport?.summary ?? null,
   };
   console.log("");
   console.log(`BENCH_RESULT ${JSON.stringify(summary)}`);
@@ -217,6 +225,7 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
     signals?.valid,
     datasets?.valid,
     research?.valid,
+    datasetExport?.valid,
   ];
   return valid.every((ok) => ok !== false) ? 0 : 1;
 }

@@ -45,6 +45,12 @@ export type EndpointMeta = OpenApiMeta<{
   credits?: Pricing;
   /** Body fields of which exactly one must be sent (`400 invalid_parameter` otherwise; documented as `oneOf`). */
   exactlyOneOf?: string[];
+  /**
+   * The operation answers a file of this type rather than JSON (`GET /v1/datasets/{id}/export`:
+   * CSV). The handler answers a `FileDownload` (core/file_download.ts); the REST adapter streams
+   * it, the document declares the type, MCP answers bounded text.
+   */
+  download?: "text/csv";
   /** The MCP tool's name when the one derived from the procedure path would not read well (adapters/mcp). */
   toolName?: string;
   /**

@@ -15,6 +15,8 @@ import { restOperations, type RestOperation } from "../../core/docs/openapi.ts";
 import { readJsonObject } from "./bounded_body.ts";
 import { coercionPlan, coerceStrings, type CoercionPlan } from "./input_coercion.ts";
 import { jsonResponse, failureResponse } from "./responses.ts";
+import { csvResponse } from "./csv_download.ts";
+import type { FileDownload } from "../../core/file_download.ts";
 
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
@@ -58,6 +60,8 @@ async function callOperation(event: H3Event, binding: RouteBinding): Promise<Res
       batchIndex: 0,
     });
     const status = ctx.reply.status ?? operation.meta.successStatus ?? 200;
+    // A download operation answers its file, streamed (EndpointMeta.download).
+    if (operation.meta.download === "text/csv") return csvResponse(status, output as FileDownload, ctx.responseHeaders);
     return jsonResponse(status, status === 204 ? undefined : output, ctx.responseHeaders);
   } catch (error) {
     return failureResponse(toApiFailure(error), ctx.responseHeaders);

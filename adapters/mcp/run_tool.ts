@@ -10,6 +10,8 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { createContextInner, type Services } from "../../core/context.ts";
 import { toApiFailure } from "../../core/api_failure.ts";
 import { coerceStrings } from "../http/input_coercion.ts";
+import { csvText } from "../http/csv_download.ts";
+import type { FileDownload } from "../../core/file_download.ts";
 import { type CatalogTool, IDEMPOTENCY_ARGUMENT } from "./tool_catalog.ts";
 
 /** Where a tool call comes from. */
@@ -45,6 +47,7 @@ export async function runTool(tool: CatalogTool, args: Record<string, unknown> |
       signal: undefined,
       batchIndex: 0,
     });
+    if (tool.download) return await downloadText(tool, output as FileDownload, ctx.responseHeaders);
     return success(tool, output, ctx.responseHeaders, ctx.reply.status);
   } catch (error) {
     const failure = toApiFailure(error);
@@ -79,6 +82,26 @@ function toolInput(tool: CatalogTool, args: Record<string, unknown>): { input: R
     }
   }
   return { input: { ...input, ...coerceStrings(fromUrl, tool.plan) }, idempotencyKey };
+}
+
+/** Characters of a file a tool answers at most (whole records): a tool result is one text, not a stream. */
+export const MAX_DOWNLOAD_CHARS = 1_000_000;
+
+/** A download operation's file as text (the CSV export), cut at whole records past `MAX_DOWNLOAD_CHARS` with a note saying so. */
+async function downloadText(tool: CatalogTool, download: FileDownload, headers: Headers): Promise<CallToolResult> {
+  const { text, records, truncated } = await csvText(download, MAX_DOWNLOAD_CHARS);
+  const content: CallToolResult["content"] = [{ type: "text", text }];
+  if (truncated)
+    content.push({ type: "text", text: `Truncated after ${records} rows: fetch ${tool.rest.path} over REST for the whole file (${download.filename}).` });
+  return {
+    content,
+    _meta: {
+      [RESPONSE_META_KEY]: {
+        status: tool.successStatus,
+        headers: { ...Object.fromEntries(headers), "content-disposition": `attachment; filename="${download.filename}"` },
+      },
+    },
+  };
 }
 
 function success(tool: CatalogTool, output: unknown, headers: Headers, chosen: number | undefined): CallToolResult {

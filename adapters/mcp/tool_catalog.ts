@@ -37,6 +37,8 @@ export interface CatalogTool {
   idempotent: boolean;
   /** REST success status (204: no body). */
   successStatus: number;
+  /** The operation answers a file (EndpointMeta.download): the tool answers its text, bounded (run_tool.ts). */
+  download?: "text/csv";
   rest: { method: string; path: string };
 }
 
@@ -108,6 +110,7 @@ function toolOf({ document, method, path, operation, procedurePath, meta, plan }
     plan,
     idempotent,
     successStatus,
+    ...(meta.download ? { download: meta.download } : {}),
     rest: { method: method.toUpperCase(), path },
   };
 }

@@ -165,6 +165,12 @@ function responsesFor(operation: RestOperation, success: Json): Json {
     status === 204
       ? { description: "Done; no body", headers: { ...rateHeaders } }
       : { ...success, description: SUCCESS_DESCRIPTIONS[status], headers: { ...rateHeaders } };
+  // A download answers its file, not the JSON the procedure's output schema describes.
+  if (operation.meta.download) {
+    responses[status].description = `The file (${operation.meta.download}), streamed; \`Content-Disposition: attachment; filename="..."\` names it`;
+    responses[status].content = { [operation.meta.download]: { schema: { type: "string" } } };
+    responses[status].headers["Content-Disposition"] = { description: 'attachment; filename="<name>" (always the quoted form)', schema: { type: "string" } };
+  }
   for (const other of operation.meta.alsoAnswers ?? []) {
     responses[other] = { ...success, description: SUCCESS_DESCRIPTIONS[other], headers: { ...rateHeaders } };
   }

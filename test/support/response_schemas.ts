@@ -77,6 +77,9 @@ export function responseProblems(method: string, pathname: string, status: numbe
   if (declared.length === 0) {
     return body === null || body === "" ? [] : [`${method} ${entry.path} ${status} is documented without a body but answered one`];
   }
+  // A file the document declares (a download: `text/csv`) is text; its schema is `string`.
+  const file = declared.find((type) => type !== "application/json" && contentType?.startsWith(type));
+  if (file) return typeof body === "string" ? [] : [`${method} ${entry.path} ${status} answered ${file} that is not text`];
   if (!contentType?.startsWith("application/json")) return [`${method} ${entry.path} ${status} answered Content-Type ${contentType}, not application/json`];
   const validate = validatorFor(entry, status);
   if (!validate || validate(body)) return [];
