@@ -146,7 +146,8 @@ async function draftRow(
  */
 function nothingDrafted(outcomes: readonly RowOutcome[]): ApiError {
   const errors = outcomes.flatMap((outcome) => (outcome.kind === "failed" ? [outcome.error] : []));
-  const unusable = errors.length === outcomes.length && errors.every((error) => error instanceof ModelUnavailableError || error instanceof ModelCapabilityError);
+  const unusable =
+    errors.length === outcomes.length && errors.every((error) => error instanceof ModelUnavailableError || error instanceof ModelCapabilityError);
   if (unusable) return modelApiError(errors[0]) ?? new ApiError("upstream_unavailable", errors[0].message);
   const contaminated = outcomes.length - errors.length;
   const why = contaminated > 0 ? `${errors.length} failed and ${contaminated} named another recipient` : "the model produced no usable draft";
@@ -174,7 +175,9 @@ function noteOf(data: OutreachDraftsOutput["data"]): string {
     `${stored} of ${data.total} messages written onto the rows (${data.drafted} personalised from a hook quote, ${data.generic} generic); read them with GET /v1/datasets/${data.dataset_id}/rows. Nothing was sent: a person sends them from the companion app, filling [name], [first] and [handle] at send time.`,
   ];
   if (data.failed + data.contaminated > 0) {
-    parts.push(`${data.failed + data.contaminated} rows have no message (${data.failed} failed, ${data.contaminated} named another recipient and were discarded); rerun to retry.`);
+    parts.push(
+      `${data.failed + data.contaminated} rows have no message (${data.failed} failed, ${data.contaminated} named another recipient and were discarded); rerun to retry.`,
+    );
   }
   if (data.long_messages > 0) parts.push(`${data.long_messages} drafts are over ${LONG_MESSAGE_CHARS} characters.`);
   parts.push("A rerun overwrites every draft.");

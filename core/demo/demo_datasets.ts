@@ -125,17 +125,28 @@ async function researchRows(services: Services, handles: string[]): Promise<NewD
       return quote ? [{ quote, post_id: post.id, post_url: postUrl(user.username, post.id), posted_at: post.createdAt }] : [];
     });
     if (hooks.length === 0) continue;
-    rows.push({ key: user.id, ...personColumns(user), brief: briefOf(user, posts), hooks: hooks.slice(0, 2) });
+    rows.push({ key: user.id, ...personColumns(user), brief: briefOf(services, user, posts), hooks: hooks.slice(0, 2) });
   }
   return rows;
 }
 
-/** A brief from the posts alone: their most used words as topics, each recent post's main word as a theme. */
-function briefOf(user: NetworkUser, posts: readonly { text: string }[]): NonNullable<NewDatasetRow["brief"]> {
+/**
+ * A brief from the posts alone: the network's own topic terms they use most (the simulated
+ * world's vocabulary; their most used words where the adapter has none) as topics, each of
+ * the three newest posts' main term as a recent theme.
+ */
+function briefOf(services: Services, user: NetworkUser, posts: readonly { text: string }[]): NonNullable<NewDatasetRow["brief"]> {
+  const vocabulary = services.network.vocabulary?.() ?? [];
+  const termsOf = (text: string): string[] => {
+    const lower = text.toLowerCase();
+    const terms = vocabulary.filter((term) => new RegExp(`\\b${term.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`).test(lower));
+    return terms.length > 0 ? terms : contentWords(text).flatMap(({ word }) => (word.length > 3 ? [word] : []));
+  };
   const counts = new Map<string, number>();
-  for (const post of posts) for (const { word } of contentWords(post.text)) if (word.length > 3) counts.set(word, (counts.get(word) ?? 0) + 1);
-  const topics = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 4).map(([word]) => word);
-  const themes = [...new Set(posts.slice(0, 3).flatMap((post) => topWord(post.text, counts) ?? []))];
+  for (const post of posts) for (const term of new Set(termsOf(post.text))) counts.set(term, (counts.get(term) ?? 0) + 1);
+  const ranked = (terms: Iterable<string>) => [...terms].sort((a, b) => (counts.get(b) ?? 0) - (counts.get(a) ?? 0) || a.localeCompare(b));
+  const topics = ranked(counts.keys()).slice(0, 4);
+  const themes = [...new Set(posts.slice(0, 3).flatMap((post) => ranked(new Set(termsOf(post.text))).slice(0, 1)))];
   const questions = posts.filter((post) => post.text.includes("?")).length;
   const tone = questions * 2 >= posts.length ? "curious, asks the audience" : "direct, matter-of-fact";
   return {
@@ -144,11 +155,6 @@ function briefOf(user: NetworkUser, posts: readonly { text: string }[]): NonNull
     tone,
     recent_themes: themes,
   };
-}
-
-function topWord(text: string, counts: ReadonlyMap<string, number>): string | undefined {
-  const words = contentWords(text).filter(({ word }) => word.length > 3);
-  return words.sort((a, b) => (counts.get(b.word) ?? 0) - (counts.get(a.word) ?? 0))[0]?.word;
 }
 
 async function readPerson(

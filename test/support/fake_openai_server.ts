@@ -65,7 +65,8 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
       const path = request.url ?? "/";
       requests.push({ method: request.method ?? "GET", path, headers: request.headers, body, at: Date.now() });
       const known = path === "/v1/chat/completions" || path === "/v1/images/generations";
-      const reply = queue.shift() ?? responder?.(body) ?? (path === "/v1/images/generations" ? { kind: "image" as const } : { kind: "chat" as const, text: "Fake answer" });
+      const reply =
+        queue.shift() ?? responder?.(body) ?? (path === "/v1/images/generations" ? { kind: "image" as const } : { kind: "chat" as const, text: "Fake answer" });
       if (!known) return send(response, 404, { error: { message: `Unknown path ${path}` } });
       switch (reply.kind) {
         case "hang":
