@@ -13,6 +13,7 @@ import { expiryOf, newDatasetId } from "../core/datasets/dataset_access.ts";
 import { appendRows, insertDataset, rowsPage, type NewDatasetRow, type StoredRow } from "../core/datasets/datasets_queries.ts";
 import { consumeAllowances, releaseAllowances } from "../core/limits/allowances.ts";
 import { dailyActionCap } from "../core/limits/allowance_catalog.ts";
+import { createLocalModel } from "../adapters/ai/local/local_model.ts";
 
 let harness: Harness;
 before(async () => {
@@ -363,6 +364,29 @@ describe("outreach drafts against an OpenAI-compatible server (crafted drafts)",
       (await rowsOf(remote, id)).map((row) => row.message),
       before.map((row) => row.message),
     );
+  });
+});
+
+describe("the local engine's outreach_message", () => {
+  const model = createLocalModel();
+  const write = async (input: { format: string; hook?: string | null; instructions?: string }) =>
+    (await model.generate({ task: "outreach_message", input: { recipient: { name: "Ana Lopez", handle: "ana" }, hook: null, ...input } })).text;
+  const hook = "Onboarding is where SaaS loses half its signups";
+
+  test("[name], [first] and [handle] stay verbatim, through instructions too; other placeholders are filled", async () => {
+    const format = "Hi [first]! Quick one for [name] (@[handle]) about {hook}. Open to a chat?";
+    assert.equal(await write({ format, hook }), `Hi [first]! Quick one for [name] (@[handle]) about ${hook}. Open to a chat?`);
+    const lower = await write({ format: "Hi [first], we build onboarding flows. Open to a chat, [name]?", hook, instructions: "lowercase and shorter" });
+    assert.ok(lower.includes("[first]") && lower.includes("[name]"), lower);
+    assert.ok(!/Ana|@ana\b/.test(lower));
+    assert.equal(await write({ format: "Hi {first_name}, open to a chat about {hook}?", hook }), `Hi Ana, open to a chat about ${hook}?`);
+  });
+
+  test("a hook the format has no place for follows its greeting; without a hook nothing personal is said", async () => {
+    const format = "Hi [first], I build onboarding flows for SaaS teams. Open to a chat?";
+    assert.equal(await write({ format, hook }), `Hi [first], your post "${hook}" stuck with me. I build onboarding flows for SaaS teams. Open to a chat?`);
+    assert.equal(await write({ format }), format);
+    assert.equal(await write({ format: "Hi [first]! Loved {hook}. Open to a chat?" }), "Hi [first]! Open to a chat?");
   });
 });
 
