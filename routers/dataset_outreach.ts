@@ -5,6 +5,9 @@
 import { chargesCredits, inAccount, keyProcedure, router } from "../core/trpc.ts";
 import { draftOutreach } from "../core/datasets/outreach_drafts.ts";
 import { outreachDraftsInput, outreachDraftsOutput } from "../core/datasets/outreach_schema.ts";
+import { dailyActionCap } from "../core/limits/allowance_catalog.ts";
+
+const cap = (plan: string) => dailyActionCap("outreach_drafts", plan).limit;
 
 export const datasetOutreachRouter = router({
   draft: keyProcedure
@@ -23,7 +26,7 @@ export const datasetOutreachRouter = router({
           "(its previous one cleared). Drafts over 500 characters are kept and counted in `long_messages`. A rerun overwrites every draft. " +
           "Rows are drafted 5 at a time. Credits: the model's measured cost over all rows, rounded up once, at least 1 when a message was stored " +
           "(`X-Credits-*` headers); when no row got a message nothing is written or charged (`502 generation_failed`). " +
-          "A daily cap of runs per plan (Threadline's: 20 trial and basic, 50 pro, 100 advanced, 200 ultra) answers `429 ai_action_limited`.",
+          `A daily cap of runs per plan (Threadline's: ${cap("trial")} trial, ${cap("pro")} pro, ${cap("advanced")} advanced, ${cap("ultra")} ultra) answers \`429 ai_action_limited\`.`,
       },
       credits: { metered: 1 },
       errors: ["not_found", "dataset_not_ready", "ai_action_limited", "ai_credits_exhausted", "generation_failed", "upstream_error", "upstream_unavailable"],

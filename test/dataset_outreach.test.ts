@@ -156,6 +156,16 @@ describe("outreach drafts: generic, long and refused (local engine)", () => {
     assert.ok((await rowsOf(harness, id)).every((row) => (row.message ?? "").length > 500));
   });
 
+  test("a research dataset with no rows answers zero counts, charges nothing and gives the cap run back", async () => {
+    const id = await researchDataset(harness, []);
+    const used = await capUsed(harness);
+    const answer = await send(id, { format: FORMAT });
+    assert.equal(answer.status, 200);
+    assert.deepEqual([answer.body.data.total, answer.body.data.drafted, answer.body.data.sample_messages], [0, 0, []]);
+    assert.equal(answer.headers.get("x-credits-charged"), "0");
+    assert.equal(await capUsed(harness), used);
+  });
+
   test("bad input answers 400 invalid_parameter and charges nothing", async () => {
     const id = harness.world.datasets.research_ready;
     for (const [target, body] of [

@@ -17,7 +17,8 @@
  * 5. Every row is written at once: its new message, or none (its previous one cleared).
  *    When no row got a message, nothing is written, the cap run goes back and nothing is
  *    charged: `502 generation_failed` (or `503 upstream_unavailable` when the model could
- *    not be used at all).
+ *    not be used at all). An error answer changes no row: the spec's "nothing charged"
+ *    reads as "the call did nothing", so the previous drafts stay.
  * 6. Credits: the calls' measured cost summed in exact cents and rounded once, at least 1.
  */
 import type { AccountContext } from "../context.ts";
@@ -73,9 +74,10 @@ export async function draftOutreach(ctx: AccountContext, input: OutreachDraftsIn
   const outcomes = await mapBounded(rows, DRAFT_CONCURRENCY, (row) => draftRow(ctx, input, row, otherHandles(handles, row.handle), products));
 
   const stored = outcomes.filter((outcome) => outcome.kind === "drafted" || outcome.kind === "generic");
-  if (rows.length > 0 && stored.length === 0) {
+  if (stored.length === 0) {
+    // Nothing drafted: the run is given back (an empty dataset answers its zero counts).
     await releaseAllowances(ctx, owner, cap, { chargedAt: outcome.checkedAt });
-    throw nothingDrafted(outcomes);
+    if (rows.length > 0) throw nothingDrafted(outcomes);
   }
   const drafts: RowDraft[] = outcomes.map((outcome) =>
     outcome.kind === "drafted" || outcome.kind === "generic"
