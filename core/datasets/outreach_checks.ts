@@ -46,7 +46,7 @@ export function handlesOf(rows: readonly Pick<StoredRow, "handle">[]): Set<strin
 
 /** Whether `text` names `@handle` for one of `handles` (a whole handle, case-insensitive). */
 export function namesAnyOf(text: string, handles: ReadonlySet<string>): boolean {
-  for (const match of text.matchAll(/(?<![\w@])@(\w{1,15})(?!\w)/g)) {
+  for (const match of text.matchAll(/(?<![\w@])@(\w+)/g)) {
     if (handles.has(match[1].toLowerCase())) return true;
   }
   return false;
