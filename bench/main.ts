@@ -17,18 +17,20 @@
  * tool call against the same REST call (mcp_section.ts: within 1.3x; `tools/list` latency), and analytics over 366 days
  * of 100,000 posts vs the bare SQL with the content sync of a 10,000-post account (content_section.ts). Last, one
  * `BENCH_RESULT <json>` line with all of them (`jobs`, `idempotency`, `lookups`, `ai_overhead`, `scheduling`,
- * `scheduled_list`, `cover_jobs`, `operations`, `mcp`, `content`, `inspiration`, `audience`, `signals`). The inspiration section
+ * `scheduled_list`, `cover_jobs`, `operations`, `mcp`, `content`, `inspiration`, `audience`, `signals` and the dataset
+ * sections). The inspiration section
  * (inspiration_section.ts) loads 1,000,000 posts and times a two-word search with filters (target: p50 < 100 ms).
  * The audience section (audience_section.ts) seeds 100,000 contacts in one list and times member search with `q`
  * and `GET /v1/contacts?sort=engagement` (page 1 and 100) vs a bare route (target: p50 < 20 ms and within 2x),
  * then bulk add and bulk delete of 500 members (ms, figures only). The signals section (signals_section.ts) times one
  * lead search on the simulated network (seconds, queries used) and the agent runner over 100 active agents (agents/s,
- * leads found per run; BENCH_SIGNAL_AGENTS, BENCH_SIGNAL_CONCURRENCY), figures only. The datasets section
- * (dataset_collect_section.ts) collects the repliers of the world's largest fixture post in the background through
- * the REST path (time to `ready`, rows/s), figures only. The research section (research_section.ts) times a research run of 5 profiles (201) and one of 25 (202 to ready), figures only.
- * leads found per run; BENCH_SIGNAL_AGENTS, BENCH_SIGNAL_CONCURRENCY), figures only. The dataset export section
- * (dataset_export_section.ts) times a 1,000-row CSV export over REST and compares the heap growth of 1,000 vs 10,000
- * rows (valid when 10x the rows needs under 3x the memory: streamed; BENCH_EXPORT_RUNS).
+ * leads found per run; BENCH_SIGNAL_AGENTS, BENCH_SIGNAL_CONCURRENCY), figures only. The dataset sections, figures
+ * only: `datasets` (dataset_collect_section.ts) collects the repliers of the world's largest fixture post in the
+ * background through REST (time to `ready`, rows/s); `research` (research_section.ts) times a research run of 5
+ * profiles (201) and one of 25 (202 to ready); `dataset_export` (dataset_export_section.ts) times a 1,000-row CSV
+ * export over REST and compares the heap growth of 1,000 vs 10,000 rows (valid when 10x the rows needs under 3x the
+ * memory: streamed; BENCH_EXPORT_RUNS); `dataset_outreach` (dataset_outreach_section.ts) drafts outreach messages
+ * for 25 researched rows through REST (ms per row; BENCH_OUTREACH_RUNS).
  *
  * Env: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 50), BENCH_WARMUP
  * (s, default 3); BENCH_JOBS (default 20000), BENCH_JOB_BATCH (200), BENCH_JOB_RUNNERS (4),
@@ -40,8 +42,8 @@
  * BENCH_AI_CONNECTIONS (10); DATABASE_URL and REDIS_URL to bench
  * against existing servers; BENCH_STORAGE=embedded to force embedded PGlite and in-memory counters;
  * BENCH_SECTIONS (comma list of `path`, `jobs`, `idempotency`, `lookups`, `ai_overhead`,
- * `scheduling`, `scheduled_list`, `cover_jobs`, `operations`, `mcp`, `content`, `inspiration`, `audience`, `signals`, `datasets`; default all;
- * `scheduling`, `scheduled_list`, `cover_jobs`, `operations`, `mcp`, `content`, `inspiration`, `audience`, `signals`, `dataset_export`; default all;
+ * `scheduling`, `scheduled_list`, `cover_jobs`, `operations`, `mcp`, `content`, `inspiration`, `audience`, `signals`,
+ * `datasets`, `research`, `dataset_export`, `dataset_outreach`; default all;
  * BENCH_MCP_CALLS, default 1000; BENCH_CONTENT_POSTS, BENCH_CONTENT_CALLS, BENCH_SYNC_POSTS; BENCH_AUDIENCE_CONTACTS,
  * default 100000, BENCH_AUDIENCE_CALLS, default 200, BENCH_AUDIENCE_BULK_RUNS, default 5) runs only those sections, the others
  * answering null in the JSON.
@@ -74,6 +76,7 @@ import { measureSignals } from "./signals_section.ts";
 import { measureDatasetCollect } from "./dataset_collect_section.ts";
 import { measureResearch } from "./research_section.ts";
 import { measureDatasetExport } from "./dataset_export_section.ts";
+import { measureDatasetOutreach } from "./dataset_outreach_section.ts";
 
 /** The full path must keep at least this share of the bare route's throughput. */
 const TARGET_RATIO = 0.6;
@@ -96,6 +99,7 @@ const SECTIONS = [
   "datasets",
   "research",
   "dataset_export",
+  "dataset_outreach",
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -166,6 +170,7 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
   const datasets = await section("datasets", () => measureDatasetCollect(sectionTarget, notReal));
   const research = await section("research", () => measureResearch(sectionTarget, notReal));
   const datasetExport = await section("dataset_export", () => measureDatasetExport(sectionTarget, notReal));
+  const datasetOutreach = await section("dataset_outreach", () => measureDatasetOutreach(sectionTarget, notReal));
 
   const summary = {
     target_ratio: TARGET_RATIO,
@@ -208,6 +213,7 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
     datasets: datasets?.summary ?? null,
     research: research?.summary ?? null,
     dataset_export: datasetExport?.summary ?? null,
+    dataset_outreach: datasetOutreach?.summary ?? null,
   };
   console.log("");
   console.log(`BENCH_RESULT ${JSON.stringify(summary)}`);
@@ -226,6 +232,7 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
     datasets?.valid,
     research?.valid,
     datasetExport?.valid,
+    datasetOutreach?.valid,
   ];
   return valid.every((ok) => ok !== false) ? 0 : 1;
 }

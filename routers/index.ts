@@ -10,6 +10,7 @@ import { contextRouter } from "./context.ts";
 import { coversRouter } from "./covers.ts";
 import { datasetsRouter } from "./datasets.ts";
 import { datasetRowsRouter } from "./dataset_rows.ts";
+import { datasetOutreachRouter } from "./dataset_outreach.ts";
 import { identityRouter } from "./identity.ts";
 import { inspirationMediaRouter } from "./inspiration_media.ts";
 import { inspirationRouter } from "./inspiration.ts";
@@ -39,6 +40,7 @@ export const appRouter = router({
   covers: coversRouter,
   datasets: datasetsRouter,
   datasetRows: datasetRowsRouter,
+  datasetOutreach: datasetOutreachRouter,
   identity: identityRouter,
   inspirationMedia: inspirationMediaRouter,
   inspiration: inspirationRouter,

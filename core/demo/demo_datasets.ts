@@ -9,6 +9,7 @@ import type { Services } from "../context.ts";
 import { expiryOf, newDatasetId } from "../datasets/dataset_access.ts";
 import { appendRows, insertDataset, type NewDatasetRow } from "../datasets/datasets_queries.ts";
 import { personColumns, postColumns } from "../datasets/row_columns.ts";
+import { contentWords } from "../model/role_lexicon.ts";
 import { sentencesOf } from "../model/text_units.ts";
 import { NetworkError } from "../network/network_errors.ts";
 import type { NetworkUser } from "../network/network_records.ts";
@@ -49,7 +50,7 @@ async function createDemoDataset(services: Services, owner: { userId: number; ac
   const base = { id, owner_id: owner.userId, account_id: owner.accountId, title, created_at: now, expires_at: expiryOf(now.getTime()) };
   const rows =
     key === "research_ready"
-      ? await researchRows(services, [fixtures?.user_handle, "nina_designs"])
+      ? await researchRows(services, [fixtures?.user_handle ?? "kai_on_ai", "nina_designs", ...(await replierHandles(services, fixtures?.post_id))])
       : key === "not_research"
         ? await replierRows(services, fixtures?.post_id)
         : [];
@@ -75,7 +76,9 @@ async function createDemoDataset(services: Services, owner: { userId: number; ac
         finished_at: now,
       });
     } else if (key === "collecting") {
-      // No job: it stays collecting so clients can see the state (it is purged with the rest after 30 days).
+      // No job: it stays `collecting` so clients (and black-box tests) can see the state and
+      // its `409 dataset_not_ready`; like every dataset it is purged after 30 days. Research,
+      // so it does not hold the account's one background collection (datasets_one_collecting).
       await insertDataset(tx, {
         ...base,
         source: "research",
@@ -90,37 +93,68 @@ async function createDemoDataset(services: Services, owner: { userId: number; ac
         status: "failed",
         target: fixtures?.post_id ?? null,
         params: { max_rows: 500 },
-        note: null,
+        error: "The network could not be reached while collecting; build the dataset again",
         finished_at: now,
       });
-      await tx`update datasets set error = 'The network could not be reached; build the dataset again' where id = ${id}`;
     }
     await appendRows(tx, id, 0, rows);
   });
   return id;
 }
 
-/** Research rows for `handles`: profile, a plain brief, and hooks that are sentences of their own posts, verbatim. */
-async function researchRows(services: Services, handles: (string | undefined)[]): Promise<NewDatasetRow[]> {
+/** People researched at most (kai, nina, then repliers of the demo post). */
+const RESEARCHED = 5;
+
+/**
+ * Research rows: the demo's public figures, then people who replied to the demo post, each
+ * with a plain brief drawn from their own recent posts and up to two hooks that are whole
+ * sentences of those posts, copied verbatim (checked with `includes` before they are kept;
+ * a sentence naming an `@handle` is passed over, so a hook never names someone else). A
+ * person with no quotable sentence is left out: every row of this dataset has hooks.
+ */
+async function researchRows(services: Services, handles: string[]): Promise<NewDatasetRow[]> {
   const rows: NewDatasetRow[] = [];
   for (const handle of handles) {
-    if (!handle) continue;
+    if (rows.length >= RESEARCHED) break;
+    if (rows.some((row) => row.handle?.toLowerCase() === handle.toLowerCase())) continue;
     const read = await readPerson(services, handle);
-    if (!read) continue;
+    if (!read || read.user.protected) continue;
     const { user, posts } = read;
-    const hooks = posts.slice(0, 2).flatMap((post) => {
-      const quote = sentencesOf(post.text).find((sentence) => sentence.length >= 20 && post.text.includes(sentence));
+    const hooks = posts.flatMap((post) => {
+      const quote = sentencesOf(post.text).find((sentence) => sentence.length >= 20 && !sentence.includes("@") && post.text.includes(sentence));
       return quote ? [{ quote, post_id: post.id, post_url: postUrl(user.username, post.id), posted_at: post.createdAt }] : [];
     });
-    const brief = {
-      summary: `${user.name} posts original updates${user.description ? `; bio: ${user.description}` : ""}.`,
-      topics: [],
-      tone: "conversational",
-      recent_themes: [],
-    };
-    rows.push({ key: user.id, ...personColumns(user), brief, hooks });
+    if (hooks.length === 0) continue;
+    rows.push({ key: user.id, ...personColumns(user), brief: briefOf(services, user, posts), hooks: hooks.slice(0, 2) });
   }
   return rows;
+}
+
+/**
+ * A brief from the posts alone: the network's own topic terms they use most (the simulated
+ * world's vocabulary; their most used words where the adapter has none) as topics, each of
+ * the three newest posts' main term as a recent theme.
+ */
+function briefOf(services: Services, user: NetworkUser, posts: readonly { text: string }[]): NonNullable<NewDatasetRow["brief"]> {
+  const vocabulary = services.network.vocabulary?.() ?? [];
+  const termsOf = (text: string): string[] => {
+    const lower = text.toLowerCase();
+    const terms = vocabulary.filter((term) => new RegExp(`\\b${term.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`).test(lower));
+    return terms.length > 0 ? terms : contentWords(text).flatMap(({ word }) => (word.length > 3 ? [word] : []));
+  };
+  const counts = new Map<string, number>();
+  for (const post of posts) for (const term of new Set(termsOf(post.text))) counts.set(term, (counts.get(term) ?? 0) + 1);
+  const ranked = (terms: Iterable<string>) => [...terms].sort((a, b) => (counts.get(b) ?? 0) - (counts.get(a) ?? 0) || a.localeCompare(b));
+  const topics = ranked(counts.keys()).slice(0, 4);
+  const themes = [...new Set(posts.slice(0, 3).flatMap((post) => ranked(new Set(termsOf(post.text))).slice(0, 1)))];
+  const questions = posts.filter((post) => post.text.includes("?")).length;
+  const tone = questions * 2 >= posts.length ? "curious, asks the audience" : "direct, matter-of-fact";
+  return {
+    summary: `${user.name} posts about ${topics.slice(0, 3).join(", ") || "their work"} (${posts.length} recent original posts read).`,
+    topics,
+    tone,
+    recent_themes: themes,
+  };
 }
 
 async function readPerson(
@@ -135,6 +169,11 @@ async function readPerson(
     if (error instanceof NetworkError) return undefined;
     throw error;
   }
+}
+
+/** Handles of the people who replied to `postId` (one page), in reply order. */
+async function replierHandles(services: Services, postId: string | undefined): Promise<string[]> {
+  return (await replierRows(services, postId)).flatMap((row) => (row.handle ? [row.handle] : []));
 }
 
 /** One page of the repliers of `postId`, one row per person. */

@@ -27,7 +27,7 @@ export const PLATFORM_LIVE_DATA: AllowanceSpec = { name: "platform_live_data", l
 export const STYLE_GUIDE_LIVE_ATTEMPTS: AllowanceSpec = { name: "style_guide_live_attempts", limit: 3, scope: "account" };
 
 /** Actions with a per-plan daily cap. */
-export type CappedAction = "triage" | "viral_score" | "research_profiles";
+export type CappedAction = "triage" | "viral_score" | "research_profiles" | "outreach_drafts";
 
 /**
  * Per-day caps by plan (spec AI credits: triage 20 trial, 60 pro, 150 advanced, 300
@@ -40,6 +40,9 @@ const CAPS: Record<CappedAction, Record<string, number>> = {
   // Profiles researched per day (spec Limits 7: "bounded by `research_profiles` day cap, value:
   // not shown"): Threadline's choice, one full run of 25 on the smallest plans.
   research_profiles: { basic: 25, trial: 25, pro: 100, advanced: 250, ultra: 500, enterprise: 5_000 },
+  // Outreach-draft runs per day (spec: "429 ai_action_limited" on outreach drafts, value not
+  // shown): Threadline's choice, a rerun per research dataset the day's research cap allows.
+  outreach_drafts: { basic: 20, trial: 20, pro: 50, advanced: 100, ultra: 200, enterprise: 2_000 },
 };
 
 /** The daily cap of `action` on plan `planId`; an unknown plan gets the smallest cap, never none. */

@@ -41,6 +41,12 @@ export interface ModelResult {
   usage: ModelUsage;
   /** Model spend in credits (one credit is one cent), a whole number rounded up. */
   costCredits: number;
+  /**
+   * The same spend in exact cents, before rounding, when the adapter knows it: a caller
+   * making many small calls for one answer (outreach drafts) sums these and rounds once,
+   * instead of paying a rounded-up credit per call.
+   */
+  costCents?: number;
   /** The model that answered (`threadline-local` for the local engine). */
   model: string;
 }

@@ -25,7 +25,16 @@ export const DEFAULT_MODEL_PRICES: ModelPrices = { inputPer1K: 0.25, outputPer1K
 
 /** Whole credits for `usage` at `prices`: the exact cents, rounded up; zero tokens cost nothing. */
 export function creditsForUsage(usage: ModelUsage, prices: Pick<ModelPrices, "inputPer1K" | "outputPer1K">): number {
-  const cents = (tokens(usage.inputTokens) * prices.inputPer1K + tokens(usage.outputTokens) * prices.outputPer1K) / 1000;
+  return creditsForCents(centsForUsage(usage, prices));
+}
+
+/** The exact cents `usage` costs at `prices` (not rounded). */
+export function centsForUsage(usage: ModelUsage, prices: Pick<ModelPrices, "inputPer1K" | "outputPer1K">): number {
+  return (tokens(usage.inputTokens) * prices.inputPer1K + tokens(usage.outputTokens) * prices.outputPer1K) / 1000;
+}
+
+/** Whole credits for `cents` of spend: rounded up; nothing costs nothing. */
+export function creditsForCents(cents: number): number {
   if (!(cents > 0)) return 0;
   // Float sums such as 0.1 + 0.2 land a hair above the true value; do not round that up a whole credit.
   return Math.ceil(cents - 1e-9);

@@ -30,7 +30,7 @@ export const TASK_RULES: Record<ModelTask, string> = {
   reply_draft:
     "Write one short reply to the post that adds something specific: a question, an experience or a precise agreement. No flattery, no links, no hashtags.",
   outreach_message:
-    "Write one direct message following the format. Personalise it only with the hook quote given; when there is none, make no personal claims about the recipient. Name no one but the recipient.",
+    "Write one direct message following the format. Copy the tokens [name], [first] and [handle] exactly as written wherever the format has them: they are filled in when the message is sent, so never replace them with the recipient's details. Personalise it only with the hook quote given; when there is none, make no personal claims about the recipient. Name no one but the recipient.",
   keyword_suggestion:
     'Suggest search keywords that people matching the ideal customer profile use in their posts. Prefer terms from the vocabulary given. Answer JSON only: {"keywords": [strings, best first]}.',
   icp_expansion:

@@ -34,6 +34,12 @@ export interface FakeOpenAiServer {
   requests: RecordedRequest[];
   /** Queues replies for the next requests, in order; an empty queue answers a default chat or image. */
   script(...replies: FakeReply[]): void;
+  /**
+   * Answers by the request body when the queue is empty (concurrent calls arrive in any
+   * order, so a reply meant for one recipient must be chosen by what was asked); `undefined`
+   * from it, or no responder, falls back to the default.
+   */
+  respondWith(responder: ((body: any) => FakeReply | undefined) | undefined): void;
   close(): Promise<void>;
 }
 
@@ -44,6 +50,7 @@ export const TINY_PNG_BASE64 = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAA
 export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
   const queue: FakeReply[] = [];
   const requests: RecordedRequest[] = [];
+  let responder: ((body: any) => FakeReply | undefined) | undefined;
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -58,7 +65,8 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
       const path = request.url ?? "/";
       requests.push({ method: request.method ?? "GET", path, headers: request.headers, body, at: Date.now() });
       const known = path === "/v1/chat/completions" || path === "/v1/images/generations";
-      const reply = queue.shift() ?? (path === "/v1/images/generations" ? { kind: "image" as const } : { kind: "chat" as const, text: "Fake answer" });
+      const reply =
+        queue.shift() ?? responder?.(body) ?? (path === "/v1/images/generations" ? { kind: "image" as const } : { kind: "chat" as const, text: "Fake answer" });
       if (!known) return send(response, 404, { error: { message: `Unknown path ${path}` } });
       switch (reply.kind) {
         case "hang":
@@ -91,6 +99,9 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
     script: (...replies) => void queue.push(...replies),
+    respondWith: (next) => {
+      responder = next;
+    },
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -13,7 +13,7 @@ import type { ImageRequest, ImageResult, Model, ModelRequest, ModelResult } from
 import { DEFAULT_IMAGE_SIZE } from "../../../core/model/model.ts";
 import { applyAccountRules } from "./account_rules.ts";
 import { ModelFailedError } from "../../../core/model/model_errors.ts";
-import { creditsForImage, creditsForUsage, DEFAULT_MODEL_PRICES, estimateTokens, type ModelPrices } from "../../../core/model/model_pricing.ts";
+import { centsForUsage, creditsForImage, creditsForUsage, DEFAULT_MODEL_PRICES, estimateTokens, type ModelPrices } from "../../../core/model/model_pricing.ts";
 import { expandIcp, suggestKeywords } from "./audience_terms.ts";
 import { coverPng } from "./cover_png.ts";
 import { draft } from "./draft.ts";
@@ -47,7 +47,7 @@ export function createLocalModel(options: LocalModelOptions = {}): Model {
       const text = run(request);
       if (!text.trim()) throw new ModelFailedError(`The local engine produced no text for "${request.task}"`);
       const usage = { inputTokens: estimateTokens(JSON.stringify(request.input)), outputTokens: estimateTokens(text) };
-      return { text, usage, costCredits: creditsForUsage(usage, prices), model: LOCAL_MODEL_NAME };
+      return { text, usage, costCredits: creditsForUsage(usage, prices), costCents: centsForUsage(usage, prices), model: LOCAL_MODEL_NAME };
     },
     async generateImage(request: ImageRequest): Promise<ImageResult> {
       throwIfCancelled(request.signal);

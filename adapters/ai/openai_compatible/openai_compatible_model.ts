@@ -9,7 +9,7 @@
 import type { ImageRequest, ImageResult, Model, ModelRequest, ModelResult } from "../../../core/model/model.ts";
 import { DEFAULT_IMAGE_SIZE } from "../../../core/model/model.ts";
 import { ModelCapabilityError, ModelFailedError } from "../../../core/model/model_errors.ts";
-import { creditsForImage, creditsForUsage, DEFAULT_MODEL_PRICES, estimateTokens, type ModelPrices } from "../../../core/model/model_pricing.ts";
+import { centsForUsage, creditsForImage, creditsForUsage, DEFAULT_MODEL_PRICES, estimateTokens, type ModelPrices } from "../../../core/model/model_pricing.ts";
 import { buildPrompt } from "../../../core/model/prompts.ts";
 import { splitFirstParagraph, withFirstParagraph } from "../../../core/model/first_paragraph.ts";
 import { taskDefaults } from "../../../core/model/task_defaults.ts";
@@ -83,6 +83,7 @@ export function createOpenAiCompatibleModel(options: OpenAiCompatibleOptions): M
         text: finish(request, content),
         usage,
         costCredits: creditsForUsage(usage, prices),
+        costCents: centsForUsage(usage, prices),
         model: typeof answer.model === "string" ? answer.model : options.model,
       };
     },
