@@ -32,8 +32,14 @@ export const datasetsRouter = router({
           "Costs: enrichment units, 1 for the size estimate plus the expected pages of 100 (`meta.enrichment_units`), charged before the walk (`429 rate_limited` when over the bucket); `my_posts`/`my_replies` cost none and are always synchronous. " +
           "One of 10 collections per account per UTC day (`429 collection_quota_exceeded`; refine counts, research does not); one background collection per account at a time (`409 collection_in_progress`, naming it in `error.dataset_id`). " +
           "A collection matching nobody answers `200` with `data: null` and a `note`, stores nothing and gives its slot back (in the background it ends `ready` with no rows, a note, and its slot back). " +
-          "**Research** (`source: research`): exactly one of `handles` (up to 25), `list_id`, `agent_id`, `dataset_id`; `max_rows` 1 to 25 (default 10); `focus`. " +
-          "Briefs and verbatim hooks per profile; more than 5 profiles answers `202`; unreadable profiles come back in `meta.skipped` and are not charged (see the README).",
+          "**Research** (`source: research`) researches up to 25 people, taken from exactly one of `handles` (1 to 25), `list_id` (your contact list), " +
+          "`agent_id` (a signal agent's leads, best score first) or `dataset_id` (another ready dataset of yours with people; `409 dataset_not_ready` otherwise). " +
+          "`max_rows` 1 to 25 (default 10; with `handles`, every handle sent); `focus` optional; `target` and `filters` are refused. Each row gets a brief " +
+          "(summary, topics, tone, recent themes) and up to 3 hooks quoting the person's own recent posts word for word; a quote that is not verbatim is dropped. " +
+          "Up to 5 profiles answer `201` ready, more answer `202` collecting. Costs: 1 credit per profile researched (the others are refunded and listed in " +
+          "`meta.skipped` with a reason), the `research_profiles` day cap and the platform ceiling (`429 ai_action_limited`), and 1 live lookup per profile " +
+          "whose X id is known, 2 per handle; when the daily live allowance runs out mid-run there is no 429: the rest are skipped as `allowance_exhausted`. " +
+          "A run that researches nobody answers `200` with `data: null` and its credits back. Research takes no daily collection slot.",
       },
       successStatus: 201,
       alsoAnswers: [200, 202],
@@ -43,6 +49,7 @@ export const datasetsRouter = router({
         "list_not_found",
         "agent_not_found",
         "not_found",
+        "dataset_not_ready",
         "collection_in_progress",
         "collection_quota_exceeded",
         "ai_action_limited",

@@ -61,7 +61,11 @@ export function coverageOf(row: DatasetRow): string {
   if (row.expected_total !== null && row.expected_total !== row.row_count) parts.push(`of about ${row.expected_total.toLocaleString("en-US")}`);
   if (row.params.filters && Object.keys(row.params.filters).length > 0) parts.push("filters applied");
   if (row.params.criterion) parts.push(`refined by "${row.params.criterion}"`);
-  if (row.row_count >= row.params.max_rows) parts.push(`capped at ${row.params.max_rows.toLocaleString("en-US")}`);
+  // Capped only when the walk stopped at max_rows with more left to read.
+  const read = row.counts.scanned ?? row.row_count;
+  if (row.row_count >= row.params.max_rows && row.expected_total !== null && row.expected_total > read) {
+    parts.push(`capped at ${row.params.max_rows.toLocaleString("en-US")}`);
+  }
   const tail = parts.length > 0 ? ` (${parts.join("; ")})` : "";
   return `${row.row_count.toLocaleString("en-US")} ${what}${tail}.`;
 }

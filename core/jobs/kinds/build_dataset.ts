@@ -16,7 +16,7 @@ import { runRefine } from "../../datasets/refine_dataset.ts";
 /** Runs one background dataset. */
 export async function buildDataset(deps: JobDeps, payload: BuildDatasetPayload, job: JobRow): Promise<void> {
   const dataset = await datasetById(deps.sql, payload.datasetId);
-  if (!dataset || dataset.status !== "collecting") return;
+  if (dataset?.status !== "collecting") return;
   if (dataset.params.criterion) return runRefine(deps, dataset, job);
   if (dataset.source === "research") return runResearch(deps, dataset, job);
   return runCollection(deps, dataset, job);
