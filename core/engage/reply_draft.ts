@@ -20,14 +20,14 @@ import type { z } from "zod";
 /** The tones a draft may take (supplement: Engage, reply-draft). */
 export const REPLY_TONES = ["engaging", "humorous", "creative", "sarcastic", "inspirational", "concise"] as const;
 
-/** What a tone asks of the model. */
+/** What a tone asks of the model: one instruction clause each, in words the local engine follows too. */
 const TONE_NOTES: Record<(typeof REPLY_TONES)[number], string> = {
-  engaging: "Engaging: add something specific and invite the author to continue.",
-  humorous: "Humorous: light and witty, never mocking the author.",
-  creative: "Creative: an unexpected angle or image.",
-  sarcastic: "Sarcastic: dry irony aimed at the situation, not at the author.",
-  inspirational: "Inspirational: encouraging and forward-looking.",
-  concise: "Concise: one short sentence.",
+  engaging: "Engaging",
+  humorous: "Humorous",
+  creative: "Creative",
+  sarcastic: "Sarcastic",
+  inspirational: "Inspirational",
+  concise: "Concise",
 };
 
 /** The body of a draft request. */
@@ -47,14 +47,11 @@ export async function draftReply(ctx: AccountContext, input: ReplyDraftRequest) 
   const handle = target ? target.post.author?.username : input.author_handle;
   const authorName = target ? target.post.author?.name : input.author_name;
   const { voice, rules } = await writingContext(ctx, { ownPosts: true });
-  const instructions = [
-    `Tone: ${TONE_NOTES[input.tone]}`,
-    authorName ? `The author is ${authorName}${handle ? ` (@${handle})` : ""}.` : undefined,
-    input.thoughts ? `What I want to say: ${input.thoughts}` : undefined,
-  ]
-    .filter(Boolean)
-    .join("\n");
-  const result = await runModel(ctx, { task: "reply_draft", input: { post, authorHandle: handle, instructions, voice, rules } });
+  // The tone names a transform every engine follows (the local engine knows each word).
+  const result = await runModel(ctx, {
+    task: "reply_draft",
+    input: { post, authorHandle: handle, authorName, thoughts: input.thoughts, instructions: TONE_NOTES[input.tone], voice, rules },
+  });
   return {
     data: { text: result.text, tone: input.tone, post_id: input.post_id ?? null },
     meta: { credits_charged: result.creditsCharged, live_lookups: target?.spent ?? 0, account_id: ctx.account.id },
