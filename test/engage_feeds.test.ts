@@ -21,6 +21,22 @@ before(async () => {
 });
 after(() => harness.close());
 
+describe("engage feeds: the demo world", () => {
+  test("A's main account has the demo keywords feed (open) and a list feed on the public demo list", async () => {
+    const { engage } = harness.world;
+    assert.ok(engage.list_feed, "the simulated network has a public list");
+    const listed = await transports(harness)[1].request("GET", "/v1/engage/feeds", { key: harness.world.keys.write });
+    const byId = new Map(listed.body.data.map((feed: any) => [feed.id, feed]));
+    const keywords: any = byId.get(engage.keywords_feed);
+    const list: any = byId.get(engage.list_feed);
+    assert.deepEqual([keywords?.type, keywords?.active, keywords?.keywords], ["keywords", true, ["AI agents", "LLM evals"]]);
+    assert.deepEqual([list?.type, list?.active, list?.x_list_id], ["x_list", false, harness.world.x?.public_list_id]);
+    const posts = await transports(harness)[1].request("GET", `/v1/engage/feeds/${engage.list_feed}/posts?limit=5`, { key: harness.world.keys.write });
+    assert.equal(posts.status, 200, JSON.stringify(posts.body));
+    assert.equal(posts.body.data.length, 5);
+  });
+});
+
 for (const index of [0, 1]) {
   const transport = (): Transport => transports(harness)[index];
   const name = index === 0 ? "in-process" : "http";

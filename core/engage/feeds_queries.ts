@@ -134,3 +134,9 @@ export async function listMemberIds(sql: Queryable, listId: number): Promise<str
     select x_user_id from contact_list_members where list_id = ${listId} order by added_at, id`;
   return rows.map((row) => row.x_user_id);
 }
+
+/** The id of the account's feed called `name` (the demo world finds its feeds again by name). */
+export async function feedIdNamed(sql: Queryable, accountId: string, name: string): Promise<number | undefined> {
+  const [row] = await sql<{ id: number }[]>`select id from engage_feeds where account_id = ${accountId} and name = ${name} order by id limit 1`;
+  return row?.id;
+}
