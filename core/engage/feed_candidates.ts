@@ -3,8 +3,9 @@
  * /v1/engage/feeds/{id}/posts): a keywords feed searches recent original posts matching any
  * keyword; an X list feed reads one page of the list's posts; a contact-list feed reads its
  * members' recent original posts, a slice of `ROTATION_SLICE` members per fetch when the list
- * is larger (the rotation). What was read is kept a short while (`CANDIDATE_TTL_MS`) so paging
- * with `exclude_post_ids` does not read the network again; `fresh=true` skips that cache.
+ * is larger (the rotation). What was read, with the account's replies of the moment, is kept
+ * a short while (`CANDIDATE_TTL_MS`) so paging with `exclude_post_ids` does not read the
+ * network again; `fresh=true` skips that cache.
  */
 import type { Context } from "../context.ts";
 import type { z } from "zod";
@@ -15,6 +16,7 @@ import { profilesOf } from "../network/profiles_of.ts";
 import { toXPost, type xPost } from "../lookups/lookup_records.ts";
 import { type FeedRow, listMemberIds, setRotationOffset } from "./feeds_queries.ts";
 import { ROTATION_SLICE } from "./feed_view.ts";
+import { repliedPostIds } from "./replied_posts.ts";
 
 /**
  * How long fetched candidates are served again: 2 minutes, about a minute's feed budget on
@@ -33,22 +35,27 @@ const MEMBER_POSTS = 5;
 /** A candidate in the API's post shape. */
 export type Candidate = z.infer<typeof xPost>;
 
-interface Cached {
-  fetchedAt: number;
+/** What one read of a feed found: its candidates and the posts the account had answered. */
+export interface FeedRead {
   posts: Candidate[];
+  replied: Set<string>;
+}
+
+interface Cached extends FeedRead {
+  fetchedAt: number;
 }
 
 /** The feed's candidates, from the cache unless `fresh` or stale; `cached` tells which. */
-export async function feedCandidates(ctx: Context, feed: FeedRow, fresh: boolean): Promise<{ posts: Candidate[]; cached: boolean }> {
+export async function feedCandidates(ctx: Context, feed: FeedRow, fresh: boolean): Promise<FeedRead & { cached: boolean }> {
   const { lookupCache, clock } = ctx.services;
   // The source's last change is in the key, so a PATCHed feed never answers its old posts.
   const key = `engage-feed:${feed.id}:${feed.updated_at.getTime()}`;
   const now = clock.now();
   const hit = fresh ? undefined : lookupCache.get<Cached>(key, now);
-  if (hit && now - hit.fetchedAt < CANDIDATE_TTL_MS) return { posts: hit.posts, cached: true };
-  const posts = await readCandidates(ctx, feed);
-  lookupCache.set(key, { fetchedAt: now, posts } satisfies Cached, now);
-  return { posts, cached: false };
+  if (hit && now - hit.fetchedAt < CANDIDATE_TTL_MS) return { posts: hit.posts, replied: hit.replied, cached: true };
+  const [posts, replied] = await Promise.all([readCandidates(ctx, feed), repliedPostIds(ctx, feed.account_id)]);
+  lookupCache.set(key, { fetchedAt: now, posts, replied } satisfies Cached, now);
+  return { posts, replied, cached: false };
 }
 
 async function readCandidates(ctx: Context, feed: FeedRow): Promise<Candidate[]> {

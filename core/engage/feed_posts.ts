@@ -9,11 +9,10 @@
  */
 import type { KeyContext } from "../context.ts";
 import { reachableFeed } from "./feed_access.ts";
-import { feedCandidates, type Candidate } from "./feed_candidates.ts";
+import { feedCandidates, type Candidate, type FeedRead } from "./feed_candidates.ts";
 import { chargeFeedFetches } from "./feed_fetches.ts";
 import { fetchUnits, toFeed } from "./feed_view.ts";
 import { markSeen, seenAmong } from "./feeds_queries.ts";
-import { repliedPostIds } from "./replied_posts.ts";
 
 /** The query of a feed read. */
 export interface FeedPostsInput {
@@ -31,16 +30,16 @@ export async function feedPosts(ctx: KeyContext, input: FeedPostsInput) {
   const feed = await reachableFeed(ctx, input.id, { accountId: input.account_id, write: false });
   const units = fetchUnits(feed);
   const release = await chargeFeedFetches(ctx, units);
-  let read: { posts: Candidate[]; cached: boolean };
-  let replied: Set<string>;
+  let read: FeedRead & { cached: boolean };
   try {
-    [read, replied] = await Promise.all([feedCandidates(ctx, feed, input.fresh), repliedPostIds(ctx, feed.account_id)]);
+    read = await feedCandidates(ctx, feed, input.fresh);
   } catch (error) {
     // Nothing came back: the fetch is not counted.
     await release();
     throw error;
   }
   const { sql, clock } = ctx.services;
+  const { replied } = read;
   const excluded = new Set(input.exclude_post_ids);
   const kept = read.posts.filter((post) => !excluded.has(post.id) && (input.include_replied || !replied.has(post.id)));
   const ranked = [...kept].sort(input.mode === "top" ? byEngagement : byTime);
