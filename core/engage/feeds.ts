@@ -41,10 +41,12 @@ export async function createFeed(ctx: AccountContext, input: { name: string; typ
 
 /** `PATCH /v1/engage/feeds/{id}`: a new name and/or one new source; the type follows the source. */
 export async function changeFeed(ctx: KeyContext, input: { id: number; name?: string; account_id?: string } & SourceInput) {
+  // Access first: whether a feed exists and may be changed is answered before the body's
+  // own rule, as every id-addressed write does (ARCHITECTURE: "Id-addressed calls").
+  const feed = await reachableFeed(ctx, input.id, { accountId: input.account_id, write: true });
   const sent = SOURCE_FIELDS.filter((field) => input[field] !== undefined);
   if (sent.length > 1) throw new ApiError("invalid_parameter", `Invalid "${sent[1]}": send at most one of ${SOURCE_FIELDS.map((f) => `"${f}"`).join(", ")}`);
   if (sent.length === 0 && input.name === undefined) throw new ApiError("invalid_parameter", 'Send "name", a new source, or both');
-  const feed = await reachableFeed(ctx, input.id, { accountId: input.account_id, write: true });
   const source = sent.length > 0 ? await resolveSource(await ownerContext(ctx, feed.account_id), input) : undefined;
   const { sql, clock } = ctx.services;
   const changed = await sql.begin((tx) => updateFeed(tx, feed.id, { name: input.name, source }, new Date(clock.now())));
