@@ -11,6 +11,7 @@ import { coversRouter } from "./covers.ts";
 import { datasetsRouter } from "./datasets.ts";
 import { datasetRowsRouter } from "./dataset_rows.ts";
 import { datasetOutreachRouter } from "./dataset_outreach.ts";
+import { engageRouter } from "./engage.ts";
 import { identityRouter } from "./identity.ts";
 import { inspirationMediaRouter } from "./inspiration_media.ts";
 import { inspirationRouter } from "./inspiration.ts";
@@ -41,6 +42,7 @@ export const appRouter = router({
   datasets: datasetsRouter,
   datasetRows: datasetRowsRouter,
   datasetOutreach: datasetOutreachRouter,
+  engage: engageRouter,
   identity: identityRouter,
   inspirationMedia: inspirationMediaRouter,
   inspiration: inspirationRouter,

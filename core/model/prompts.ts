@@ -61,7 +61,9 @@ export function buildPrompt(request: ModelRequest): ChatMessage[] {
     case "reply_draft": {
       const { input } = request;
       addContext(system, input.voice, undefined, input.rules);
-      block(`Post to reply to${input.authorHandle ? ` (by @${input.authorHandle.replace(/^@/, "")})` : ""}`, input.post);
+      const by = [input.authorName, input.authorHandle ? `@${input.authorHandle.replace(/^@/, "")}` : undefined].filter(Boolean).join(" ");
+      block(`Post to reply to${by ? ` (by ${by})` : ""}`, input.post);
+      block("What I want to say (keep my view)", input.thoughts);
       block("Instructions", input.instructions);
       break;
     }

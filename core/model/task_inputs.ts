@@ -70,6 +70,10 @@ export interface DraftInput extends WritingRules {
 export interface ReplyDraftInput extends WritingRules {
   post: string;
   authorHandle?: string;
+  /** The author's display name, when known. */
+  authorName?: string;
+  /** What the user wants to say (their own view; the reply keeps it). */
+  thoughts?: string;
   instructions?: string;
   voice?: VoiceProfile;
 }

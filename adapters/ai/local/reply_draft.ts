@@ -3,7 +3,8 @@
  * itself says, chosen by the kind of post: a number asks what drove it, a question gets
  * interest and a follow-up (the engine has no answer of its own to give), a story asks what they would do
  * differently, an opinion agrees on the hard part, anything else picks out its key
- * phrase and asks how they got there. No flattery, links or hashtags.
+ * phrase and asks how they got there. The user's own `thoughts`, when given, lead the reply
+ * in their words. No flattery, links or hashtags.
  */
 import type { ReplyDraftInput } from "../../../core/model/task_inputs.ts";
 import { applyVoice } from "./apply_voice.ts";
@@ -23,5 +24,14 @@ export function replyDraft(input: ReplyDraftInput): string {
   else if (STORY.test(post)) reply = `Thanks for writing this up. What would you do differently with ${topic} next time?`;
   else if (CONTRARIAN.test(post)) reply = `Agree on ${topic}. The hard part is doing it consistently. Where do you start?`;
   else reply = `The point about ${topic} is the one most people skip. How did you get there?`;
+  // The user's own view leads, in their words; the engine adds only its question.
+  if (input.thoughts?.trim()) reply = `${asSentence(input.thoughts)} ${reply}`;
   return applyVoice(applyDirectives(reply, directives, input.voice), input.voice);
+}
+
+/** `text` as one sentence: trimmed, capitalised, ending in punctuation. */
+function asSentence(text: string): string {
+  const trimmed = text.trim().replace(/\s+/g, " ");
+  const capital = trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
+  return /[.!?]$/.test(capital) ? capital : `${capital}.`;
 }
