@@ -9,6 +9,7 @@ import { contentRouter } from "./content.ts";
 import { contextRouter } from "./context.ts";
 import { coversRouter } from "./covers.ts";
 import { datasetsRouter } from "./datasets.ts";
+import { dmRouter } from "./dm.ts";
 import { identityRouter } from "./identity.ts";
 import { inspirationMediaRouter } from "./inspiration_media.ts";
 import { inspirationRouter } from "./inspiration.ts";
@@ -37,6 +38,7 @@ export const appRouter = router({
   context: contextRouter,
   covers: coversRouter,
   datasets: datasetsRouter,
+  dm: dmRouter,
   identity: identityRouter,
   inspirationMedia: inspirationMediaRouter,
   inspiration: inspirationRouter,

@@ -44,6 +44,8 @@ import { DISPATCH_SIGNAL_AGENTS_EVERY_SECONDS } from "../signals/agent_run_queue
 import { dispatchSignalAgents, type RunSignalAgentPayload, runSignalAgentJob } from "./kinds/run_signal_agents.ts";
 import type { BuildDatasetPayload } from "../datasets/dataset_job.ts";
 import { buildDataset } from "./kinds/build_dataset.ts";
+import { DISPATCH_DM_SENDS_EVERY_SECONDS, type SendDmsPayload } from "../dm/dm_sending_jobs.ts";
+import { dispatchDmSendsJob, sendDmsJob } from "./kinds/send_dms.ts";
 
 /** The payload of each job kind. */
 export interface JobPayloads {
@@ -65,6 +67,8 @@ export interface JobPayloads {
   dispatch_signal_agents: Record<string, never>;
   run_signal_agent: RunSignalAgentPayload;
   build_dataset: BuildDatasetPayload;
+  send_dms: SendDmsPayload;
+  dispatch_dm_sends: Record<string, never>;
 }
 
 /** A job kind this server knows. */
@@ -149,6 +153,12 @@ export function jobHandlers(deps: JobDeps): KnownJobHandlers {
     build_dataset: async (payload, job) => {
       await buildDataset(deps, payload, job);
     },
+    send_dms: async (payload, job) => {
+      await sendDmsJob(deps, payload, job);
+    },
+    dispatch_dm_sends: async () => {
+      await dispatchDmSendsJob(deps);
+    },
   };
 }
 
@@ -176,6 +186,8 @@ export const jobLanes: readonly JobLane[] = [
   // own lane keeps them from blocking the default loop, and a bounded width bounds memory
   // (bench/cover_jobs_section.ts: 100 queued at once).
   { kinds: ["generate_article_cover"], batchSize: 8, concurrency: 8 },
+  // DM sending: one job per account, each mostly waiting on the network, message after message.
+  { kinds: ["send_dms"], batchSize: 50, concurrency: 50 },
 ];
 
 const HOUR = 3600;
@@ -201,4 +213,6 @@ export const periodicJobs: readonly PeriodicJob[] = [
   { kind: "dispatch_audience_sync", everySeconds: DISPATCH_AUDIENCE_SYNC_EVERY_SECONDS },
   // Every 5 minutes: an active agent runs hourly, at most 5 minutes late (core/signals/agent_run_rhythm.ts).
   { kind: "dispatch_signal_agents", everySeconds: DISPATCH_SIGNAL_AGENTS_EVERY_SECONDS },
+  // Every minute: a DM placed over coming days goes out at most a minute after it is due.
+  { kind: "dispatch_dm_sends", everySeconds: DISPATCH_DM_SENDS_EVERY_SECONDS },
 ];
