@@ -42,7 +42,12 @@ after(() => harness.close());
 const sender = (plan = "pro") => dmSenderAccount(sql(), people.open(1)[0], plan);
 
 /** Queues `recipients` for `accountId` at the clock's now. */
-async function queue(accountId: string, recipients: { x_user_id: string; name?: string; handle?: string; message?: string }[], now = Date.now(), message = "Hello [first]") {
+async function queue(
+  accountId: string,
+  recipients: { x_user_id: string; name?: string; handle?: string; message?: string }[],
+  now = Date.now(),
+  message = "Hello [first]",
+) {
   const allowance = (await dmAllowanceOf(sql(), accountId))!;
   return sql().begin((tx) => enqueueCampaign(tx, { accountId, allowance, now, message, recipients, spread: false, source: "api" }));
 }
@@ -56,15 +61,18 @@ async function delivered(accountId: string, recipients: string[]): Promise<numbe
 }
 
 const statuses = async (campaignId: number) =>
-  (await sql()<{ recipient_id: string; status: string; reason: string | null; sent_text: string | null }[]>`
-    select recipient_id, status, reason, sent_text from dm_messages where campaign_id = ${campaignId} order by id`);
+  await sql()<{ recipient_id: string; status: string; reason: string | null; sent_text: string | null }[]>`
+    select recipient_id, status, reason, sent_text from dm_messages where campaign_id = ${campaignId} order by id`;
 
 describe("the DM sender", () => {
   test("sends each due message once, tokens filled at send time, each outcome committed", async () => {
     const account = await sender();
     const [a, b] = people.open(2);
     const profile = people.profile(b);
-    const campaign = await queue(account, [{ x_user_id: a, name: "Grace Hopper" }, { x_user_id: b, message: "Hi [name] ([handle])" }]);
+    const campaign = await queue(account, [
+      { x_user_id: a, name: "Grace Hopper" },
+      { x_user_id: b, message: "Hi [name] ([handle])" },
+    ]);
     const result = await sendDueMessages(deps(), account);
     assert.deepEqual({ sent: result.sent, failed: result.failed, stop: result.stop }, { sent: 2, failed: 0, stop: "idle" });
     const rows = await statuses(campaign.id);
@@ -86,11 +94,19 @@ describe("the DM sender", () => {
     const clock = manualClock(Date.now());
     const daily = (await dmAllowanceOf(sql(), account))!.dailyBulkMax;
     // The day is two short of full: 48 sent an hour ago (by an earlier campaign).
-    const earlier = await queue(account, people.open(daily - 2).map((x_user_id) => ({ x_user_id })), clock.now() - 3_600_000);
+    const earlier = await queue(
+      account,
+      people.open(daily - 2).map((x_user_id) => ({ x_user_id })),
+      clock.now() - 3_600_000,
+    );
     await sql()`update dm_messages set status = 'sent', sent_at = ${new Date(clock.now() - 3_600_000)} where campaign_id = ${earlier.id}`;
     // Queued over the allowance by hand (the create would refuse): the sender is the last word.
     const recipients = people.open(3);
-    const campaign = await queue(account, recipients.slice(0, 2).map((x_user_id) => ({ x_user_id })), clock.now());
+    const campaign = await queue(
+      account,
+      recipients.slice(0, 2).map((x_user_id) => ({ x_user_id })),
+      clock.now(),
+    );
     await sql()`
       insert into dm_messages (campaign_id, account_id, recipient_id, message, status, send_after, month_start)
       select campaign_id, account_id, ${recipients[2]}, message, 'pending', send_after, month_start from dm_messages where campaign_id = ${campaign.id} limit 1`;
@@ -111,8 +127,11 @@ describe("the DM sender", () => {
     const closed = people.closed(account);
     const campaign = await queue(account, [{ x_user_id: closed }]);
     const committed = async () =>
-      (await sql()<{ count: number }[]>`select count(*)::int as count from dm_messages where account_id = ${account} and status in ('pending', 'sending', 'sent')`)[0]
-        .count;
+      (
+        await sql()<
+          { count: number }[]
+        >`select count(*)::int as count from dm_messages where account_id = ${account} and status in ('pending', 'sending', 'sent')`
+      )[0].count;
     assert.equal(await committed(), 1);
     const result = await sendDueMessages(deps(), account);
     assert.equal(result.failed, 1);
@@ -166,7 +185,10 @@ describe("the DM sender", () => {
   test("a lost authorisation pauses the account with its messages kept; a later probe that works clears it", async () => {
     const account = await sender();
     const recipients = people.open(2);
-    const campaign = await queue(account, recipients.map((x_user_id) => ({ x_user_id })));
+    const campaign = await queue(
+      account,
+      recipients.map((x_user_id) => ({ x_user_id })),
+    );
     const refused: SocialNetwork = {
       ...sim(),
       async sendDm() {
@@ -194,7 +216,10 @@ describe("the DM sender", () => {
   test("several senders on one queue send every message exactly once", async () => {
     const account = await sender();
     const recipients = people.open(24);
-    await queue(account, recipients.map((x_user_id) => ({ x_user_id })));
+    await queue(
+      account,
+      recipients.map((x_user_id) => ({ x_user_id })),
+    );
     const results = await Promise.all(Array.from({ length: 4 }, () => sendDueMessages(deps(), account)));
     assert.equal(
       results.reduce((sum, result) => sum + result.sent, 0),
@@ -206,9 +231,24 @@ describe("the DM sender", () => {
   test("a sender killed between two messages, then restarted, sends every message exactly once", { skip: postgresOnly }, async () => {
     const account = await sender();
     const recipients = people.open(5);
-    const campaign = await queue(account, recipients.map((x_user_id) => ({ x_user_id })));
+    const campaign = await queue(
+      account,
+      recipients.map((x_user_id) => ({ x_user_id })),
+    );
     const child = startNode(
-      ["--import", "tsx", "test/support/dm_sender_crash_process.ts", "--url", harness.database.url!, "--account", account, "--crash-after", "2", "--lease", "1"],
+      [
+        "--import",
+        "tsx",
+        "test/support/dm_sender_crash_process.ts",
+        "--url",
+        harness.database.url!,
+        "--account",
+        account,
+        "--crash-after",
+        "2",
+        "--lease",
+        "1",
+      ],
       { env: childEnv() },
     );
     let timer: NodeJS.Timeout | undefined;
@@ -242,7 +282,12 @@ describe("the DM sender", () => {
     const token = "user-token-dm-sender";
     const fake = await startFakeXServer({ network: sim(), userTokens: { [token]: account } });
     try {
-      const x = createXApiNetwork({ baseUrl: fake.url, bearerToken: fake.bearerToken, userToken: (id) => (id === account ? token : undefined), timeoutMs: 5000 });
+      const x = createXApiNetwork({
+        baseUrl: fake.url,
+        bearerToken: fake.bearerToken,
+        userToken: (id) => (id === account ? token : undefined),
+        timeoutMs: 5000,
+      });
       const [open] = people.open(1);
       const closed = people.closed(account);
       const campaign = await queue(account, [{ x_user_id: open, name: "Ada King" }, { x_user_id: closed }]);
