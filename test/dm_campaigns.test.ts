@@ -8,7 +8,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startHarness, transports, type Harness, type Transport } from "./support/harness.ts";
-import { dmPeople, dmSenderAccount } from "./support/dm_people.ts";
+import { dmPeople, dmSenderAccount, messagedPeople } from "./support/dm_people.ts";
 import type { SimulatedNetwork } from "../adapters/x/simulated/simulated_network.ts";
 import { enqueueCampaign } from "../core/dm/create_campaign.ts";
 import { ApiError } from "../core/errors.ts";
@@ -19,7 +19,7 @@ let people: ReturnType<typeof dmPeople>;
 
 before(async () => {
   harness = await startHarness();
-  people = dmPeople(harness.services.network as SimulatedNetwork);
+  people = dmPeople(harness.services.network as SimulatedNetwork, await messagedPeople(harness.services.sql));
 });
 after(() => harness.close());
 
@@ -193,6 +193,18 @@ for (const index of [0, 1]) {
       const [row] = await harness.services.sql<{ id: number }[]>`insert into dm_campaigns (account_id) values (${shared}) returning id`;
       assert.equal((await send("GET", `/v1/dm/campaigns/${row.id}`)).status, 200);
       expectError(await send("DELETE", `/v1/dm/campaigns/${row.id}`), 403, "writes_main_account_only");
+    });
+
+    test("the demo campaign has sent, pending and scheduled messages", async () => {
+      const answer = await send("GET", `/v1/dm/campaigns/${harness.world.dm.campaign}`);
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      const { counts, messages } = answer.body.data;
+      assert.equal(counts.sent, 2);
+      const later = messages.filter((m: any) => m.status === "pending" && Date.parse(m.send_after) > Date.now() + 3_600_000);
+      const dueNow = messages.filter((m: any) => m.status === "pending" && Date.parse(m.send_after) <= Date.now());
+      assert.equal(later.length, 2);
+      assert.equal(dueNow.length, 1);
+      assert.ok(messages.filter((m: any) => m.status === "sent").every((m: any) => m.text.startsWith("Thanks for following, ") && !m.text.includes("[")));
     });
 
     test("the queue pages by offset", async () => {

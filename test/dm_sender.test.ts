@@ -9,7 +9,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startHarness, type Harness } from "./support/harness.ts";
-import { dmPeople, dmSenderAccount } from "./support/dm_people.ts";
+import { dmPeople, dmSenderAccount, messagedPeople } from "./support/dm_people.ts";
 import { manualClock } from "./support/manual_clock.ts";
 import { childEnv, pollUntil, startNode } from "./support/child_node.ts";
 import { startFakeXServer } from "./support/fake_x_api/fake_x_server.ts";
@@ -34,7 +34,7 @@ const sql = () => harness.services.sql;
 
 before(async () => {
   harness = await startHarness();
-  people = dmPeople(sim());
+  people = dmPeople(sim(), await messagedPeople(sql()));
 });
 after(() => harness.close());
 

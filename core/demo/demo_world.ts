@@ -21,6 +21,7 @@ import { ensureDemoContent } from "./demo_content.ts";
 import { ensureDemoContactLists } from "./demo_contact_lists.ts";
 import { ensureDemoSignals } from "./demo_signals.ts";
 import { type DemoDatasets, ensureDemoDatasets } from "./demo_datasets.ts";
+import { ensureDemoDm } from "./demo_dm.ts";
 import { ensureDemoPosts, useUpPostQuota, type DemoScheduledPosts } from "./demo_scheduling.ts";
 import { type AccountInput, createUser, linkAccount, shareAccount, type UserInput, userByEmail } from "../accounts/users.ts";
 import { anyUser, billingAnchorOf, ensureDemoTag, setPostQuota } from "./demo_queries.ts";
@@ -46,6 +47,8 @@ export interface DemoWorld {
   signals: { agent: number };
   /** A's datasets: `research_ready` (rows with briefs and verbatim hooks), `collecting`, `failed`, `not_research` (a ready collection). */
   datasets: DemoDatasets;
+  /** A's DM campaign with sent, pending and scheduled (placed a day later) messages. */
+  dm: { campaign?: number };
   /** Fixtures of the social network (`x.*`), when the network has them. */
   x?: NetworkDemoFixtures;
 }
@@ -138,6 +141,7 @@ export async function ensureDemoWorld(services: Services, seed: { content?: bool
   const contactLists = await ensureDemoContactLists(services, people.ada.main.id);
   const signals = await ensureDemoSignals(seeding, people.ada.main.id);
   const datasets = await ensureDemoDatasets(seeding, { userId: users.ada, accountId: people.ada.main.id });
+  const dm = await ensureDemoDm(seeding, people.ada.main.id);
   // The year of synced content costs seconds; suites that do not read it leave it out.
   if (seed.content ?? true) await ensureDemoContent(services, [people.ada.main.id, people.ada.linked.id]);
 
@@ -178,6 +182,7 @@ export async function ensureDemoWorld(services: Services, seed: { content?: bool
     contact_lists: contactLists,
     signals,
     datasets,
+    dm,
     x: services.network.demoFixtures?.(),
   };
 }

@@ -6,12 +6,16 @@
 import type { Sql } from "../../core/db/sql.ts";
 import type { SimulatedNetwork } from "../../adapters/x/simulated/simulated_network.ts";
 
-/** Hands out world people: `open(n)` accept DMs from anyone; `closed()` accepts none from `senderIndex`'s strangers. */
-export function dmPeople(network: SimulatedNetwork) {
+/**
+ * Hands out world people: `open(n)` accept DMs from anyone; `closed()` accepts none from the
+ * sender's strangers. `exclude`: people already messaged (the demo campaign's).
+ */
+export function dmPeople(network: SimulatedNetwork, exclude: ReadonlySet<string> = new Set()) {
   const { pop } = network.world;
   let next = pop.anchorCount + 50;
   const take = (accepts: boolean): { id: string; index: number } => {
     for (; next < pop.size; next++) {
+      if (exclude.has(pop.ids[next])) continue;
       if ((pop.canDm[next] === 1) === accepts && pop.isProtected[next] === 0) return { id: pop.ids[next], index: next++ };
     }
     throw new Error("The world ran out of people for the DM suites");
@@ -42,4 +46,10 @@ export async function dmSenderAccount(sql: Sql, accountId: string, plan = "pro")
     insert into accounts (id, user_id, username, name, avatar_url)
     values (${accountId}, ${user.id}, ${`dm_${accountId.slice(-8)}`}, ${"DM sender"}, ${"https://example.com/a.png"})`;
   return accountId;
+}
+
+/** Everyone some account of the database has a DM queued or sent to. */
+export async function messagedPeople(sql: Sql): Promise<Set<string>> {
+  const rows = await sql<{ recipient_id: string }[]>`select distinct recipient_id from dm_messages`;
+  return new Set(rows.map((row) => row.recipient_id));
 }
