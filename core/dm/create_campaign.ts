@@ -73,6 +73,8 @@ export interface EnqueueRequest {
   spread: boolean;
   source: "api" | "auto_dm";
   scheduledPostId?: number;
+  /** Adds to this campaign instead of making one (a post's auto DM grows one campaign). */
+  campaignId?: number;
 }
 
 /**
@@ -128,9 +130,11 @@ export async function enqueueCampaign(tx: Queryable, request: EnqueueRequest): P
     skipped: self + placement.overflow,
     duplicates,
   };
-  const id = await insertCampaign(tx, { accountId, message: request.message, source: request.source, scheduledPostId: request.scheduledPostId, at });
+  const id =
+    request.campaignId ??
+    (await insertCampaign(tx, { accountId, message: request.message, source: request.source, scheduledPostId: request.scheduledPostId, at }));
   await insertMessages(tx, { id, accountId, at }, messages);
-  await setCampaignCounts(tx, id, { ...counts });
+  if (request.campaignId === undefined) await setCampaignCounts(tx, id, { ...counts });
   if (placement.queuedNow > 0) await enqueueDmSending(tx, accountId, at);
   return { id, counts };
 }

@@ -45,7 +45,8 @@ import { dispatchSignalAgents, type RunSignalAgentPayload, runSignalAgentJob } f
 import type { BuildDatasetPayload } from "../datasets/dataset_job.ts";
 import { buildDataset } from "./kinds/build_dataset.ts";
 import { DISPATCH_DM_SENDS_EVERY_SECONDS, type SendDmsPayload } from "../dm/dm_sending_jobs.ts";
-import { dispatchDmSendsJob, sendDmsJob } from "./kinds/send_dms.ts";
+import { dispatchAutoDmsJob, dispatchDmSendsJob, sendDmsJob } from "./kinds/send_dms.ts";
+import { DISPATCH_AUTO_DMS_EVERY_SECONDS } from "../dm/auto_dm_engagers.ts";
 
 /** The payload of each job kind. */
 export interface JobPayloads {
@@ -69,6 +70,7 @@ export interface JobPayloads {
   build_dataset: BuildDatasetPayload;
   send_dms: SendDmsPayload;
   dispatch_dm_sends: Record<string, never>;
+  dispatch_auto_dms: Record<string, never>;
 }
 
 /** A job kind this server knows. */
@@ -159,6 +161,9 @@ export function jobHandlers(deps: JobDeps): KnownJobHandlers {
     dispatch_dm_sends: async () => {
       await dispatchDmSendsJob(deps);
     },
+    dispatch_auto_dms: async () => {
+      await dispatchAutoDmsJob(deps);
+    },
   };
 }
 
@@ -215,4 +220,6 @@ export const periodicJobs: readonly PeriodicJob[] = [
   { kind: "dispatch_signal_agents", everySeconds: DISPATCH_SIGNAL_AGENTS_EVERY_SECONDS },
   // Every minute: a DM placed over coming days goes out at most a minute after it is due.
   { kind: "dispatch_dm_sends", everySeconds: DISPATCH_DM_SENDS_EVERY_SECONDS },
+  // Every 5 minutes: people who reply to or repost a sent post with an auto DM are queued.
+  { kind: "dispatch_auto_dms", everySeconds: DISPATCH_AUTO_DMS_EVERY_SECONDS },
 ];

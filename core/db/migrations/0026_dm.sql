@@ -61,3 +61,20 @@ create table dm_account_states (
   account_id text primary key references accounts (id) on delete cascade,
   reauth_required_at timestamptz
 );
+
+-- A scheduled post's auto DM (supplement: Scheduling, auto DM): after the post is sent, the
+-- people who reply and/or repost get `message` (tokens filled at send time) through the same
+-- sender and limits, each person once per post, at most `max`. `enabled` false is the off
+-- switch (the setting and its slot are kept). `slot_month` is the UTC month whose
+-- `posts_with_auto_dm` slot it holds; removing the setting (deleting the row) returns it.
+create table dm_auto_settings (
+  post_id bigint primary key references scheduled_posts (id) on delete cascade,
+  account_id text not null references accounts (id) on delete cascade,
+  message text not null,
+  triggers text[] not null,
+  max integer not null check (max between 1 and 100),
+  enabled boolean not null default true,
+  slot_month timestamptz not null,
+  created_at timestamptz not null default now()
+);
+create index dm_auto_settings_by_month on dm_auto_settings (account_id, slot_month);
