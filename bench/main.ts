@@ -17,13 +17,15 @@
  * tool call against the same REST call (mcp_section.ts: within 1.3x; `tools/list` latency), and analytics over 366 days
  * of 100,000 posts vs the bare SQL with the content sync of a 10,000-post account (content_section.ts). Last, one
  * `BENCH_RESULT <json>` line with all of them (`jobs`, `idempotency`, `lookups`, `ai_overhead`, `scheduling`,
- * `scheduled_list`, `cover_jobs`, `operations`, `mcp`, `content`, `inspiration`, `audience`, `signals`). The inspiration section
+ * `scheduled_list`, `cover_jobs`, `operations`, `mcp`, `content`, `inspiration`, `audience`, `signals`, `dm`). The inspiration section
  * (inspiration_section.ts) loads 1,000,000 posts and times a two-word search with filters (target: p50 < 100 ms).
  * The audience section (audience_section.ts) seeds 100,000 contacts in one list and times member search with `q`
  * and `GET /v1/contacts?sort=engagement` (page 1 and 100) vs a bare route (target: p50 < 20 ms and within 2x),
  * then bulk add and bulk delete of 500 members (ms, figures only). The signals section (signals_section.ts) times one
  * lead search on the simulated network (seconds, queries used) and the agent runner over 100 active agents (agents/s,
- * leads found per run; BENCH_SIGNAL_AGENTS, BENCH_SIGNAL_CONCURRENCY), figures only.
+ * leads found per run; BENCH_SIGNAL_AGENTS, BENCH_SIGNAL_CONCURRENCY), figures only. The DM section (dm_section.ts)
+ * queues 10,000 messages across 100 accounts and times the sender until all are sent (messages/s, peak memory;
+ * BENCH_DM_ACCOUNTS, BENCH_DM_PER_ACCOUNT, BENCH_DM_CONCURRENCY), figures only.
  *
  * Env: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 50), BENCH_WARMUP
  * (s, default 3); BENCH_JOBS (default 20000), BENCH_JOB_BATCH (200), BENCH_JOB_RUNNERS (4),
@@ -35,13 +37,13 @@
  * BENCH_AI_CONNECTIONS (10); DATABASE_URL and REDIS_URL to bench
  * against existing servers; BENCH_STORAGE=embedded to force embedded PGlite and in-memory counters;
  * BENCH_SECTIONS (comma list of `path`, `jobs`, `idempotency`, `lookups`, `ai_overhead`,
- * `scheduling`, `scheduled_list`, `cover_jobs`, `operations`, `mcp`, `content`, `inspiration`, `audience`, `signals`; default all;
+ * `scheduling`, `scheduled_list`, `cover_jobs`, `operations`, `mcp`, `content`, `inspiration`, `audience`, `signals`, `dm`; default all;
  * BENCH_MCP_CALLS, default 1000; BENCH_CONTENT_POSTS, BENCH_CONTENT_CALLS, BENCH_SYNC_POSTS; BENCH_AUDIENCE_CONTACTS,
  * default 100000, BENCH_AUDIENCE_CALLS, default 200, BENCH_AUDIENCE_BULK_RUNS, default 5) runs only those sections, the others
  * answering null in the JSON.
  * Exits 0 whether or not the targets are met; non-zero when setup or measuring fails, or when
  * a measured run answered non-2xx (`valid` false in the JSON for full/bare, `idempotency.valid`,
- * `lookups.valid`, `ai_overhead.valid`, `audience.valid`, `signals.valid`).
+ * `lookups.valid`, `ai_overhead.valid`, `audience.valid`, `signals.valid`, `dm.valid`).
  */
 import { availableParallelism } from "node:os";
 import type { CleanupStack } from "./cleanup_stack.ts";
@@ -65,6 +67,7 @@ import { measureContent } from "./content_section.ts";
 import { measureInspiration } from "./inspiration_section.ts";
 import { measureAudience } from "./audience_section.ts";
 import { measureSignals } from "./signals_section.ts";
+import { measureDms } from "./dm_section.ts";
 
 /** The full path must keep at least this share of the bare route's throughput. */
 const TARGET_RATIO = 0.6;
@@ -84,6 +87,7 @@ const SECTIONS = [
   "inspiration",
   "audience",
   "signals",
+  "dm",
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -151,6 +155,7 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
   const inspiration = await section("inspiration", () => measureInspiration(sectionTarget, notReal));
   const audience = await section("audience", () => measureAudience(sectionTarget, settings.audience, notReal));
   const signals = await section("signals", () => measureSignals(sectionTarget, notReal));
+  const dm = await section("dm", () => measureDms(sectionTarget, notReal));
 
   const summary = {
     target_ratio: TARGET_RATIO,
@@ -190,6 +195,7 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
     inspiration: inspiration ?? null,
     audience: audience?.summary ?? null,
     signals: signals?.summary ?? null,
+    dm: dm?.summary ?? null,
   };
   console.log("");
   console.log(`BENCH_RESULT ${JSON.stringify(summary)}`);
@@ -205,6 +211,7 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
     inspiration?.valid,
     audience?.valid,
     signals?.valid,
+    dm?.valid,
   ];
   return valid.every((ok) => ok !== false) ? 0 : 1;
 }

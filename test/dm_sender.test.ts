@@ -298,7 +298,7 @@ describe("the DM sender", () => {
         rows.map((row) => [row.status, row.sent_text]),
         [
           ["sent", "Hello Ada"],
-          ["failed", "Hello " + people.profile(closed).name.split(/\s+/)[0]],
+          ["failed", `Hello ${people.profile(closed).name.split(/\s+/)[0]}`],
         ],
       );
       assert.ok(fake.requests.some((request) => request.method === "POST" && request.path === `/2/dm_conversations/with/${open}/messages`));
