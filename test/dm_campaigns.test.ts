@@ -12,6 +12,7 @@ import { dmPeople, dmSenderAccount, messagedPeople } from "./support/dm_people.t
 import type { SimulatedNetwork } from "../adapters/x/simulated/simulated_network.ts";
 import { enqueueCampaign } from "../core/dm/create_campaign.ts";
 import { ApiError } from "../core/errors.ts";
+import { fillTokens } from "../core/dm/dm_text.ts";
 import { type DmAllowance, PLANS } from "../core/limits/plans.ts";
 
 let harness: Harness;
@@ -310,5 +311,14 @@ describe("DM limits arithmetic (fixed clock)", () => {
     assert.match(skipped[0].reason, /cannot schedule/);
     const error = await refusal(enqueue(account, t0 + 1000, people.open(1), { allowance: noScheduling }));
     assert.equal(error.extra.scope, "day");
+  });
+});
+
+describe("DM tokens", () => {
+  test("[name], [first] and [handle] fill case-insensitively, falling back to each other, then to there", () => {
+    assert.equal(fillTokens("Hi [first] ([NAME], [handle])", { name: "Grace Brewster Hopper", handle: "@grace" }), "Hi Grace (Grace Brewster Hopper, @grace)");
+    assert.equal(fillTokens("Hi [first], [handle]", { name: null, handle: "ada" }), "Hi @ada, @ada");
+    assert.equal(fillTokens("Hi [handle]", { name: "Ada", handle: null }), "Hi Ada");
+    assert.equal(fillTokens("Hi [first]! [unknown]", { name: null, handle: null }), "Hi there! [unknown]");
   });
 });
