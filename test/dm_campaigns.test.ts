@@ -222,6 +222,53 @@ for (const index of [0, 1]) {
   });
 }
 
+describe("DM limits over REST", () => {
+  /** Fills `count` sent messages of the linked account at `sentAt`, counted against the current month. */
+  const fill = async (count: number, sentAt: Date) => {
+    const { sql } = harness.services;
+    const account = harness.world.accounts.linked;
+    const [campaign] = await sql<{ id: number }[]>`insert into dm_campaigns (account_id, message) values (${account}, 'filler') returning id`;
+    await sql`
+      insert into dm_messages (campaign_id, account_id, recipient_id, message, status, send_after, month_start, sent_at)
+      select ${campaign.id}, ${account}, (9000000000000000000 + g)::text, 'filler', 'sent', ${sentAt}, date_trunc('month', now() at time zone 'utc') at time zone 'utc', ${sentAt}
+        from generate_series(1, ${count}) as g`;
+    return campaign.id;
+  };
+
+  test("429 dm_limit_reached scope day with Retry-After; spread places the overflow instead; scope month when the month is full", async () => {
+    const { sql } = harness.services;
+    const linked = harness.world.accounts.linked;
+    const limits = (await transports(harness)[0].request("GET", `/v1/dm/limits?account_id=${linked}`, { key: harness.world.keys.write })).body.data;
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    const filler = await fill(limits.daily_bulk.max - limits.daily_bulk.used, hourAgo);
+    try {
+      for (const transport of transports(harness)) {
+        const body = { message: "Over the day", recipients: recipientsOf(people.open(2)), account_id: linked };
+        const refused = await transport.request("POST", "/v1/dm/campaigns", { key: harness.world.keys.write, body });
+        expectError(refused, 429, "dm_limit_reached");
+        assert.equal(refused.body.error.scope, "day");
+        const retryAfter = Number(refused.headers.get("retry-after"));
+        assert.ok(retryAfter > 86_400 - 3_600 - 60 && retryAfter <= 86_400 - 3_600 + 1, String(retryAfter));
+        const spread = await transport.request("POST", "/v1/dm/campaigns", { key: harness.world.keys.write, body: { ...body, spread: true } });
+        assert.equal(spread.status, 201, JSON.stringify(spread.body));
+        assert.deepEqual([spread.body.data.queued_now, spread.body.data.scheduled], [0, 2]);
+      }
+      const now = (await transports(harness)[0].request("GET", `/v1/dm/limits?account_id=${linked}`, { key: harness.world.keys.write })).body.data;
+      await fill(now.monthly.max - now.monthly.committed, new Date(Date.now() - 3 * 86_400_000));
+      for (const transport of transports(harness)) {
+        const body = { message: "Over the month", recipients: recipientsOf(people.open(1)), account_id: linked, spread: true };
+        const refused = await transport.request("POST", "/v1/dm/campaigns", { key: harness.world.keys.write, body });
+        expectError(refused, 429, "dm_limit_reached");
+        assert.equal(refused.body.error.scope, "month");
+        assert.ok(Number(refused.headers.get("retry-after")) >= 1);
+      }
+    } finally {
+      await sql`delete from dm_messages where account_id = ${linked}`;
+      await sql`delete from dm_campaigns where account_id = ${linked} and id >= ${filler}`;
+    }
+  });
+});
+
 describe("DM limits arithmetic (fixed clock)", () => {
   const allowance: DmAllowance = { monthlyMax: 10, dailyBulkMax: 4, perPostMax: 100, postsWithAutoDm: 5, schedulingEnabled: true };
   const DAY = 86_400_000;
