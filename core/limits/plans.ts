@@ -58,6 +58,15 @@ function dms(monthlyMax: number, dailyBulkMax: number, perPostMax: number, posts
   return { monthlyMax, dailyBulkMax, perPostMax, postsWithAutoDm, schedulingEnabled };
 }
 
+/** DM limits by plan id (monthly, rolling day, per post, posts with auto DM, scheduling); a plan not listed (trial) has no DMs. */
+const DM_ALLOWANCES: Record<string, DmAllowance> = {
+  basic: dms(300, 50, 25, 5, false),
+  pro: dms(2_000, 200, 100, 30, true),
+  advanced: dms(6_000, 500, 100, 100, true),
+  ultra: dms(20_000, 1_000, 100, 300, true),
+  enterprise: dms(1_000_000, 100_000, 100, 10_000, true),
+};
+
 function plan(
   id: string,
   label: string,
@@ -66,7 +75,6 @@ function plan(
   audienceBackfillCap: number,
   signalAgents: number,
   buckets: Record<BucketName, [number, number]>,
-  dmAllowance: DmAllowance | null = null,
 ): Plan {
   const entries = Object.entries(buckets).map(([name, [minute, day]]) => [name, { minute, day }]);
   return {
@@ -76,95 +84,50 @@ function plan(
     posts,
     audienceBackfillCap,
     signalAgents,
-    dms: dmAllowance,
+    dms: DM_ALLOWANCES[id] ?? null,
     buckets: Object.fromEntries(entries) as Record<BucketName, BucketLimits>,
   };
 }
 
 /** Every plan by id. */
 export const PLANS: Record<string, Plan> = {
-  basic: plan(
-    "basic",
-    "Basic",
-    { period: "monthly", credits: 200 },
-    100,
-    2_000,
-    1,
-    {
-      reads: [30, 3_000],
-      writes: [10, 500],
-      enrichment: [5, 50],
-      feed: [2, 20],
-    },
-    dms(300, 50, 25, 5, false),
-  ),
+  basic: plan("basic", "Basic", { period: "monthly", credits: 200 }, 100, 2_000, 1, {
+    reads: [30, 3_000],
+    writes: [10, 500],
+    enrichment: [5, 50],
+    feed: [2, 20],
+  }),
   trial: plan("trial", "Trial", { period: "daily", credits: 50 }, 30, 2_000, 1, {
     reads: [60, 5_000],
     writes: [20, 1_000],
     enrichment: [10, 100],
     feed: [2, 20],
   }),
-  pro: plan(
-    "pro",
-    "Pro",
-    { period: "monthly", credits: 1_000 },
-    1_000,
-    20_000,
-    3,
-    {
-      reads: [300, 20_000],
-      writes: [100, 5_000],
-      enrichment: [30, 500],
-      feed: [5, 60],
-    },
-    dms(2_000, 200, 100, 30, true),
-  ),
-  advanced: plan(
-    "advanced",
-    "Advanced",
-    { period: "monthly", credits: 3_000 },
-    3_000,
-    50_000,
-    10,
-    {
-      reads: [1_000, 50_000],
-      writes: [300, 10_000],
-      enrichment: [60, 1_500],
-      feed: [10, 120],
-    },
-    dms(6_000, 500, 100, 100, true),
-  ),
-  ultra: plan(
-    "ultra",
-    "Ultra",
-    { period: "monthly", credits: 10_000 },
-    10_000,
-    100_000,
-    25,
-    {
-      reads: [3_000, 200_000],
-      writes: [1_000, 20_000],
-      enrichment: [120, 5_000],
-      feed: [15, 300],
-    },
-    dms(20_000, 1_000, 100, 300, true),
-  ),
+  pro: plan("pro", "Pro", { period: "monthly", credits: 1_000 }, 1_000, 20_000, 3, {
+    reads: [300, 20_000],
+    writes: [100, 5_000],
+    enrichment: [30, 500],
+    feed: [5, 60],
+  }),
+  advanced: plan("advanced", "Advanced", { period: "monthly", credits: 3_000 }, 3_000, 50_000, 10, {
+    reads: [1_000, 50_000],
+    writes: [300, 10_000],
+    enrichment: [60, 1_500],
+    feed: [10, 120],
+  }),
+  ultra: plan("ultra", "Ultra", { period: "monthly", credits: 10_000 }, 10_000, 100_000, 25, {
+    reads: [3_000, 200_000],
+    writes: [1_000, 20_000],
+    enrichment: [120, 5_000],
+    feed: [15, 300],
+  }),
   // For operators' own automation (and the benchmark): buckets still counted, rarely reached.
-  enterprise: plan(
-    "enterprise",
-    "Enterprise",
-    { period: "monthly", credits: 100_000 },
-    1_000_000,
-    1_000_000,
-    1_000,
-    {
-      reads: [1_000_000, 100_000_000],
-      writes: [100_000, 10_000_000],
-      enrichment: [100_000, 10_000_000],
-      feed: [1_000, 100_000],
-    },
-    dms(1_000_000, 100_000, 100, 10_000, true),
-  ),
+  enterprise: plan("enterprise", "Enterprise", { period: "monthly", credits: 100_000 }, 1_000_000, 1_000_000, 1_000, {
+    reads: [1_000_000, 100_000_000],
+    writes: [100_000, 10_000_000],
+    enrichment: [100_000, 10_000_000],
+    feed: [1_000, 100_000],
+  }),
 };
 
 /** The plan with `id`; an unknown id falls back to the smallest plan rather than failing open. */
