@@ -18,7 +18,7 @@
  * of 100,000 posts vs the bare SQL with the content sync of a 10,000-post account (content_section.ts). Last, one
  * `BENCH_RESULT <json>` line with all of them (`jobs`, `idempotency`, `lookups`, `ai_overhead`, `scheduling`,
  * `scheduled_list`, `cover_jobs`, `operations`, `mcp`, `content`, `inspiration`, `audience`, `signals`, the dataset
- * sections and `engage`). The inspiration section
+ * sections, `engage` and `dm`). The inspiration section
  * (inspiration_section.ts) loads 1,000,000 posts and times a two-word search with filters (target: p50 < 100 ms).
  * The audience section (audience_section.ts) seeds 100,000 contacts in one list and times member search with `q`
  * and `GET /v1/contacts?sort=engagement` (page 1 and 100) vs a bare route (target: p50 < 20 ms and within 2x),
@@ -30,8 +30,11 @@
  * profiles (201) and one of 25 (202 to ready); `dataset_export` (dataset_export_section.ts) times a 1,000-row CSV
  * export over REST and compares the heap growth of 1,000 vs 10,000 rows (valid when 10x the rows needs under 3x the
  * memory: streamed; BENCH_EXPORT_RUNS); `dataset_outreach` (dataset_outreach_section.ts) drafts outreach messages
- * for 25 researched rows through REST (ms per row; BENCH_OUTREACH_RUNS). The engage section (engage_section.ts) times a keyword feed's first page fresh vs cached and a page of mentions (p50/p95 ms;
- * BENCH_ENGAGE_CALLS, default 30), figures only.
+ * for 25 researched rows through REST (ms per row; BENCH_OUTREACH_RUNS). The engage section (engage_section.ts)
+ * times a keyword feed's first page fresh vs cached and a page of mentions (p50/p95 ms; BENCH_ENGAGE_CALLS, default
+ * 30), figures only. The DM section (dm_section.ts)
+ * queues 10,000 messages across 100 accounts and times the sender until all are sent (messages/s, peak memory;
+ * BENCH_DM_ACCOUNTS, BENCH_DM_PER_ACCOUNT, BENCH_DM_CONCURRENCY), figures only.
  *
  * Env: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 50), BENCH_WARMUP
  * (s, default 3); BENCH_JOBS (default 20000), BENCH_JOB_BATCH (200), BENCH_JOB_RUNNERS (4),
@@ -44,13 +47,14 @@
  * against existing servers; BENCH_STORAGE=embedded to force embedded PGlite and in-memory counters;
  * BENCH_SECTIONS (comma list of `path`, `jobs`, `idempotency`, `lookups`, `ai_overhead`,
  * `scheduling`, `scheduled_list`, `cover_jobs`, `operations`, `mcp`, `content`, `inspiration`, `audience`, `signals`,
- * `datasets`, `research`, `dataset_export`, `dataset_outreach`, `engage`; default all;
+ * `datasets`, `research`, `dataset_export`, `dataset_outreach`, `engage`, `dm`; default all;
  * BENCH_MCP_CALLS, default 1000; BENCH_CONTENT_POSTS, BENCH_CONTENT_CALLS, BENCH_SYNC_POSTS; BENCH_AUDIENCE_CONTACTS,
  * default 100000, BENCH_AUDIENCE_CALLS, default 200, BENCH_AUDIENCE_BULK_RUNS, default 5) runs only those sections, the others
  * answering null in the JSON.
  * Exits 0 whether or not the targets are met; non-zero when setup or measuring fails, or when
  * a measured run answered non-2xx (`valid` false in the JSON for full/bare, `idempotency.valid`,
- * `lookups.valid`, `ai_overhead.valid`, `audience.valid`, `signals.valid`, `engage.valid`).
+ * `lookups.valid`, `ai_overhead.valid`, `audience.valid`, `signals.valid`, the dataset sections' `valid`,
+ * `engage.valid`, `dm.valid`).
  */
 import { availableParallelism } from "node:os";
 import type { CleanupStack } from "./cleanup_stack.ts";
@@ -79,6 +83,7 @@ import { measureResearch } from "./research_section.ts";
 import { measureDatasetExport } from "./dataset_export_section.ts";
 import { measureDatasetOutreach } from "./dataset_outreach_section.ts";
 import { measureEngage } from "./engage_section.ts";
+import { measureDms } from "./dm_section.ts";
 
 /** The full path must keep at least this share of the bare route's throughput. */
 const TARGET_RATIO = 0.6;
@@ -103,6 +108,7 @@ const SECTIONS = [
   "dataset_export",
   "dataset_outreach",
   "engage",
+  "dm",
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -175,6 +181,7 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
   const datasetExport = await section("dataset_export", () => measureDatasetExport(sectionTarget, notReal));
   const datasetOutreach = await section("dataset_outreach", () => measureDatasetOutreach(sectionTarget, notReal));
   const engage = await section("engage", () => measureEngage(sectionTarget, notReal));
+  const dm = await section("dm", () => measureDms(sectionTarget, notReal));
 
   const summary = {
     target_ratio: TARGET_RATIO,
@@ -219,6 +226,7 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
     dataset_export: datasetExport?.summary ?? null,
     dataset_outreach: datasetOutreach?.summary ?? null,
     engage: engage?.summary ?? null,
+    dm: dm?.summary ?? null,
   };
   console.log("");
   console.log(`BENCH_RESULT ${JSON.stringify(summary)}`);
@@ -239,6 +247,7 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
     datasetExport?.valid,
     datasetOutreach?.valid,
     engage?.valid,
+    dm?.valid,
   ];
   return valid.every((ok) => ok !== false) ? 0 : 1;
 }

@@ -30,6 +30,9 @@ export const ERROR_STATUS = {
   post_quota_exceeded: 403,
   x_premium_required: 403,
   cap_reached: 403,
+  // Chosen here (the supplement shows no status): the user's plan has no DMs, a permission
+  // the plan withholds, like `x_premium_required`.
+  dm_not_in_plan: 403,
   account_not_found: 404,
   not_found: 404,
   // Threadline's own: a known /v1 path called with a method it does not serve.
@@ -60,6 +63,9 @@ export const ERROR_STATUS = {
   // Chosen here: a state conflict on the article, not a malformed request.
   article_not_editable: 409,
   article_not_scheduled: 409,
+  // Chosen here (the supplement shows no status): the account's network authorisation was
+  // lost, a state of the account to resolve (reconnect it) before retrying, not a bad request.
+  reauth_required: 409,
   // Threadline's own (the spec names no status for it; ARCHITECTURE, request path step 1):
   // a JSON body over 1 MiB, refused without buffering it.
   payload_too_large: 413,

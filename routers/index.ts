@@ -12,6 +12,7 @@ import { datasetsRouter } from "./datasets.ts";
 import { datasetRowsRouter } from "./dataset_rows.ts";
 import { datasetOutreachRouter } from "./dataset_outreach.ts";
 import { engageRouter } from "./engage.ts";
+import { dmRouter } from "./dm.ts";
 import { identityRouter } from "./identity.ts";
 import { inspirationMediaRouter } from "./inspiration_media.ts";
 import { inspirationRouter } from "./inspiration.ts";
@@ -43,6 +44,7 @@ export const appRouter = router({
   datasetRows: datasetRowsRouter,
   datasetOutreach: datasetOutreachRouter,
   engage: engageRouter,
+  dm: dmRouter,
   identity: identityRouter,
   inspirationMedia: inspirationMediaRouter,
   inspiration: inspirationRouter,

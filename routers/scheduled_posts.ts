@@ -20,6 +20,7 @@ import { updatePost } from "../core/scheduling/update_post.ts";
 import { deletePost } from "../core/scheduling/delete_post.ts";
 import { getPost, listPosts } from "../core/scheduling/list_posts.ts";
 import { scheduledPostsBulkRouter } from "./scheduled_posts_bulk.ts";
+import { autoDmInput } from "../core/dm/auto_dm_schema.ts";
 
 const TIME_CHOICES = 'must be an ISO-8601 timestamp with Z or a numeric offset, "now" or "next_slot"';
 
@@ -41,9 +42,8 @@ const content = {
     .nullable()
     .optional()
     .meta({ description: "Reply with a plug template (`GET /v1/plug-templates`) once the first part has `threshold` likes; null removes it" }),
-  // Auto DMs come with the companion app's settings, not built here yet: `null` (skip the
-  // default) is accepted, anything else refused rather than ignored.
-  auto_dm: z.null({ error: "is not available on this server yet (only null is accepted)" }).optional(),
+  // Issue 16: a plan cap strips it and the post is still saved (`auto_dm_skipped: true`).
+  auto_dm: autoDmInput.nullable().optional(),
 };
 
 const SCHEDULING_ERRORS = ["upstream_unavailable"] as const;
@@ -87,7 +87,7 @@ export const scheduledPostsRouter = router({
         tags: ["Scheduling"],
         summary: "Save a draft, queue a post or thread, or publish now",
         description:
-          "Without `scheduled_for`: a draft. A timestamp 60 s to 18 months ahead: queued (one unit of the post quota). `next_slot`: the account's next free queue slot. `now`: published at once (needs `Idempotency-Key`; a retry while the first attempt runs answers 409 idempotency_in_flight, afterwards the first attempt's answer). A part longer than 280 characters on an account without the network's premium tier is rejected by the scheduling service (400 invalid_request).",
+          "Without `scheduled_for`: a draft. A timestamp 60 s to 18 months ahead: queued (one unit of the post quota). `next_slot`: the account's next free queue slot. `now`: published at once (needs `Idempotency-Key`; a retry while the first attempt runs answers 409 idempotency_in_flight, afterwards the first attempt's answer). A part longer than 280 characters on an account without the network's premium tier is rejected by the scheduling service (400 invalid_request). `auto_dm` (`message` 1-1000 with `[name]`/`[first]`/`[handle]`, `triggers` reply and/or repost, `max` 1-100, `enabled`) messages the people who reply or repost once the post is sent, each once, through the DM sender and limits; it takes one of the month's `posts_with_auto_dm` slots, and when the plan has no DMs or no slot is left it is stripped, the post is still created and answers `auto_dm_skipped: true`. Answers show that an auto DM is attached, never its text.",
       },
       successStatus: 201,
       idempotent: true,
@@ -131,7 +131,7 @@ export const scheduledPostsRouter = router({
         tags: ["Scheduling"],
         summary: "Change a post",
         description:
-          "Only the fields sent change; `text`/`parts` replace every part (media included). `status` moves a post between `draft` and `scheduled` (quota deducted and refunded); a `scheduled_for` alone never promotes a draft. Sent posts and posts being published cannot change (400 invalid_request).",
+          "Only the fields sent change; `text`/`parts` replace every part (media included). `status` moves a post between `draft` and `scheduled` (quota deducted and refunded); a `scheduled_for` alone never promotes a draft. Sent posts and posts being published cannot change (400 invalid_request). `auto_dm: null` removes the auto DM and returns its monthly slot; a new one a plan cap refuses is stripped (`auto_dm_skipped: true`).",
       },
       errors: [
         "not_found",

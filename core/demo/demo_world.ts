@@ -22,6 +22,7 @@ import { ensureDemoContactLists } from "./demo_contact_lists.ts";
 import { ensureDemoSignals } from "./demo_signals.ts";
 import { type DemoDatasets, ensureDemoDatasets } from "./demo_datasets.ts";
 import { type DemoEngage, ensureDemoEngage } from "./demo_engage.ts";
+import { ensureDemoDm } from "./demo_dm.ts";
 import { ensureDemoPosts, useUpPostQuota, type DemoScheduledPosts } from "./demo_scheduling.ts";
 import { type AccountInput, createUser, linkAccount, shareAccount, type UserInput, userByEmail } from "../accounts/users.ts";
 import { anyUser, billingAnchorOf, ensureDemoTag, setPostQuota } from "./demo_queries.ts";
@@ -49,6 +50,8 @@ export interface DemoWorld {
   datasets: DemoDatasets;
   /** A's Engage feeds: a keywords feed and a list feed on the network's public demo list. */
   engage: DemoEngage;
+  /** A's DM campaign with sent, pending and scheduled (placed a day later) messages. */
+  dm: { campaign?: number };
   /** Fixtures of the social network (`x.*`), when the network has them. */
   x?: NetworkDemoFixtures;
 }
@@ -142,6 +145,7 @@ export async function ensureDemoWorld(services: Services, seed: { content?: bool
   const signals = await ensureDemoSignals(seeding, people.ada.main.id);
   const datasets = await ensureDemoDatasets(seeding, { userId: users.ada, accountId: people.ada.main.id });
   const engage = await ensureDemoEngage(seeding, people.ada.main.id);
+  const dm = await ensureDemoDm(seeding, people.ada.main.id);
   // The year of synced content costs seconds; suites that do not read it leave it out.
   if (seed.content ?? true) await ensureDemoContent(services, [people.ada.main.id, people.ada.linked.id]);
 
@@ -183,6 +187,7 @@ export async function ensureDemoWorld(services: Services, seed: { content?: bool
     signals,
     datasets,
     engage,
+    dm,
     x: services.network.demoFixtures?.(),
   };
 }

@@ -45,6 +45,9 @@ import { dispatchSignalAgents, type RunSignalAgentPayload, runSignalAgentJob } f
 import type { BuildDatasetPayload } from "../datasets/dataset_job.ts";
 import { buildDataset } from "./kinds/build_dataset.ts";
 import { purgeExpiredDatasets } from "./kinds/purge_expired_datasets.ts";
+import { DISPATCH_DM_SENDS_EVERY_SECONDS, type SendDmsPayload } from "../dm/dm_sending_jobs.ts";
+import { dispatchAutoDmsJob, dispatchDmSendsJob, sendDmsJob } from "./kinds/send_dms.ts";
+import { DISPATCH_AUTO_DMS_EVERY_SECONDS } from "../dm/auto_dm_engagers.ts";
 
 /** The payload of each job kind. */
 export interface JobPayloads {
@@ -67,6 +70,9 @@ export interface JobPayloads {
   run_signal_agent: RunSignalAgentPayload;
   build_dataset: BuildDatasetPayload;
   purge_expired_datasets: Record<string, never>;
+  send_dms: SendDmsPayload;
+  dispatch_dm_sends: Record<string, never>;
+  dispatch_auto_dms: Record<string, never>;
 }
 
 /** A job kind this server knows. */
@@ -154,6 +160,15 @@ export function jobHandlers(deps: JobDeps): KnownJobHandlers {
     purge_expired_datasets: async () => {
       await purgeExpiredDatasets(deps.sql, now());
     },
+    send_dms: async (payload, job) => {
+      await sendDmsJob(deps, payload, job);
+    },
+    dispatch_dm_sends: async () => {
+      await dispatchDmSendsJob(deps);
+    },
+    dispatch_auto_dms: async () => {
+      await dispatchAutoDmsJob(deps);
+    },
   };
 }
 
@@ -181,6 +196,8 @@ export const jobLanes: readonly JobLane[] = [
   // own lane keeps them from blocking the default loop, and a bounded width bounds memory
   // (bench/cover_jobs_section.ts: 100 queued at once).
   { kinds: ["generate_article_cover"], batchSize: 8, concurrency: 8 },
+  // DM sending: one job per account, each mostly waiting on the network, message after message.
+  { kinds: ["send_dms"], batchSize: 50, concurrency: 50 },
 ];
 
 const HOUR = 3600;
@@ -208,4 +225,8 @@ export const periodicJobs: readonly PeriodicJob[] = [
   { kind: "dispatch_signal_agents", everySeconds: DISPATCH_SIGNAL_AGENTS_EVERY_SECONDS },
   // Hourly: a dataset is gone at most an hour after its 30 days (reads 404 it at once).
   { kind: "purge_expired_datasets", everySeconds: HOUR },
+  // Every minute: a DM placed over coming days goes out at most a minute after it is due.
+  { kind: "dispatch_dm_sends", everySeconds: DISPATCH_DM_SENDS_EVERY_SECONDS },
+  // Every 5 minutes: people who reply to or repost a sent post with an auto DM are queued.
+  { kind: "dispatch_auto_dms", everySeconds: DISPATCH_AUTO_DMS_EVERY_SECONDS },
 ];

@@ -36,7 +36,36 @@ export interface Plan {
   audienceBackfillCap: number;
   /** Signal agents the user keeps at once (spec: `403 cap_reached` "plan limit on signal agent create"; the numbers are Threadline's). */
   signalAgents: number;
+  /** DM limits per account (spec: DM limits); null: DMs are not in the plan (`403 dm_not_in_plan`). */
+  dms: DmAllowance | null;
 }
+
+/**
+ * A plan's DM limits, per account (spec: DM limits; the numbers are Threadline's, the spec
+ * shows none): messages per UTC calendar month, messages in any rolling 24 hours, people one
+ * post's auto DM may message, scheduled posts per month that may carry an auto DM, and
+ * whether overflow may be scheduled over coming days (`spread`).
+ */
+export interface DmAllowance {
+  monthlyMax: number;
+  dailyBulkMax: number;
+  perPostMax: number;
+  postsWithAutoDm: number;
+  schedulingEnabled: boolean;
+}
+
+function dms(monthlyMax: number, dailyBulkMax: number, perPostMax: number, postsWithAutoDm: number, schedulingEnabled: boolean): DmAllowance {
+  return { monthlyMax, dailyBulkMax, perPostMax, postsWithAutoDm, schedulingEnabled };
+}
+
+/** DM limits by plan id (monthly, rolling day, per post, posts with auto DM, scheduling); a plan not listed (trial) has no DMs. */
+const DM_ALLOWANCES: Record<string, DmAllowance> = {
+  basic: dms(300, 50, 25, 5, false),
+  pro: dms(2_000, 200, 100, 30, true),
+  advanced: dms(6_000, 500, 100, 100, true),
+  ultra: dms(20_000, 1_000, 100, 300, true),
+  enterprise: dms(1_000_000, 100_000, 100, 10_000, true),
+};
 
 function plan(
   id: string,
@@ -48,7 +77,16 @@ function plan(
   buckets: Record<BucketName, [number, number]>,
 ): Plan {
   const entries = Object.entries(buckets).map(([name, [minute, day]]) => [name, { minute, day }]);
-  return { id, label, credits, posts, audienceBackfillCap, signalAgents, buckets: Object.fromEntries(entries) as Record<BucketName, BucketLimits> };
+  return {
+    id,
+    label,
+    credits,
+    posts,
+    audienceBackfillCap,
+    signalAgents,
+    dms: DM_ALLOWANCES[id] ?? null,
+    buckets: Object.fromEntries(entries) as Record<BucketName, BucketLimits>,
+  };
 }
 
 /** Every plan by id. */

@@ -18,7 +18,7 @@ export interface Lease {
 }
 
 /** The tables published under a lease. */
-export type LeasedTable = "scheduled_posts" | "articles";
+export type LeasedTable = "scheduled_posts" | "articles" | "dm_messages";
 
 /** A row the caller claimed, and the state it expects the row to still be in (`scope`). */
 export interface HeldRow {
@@ -67,7 +67,7 @@ export function workerHolderPrefix(workerId: string): string {
 }
 
 /**
- * Releases every publication lease job worker `workerId` holds, posts and articles (graceful
+ * Releases every publication lease job worker `workerId` holds, posts, articles and DMs (graceful
  * shutdown, after its handlers were stopped): another process may claim the rows at once
  * instead of waiting out the lease. Safe with a handler still running: each of its writes
  * re-checks the lease and fails, and a part it may have published is found by its token
@@ -76,7 +76,7 @@ export function workerHolderPrefix(workerId: string): string {
 export async function releaseLeasesOf(sql: Queryable, workerId: string): Promise<number> {
   const prefix = workerHolderPrefix(workerId);
   let released = 0;
-  for (const table of ["scheduled_posts", "articles"] as const satisfies readonly LeasedTable[]) {
+  for (const table of ["scheduled_posts", "articles", "dm_messages"] as const satisfies readonly LeasedTable[]) {
     const rows = await sql`
       update ${sql(table)} set ${dropLease(sql)}
        where publish_claimed_until is not null and starts_with(publish_claimed_by, ${prefix})

@@ -19,6 +19,8 @@ import { readPost } from "./read_post.ts";
 import { publishNowAndRead } from "./publish_now_request.ts";
 import type { ScheduledPost } from "./scheduled_post_schema.ts";
 import { checkPlugTemplate } from "../plug_templates/plug_templates.ts";
+import { applyAutoDm } from "../dm/auto_dm.ts";
+import type { AutoDmInput } from "../dm/auto_dm_schema.ts";
 
 /** What a create sends. */
 export interface CreatePostInput extends ContentInput {
@@ -29,6 +31,7 @@ export interface CreatePostInput extends ContentInput {
   auto_retweet?: { after_hours: number; remove_after_hours?: number } | null;
   auto_delete?: { after_hours: number; threshold?: number } | null;
   auto_plug?: { template_id: string; threshold: number } | null;
+  auto_dm?: AutoDmInput | null;
   super_followers_only?: boolean;
 }
 
@@ -65,6 +68,7 @@ export async function createPost(ctx: AccountContext, input: CreatePostInput): P
   }
   const status = scheduledFor ? "scheduled" : "draft";
 
+  let autoDmSkipped = false;
   const postId = await sql.begin(async (tx) => {
     const id = await insertPost(
       tx,
@@ -84,6 +88,8 @@ export async function createPost(ctx: AccountContext, input: CreatePostInput): P
     );
     await setPostTags(tx, id, tagIds);
     await markMediaAttached(tx, objectKeys, now);
+    // A plan cap strips the auto DM and the post is still created (supplement: Scheduling).
+    autoDmSkipped = (await applyAutoDm(tx, { id, accountId: ctx.account.id, now }, input.auto_dm)).skipped;
     if (status === "scheduled") {
       const charge = await deductPostQuota(tx, ctx.account.id, [`post:${id}`], { now, reason: publishNow ? "published now" : "scheduled" });
       await updatePostColumns(tx, id, { quota_period_start: charge.periodStart }, now);
@@ -94,8 +100,9 @@ export async function createPost(ctx: AccountContext, input: CreatePostInput): P
     if (publishNow) await commitPhase(ctx, tx, "post_created", { post_id: id });
     return id;
   });
-  if (publishNow) return { data: await publishNowAndRead(ctx, postId) };
-  return { data: await readPost(sql, postId) };
+  const skipped = autoDmSkipped ? { auto_dm_skipped: true as const } : {};
+  if (publishNow) return { data: { ...(await publishNowAndRead(ctx, postId)), ...skipped } };
+  return { data: { ...(await readPost(sql, postId)), ...skipped } };
 }
 
 /** When the fallback job of a post published now runs (after the idempotency lease of 120 s). */

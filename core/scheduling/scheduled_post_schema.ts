@@ -3,6 +3,7 @@
  * Constants; supplement: Scheduling). Bounds are written once here and shared by create,
  * update and the OpenAPI document.
  */
+import { autoDmView } from "../dm/auto_dm_schema.ts";
 import { z } from "zod";
 import { tagColor } from "../tags/tag_schema.ts";
 
@@ -114,6 +115,11 @@ export const scheduledPost = z.object({
   auto_retweet: z.object({ after_hours: z.number().int(), remove_after_hours: z.number().int().nullable() }).nullable(),
   auto_delete: z.object({ after_hours: z.number().int(), threshold: z.number().int() }).nullable(),
   auto_plug: z.object({ template_id: z.string(), threshold: z.number().int() }).nullable(),
+  auto_dm: autoDmView,
+  auto_dm_skipped: z
+    .literal(true)
+    .optional()
+    .meta({ description: "Present on a create or PATCH whose `auto_dm` a plan cap stripped (the post was saved without it)" }),
   super_followers_only: z.boolean(),
   posted_at: z.string().nullable().meta({ description: "When it was sent" }),
   x_post_id: z.string().nullable().meta({ description: "The network id of the first part, once sent" }),

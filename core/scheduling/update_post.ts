@@ -18,6 +18,7 @@ import { reachablePost } from "./post_access.ts";
 import { readPost } from "./read_post.ts";
 import type { CreatePostInput } from "./create_post.ts";
 import { checkPlugTemplate } from "../plug_templates/plug_templates.ts";
+import { applyAutoDm } from "../dm/auto_dm.ts";
 
 /** What a PATCH sends. */
 export interface UpdatePostInput extends Omit<CreatePostInput, "scheduled_for"> {
@@ -41,6 +42,7 @@ export async function updatePost(ctx: KeyContext, input: UpdatePostInput) {
   if (input.status === "scheduled") assertOnboarded(ctx.principal);
   const slot = input.scheduled_for === "next_slot" ? await nextFreeSlot(sql, access.id, now) : undefined;
 
+  let autoDmSkipped = false;
   await sql.begin(async (tx) => {
     const row = await postById(tx, id, { forUpdate: true });
     if (!row) throw new ApiError("not_found", `Cannot find scheduled post "${id}"`);
@@ -77,8 +79,10 @@ export async function updatePost(ctx: KeyContext, input: UpdatePostInput) {
     }
     await updatePostColumns(tx, id, columns, now);
     if (tagIds !== undefined) await setPostTags(tx, id, tagIds);
+    // `null` removes it and returns the month's slot; a plan cap strips a new one.
+    autoDmSkipped = (await applyAutoDm(tx, { id, accountId: row.account_id, now }, input.auto_dm)).skipped;
     await markMediaAttached(tx, objectKeys, now);
     if (rearm) await schedulePublication(tx, [id]);
   });
-  return { data: await readPost(sql, id) };
+  return { data: { ...(await readPost(sql, id)), ...(autoDmSkipped ? { auto_dm_skipped: true as const } : {}) } };
 }

@@ -35,7 +35,8 @@ export async function realPathIds(
     const template = segments.slice(0, i).join("/");
     const collection = template.replace(/\{([^}]+)\}/g, (_, parameter: string) => values[parameter]);
     const listed = (await fromCollection(transport, template, collection, ownerKey, known)) ?? fromParent(parent, segments[i - 1]);
-    const fixture = fromWorld(world, segments[i - 1]);
+    // An area's key may hold it under the path's area (`/v1/dm/campaigns/{id}` -> `world.dm`).
+    const fixture = fromWorld(world, segments[i - 1]) ?? (i >= 3 ? fromWorld(world, segments[i - 2]) : undefined);
     const candidates = listed ?? (fixture === undefined ? [] : [{ id: fixture }]);
     for (const item of candidates.slice(0, MAX_CANDIDATES)) {
       const found = await resolve(i + 1, { ...values, [name]: String(item.id) }, item);

@@ -1,0 +1,174 @@
+/**
+ * DMs: campaigns that enqueue messages, the queue, cancel, and the plan's DM limits
+ * (`/v1/dm/...`; issue 16; spec rule 7, DM limits, Errors `dm_limit_reached`, Idempotency;
+ * supplement: DMs and section 5).
+ */
+import { z } from "zod";
+import { inAccount, keyProcedure, router } from "../core/trpc.ts";
+import { accountSelection, dataOf, integerId } from "../core/schema.ts";
+import { DM_STATUSES } from "../core/dm/dm_queries.ts";
+import {
+  createdCampaign,
+  dmCampaignView,
+  dmLimitsView,
+  dmMessage,
+  dmMessageView,
+  MAX_RECIPIENTS,
+  offsetPagination,
+  recipientInput,
+} from "../core/dm/dm_schema.ts";
+import { createCampaign } from "../core/dm/create_campaign.ts";
+import { readCampaign, readQueue } from "../core/dm/read_campaigns.ts";
+import { cancelCampaign } from "../core/dm/cancel_campaign.ts";
+import { readDmLimits } from "../core/dm/dm_limits.ts";
+import { commaListOf } from "../core/schema.ts";
+
+const tags = ["DMs"];
+const BY_ID =
+  "The campaign is found among every account the key reaches; `account_id`, when sent, narrows the search to that account (another user's campaign is `404 not_found`).";
+
+const queueLimit = z
+  .number({ error: "must be an integer from 1 to 200" })
+  .int("must be an integer from 1 to 200")
+  .min(1, "must be an integer from 1 to 200")
+  .max(200, "must be an integer from 1 to 200")
+  .default(50)
+  .meta({ description: "Page size, 1 to 200 (default 50)" });
+const queueOffset = z
+  .number({ error: "must be an integer of at least 0" })
+  .int("must be an integer of at least 0")
+  .min(0, "must be an integer of at least 0")
+  .max(1_000_000, "must be at most 1000000")
+  .default(0)
+  .meta({ description: "Messages to skip (default 0)" });
+
+export const dmRouter = router({
+  createCampaign: keyProcedure
+    .meta({
+      openapi: {
+        method: "POST",
+        path: "/v1/dm/campaigns",
+        tags,
+        summary: "Queue a DM campaign",
+        description:
+          `Only enqueues (spec rule 7): the sender job sends each message once, within the plan's limits. \`recipients\`: 1 to ${MAX_RECIPIENTS}; ` +
+          "each needs its own `message` or the shared one (1 to 1,000 characters); `[name]`, `[first]` and `[handle]` are filled per recipient " +
+          "when the message is sent. The account itself is never messaged (counted in `skipped`); people messaged in the last 24 hours, " +
+          "already queued, or repeated in the request are counted in `duplicates` and not queued. Limits (`GET /v1/dm/limits`): a campaign " +
+          "the UTC month cannot hold is `429 dm_limit_reached` with `scope: month` (units are counted against the month the campaign is " +
+          "made in); what the rolling 24 hours cannot hold is `429 dm_limit_reached` with `scope: day`, unless `spread: true` places it " +
+          "over the following days (`scheduled`). On a plan without scheduling, `spread` is ignored and the overflow is counted in " +
+          "`skipped` (still `scope: day` when nothing fits today). Refusals carry `Retry-After`. A plan without DMs answers " +
+          "`403 dm_not_in_plan`; an account whose X authorisation was lost `409 reauth_required`. Answers `id` (also as `campaign_id`) " +
+          "and the counts. Supports `Idempotency-Key`. No AI credits.",
+      },
+      successStatus: 201,
+      idempotent: true,
+      errors: ["dm_limit_reached", "dm_not_in_plan", "reauth_required"],
+    })
+    .input(
+      z.object({
+        recipients: z
+          .array(recipientInput)
+          .min(1, `must hold 1 to ${MAX_RECIPIENTS} recipients`)
+          .max(MAX_RECIPIENTS, `must hold 1 to ${MAX_RECIPIENTS} recipients`),
+        message: dmMessage.optional(),
+        spread: z.literal(true, { error: "must be true when sent" }).optional().meta({ description: "Place what today cannot hold over the coming days" }),
+        ...accountSelection,
+      }),
+    )
+    .use(inAccount)
+    .output(dataOf(createdCampaign))
+    .mutation(({ ctx, input }) => createCampaign(ctx, input)),
+
+  getCampaign: keyProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/v1/dm/campaigns/{id}",
+        tags,
+        summary: "Read a DM campaign",
+        description: `Counts per status (\`pending\`, \`sending\`, \`sent\`, \`failed\`, \`skipped\`) and every message. ${BY_ID}`,
+      },
+      errors: ["not_found"],
+    })
+    .input(z.object({ id: integerId, ...accountSelection }))
+    .output(dataOf(dmCampaignView))
+    .query(({ ctx, input }) => readCampaign(ctx, input)),
+
+  cancelCampaign: keyProcedure
+    .meta({
+      openapi: {
+        method: "DELETE",
+        path: "/v1/dm/campaigns/{id}",
+        tags,
+        summary: "Cancel a campaign's unsent messages",
+        description:
+          "Deletes the campaign's unsent messages (due now or placed later) and returns their monthly units (`cancelled`, " +
+          "`monthly_returned`); sent messages and messages being sent are not recalled (`not_recalled`). Cancelling again cancels " +
+          `nothing more. ${BY_ID} A campaign of an account shared with you is read-only (\`403 writes_main_account_only\`).`,
+      },
+      errors: ["not_found"],
+    })
+    .input(z.object({ id: integerId, ...accountSelection }))
+    .output(
+      dataOf(
+        z.object({
+          id: z.number().int(),
+          cancelled: z.number().int(),
+          monthly_returned: z.number().int(),
+          not_recalled: z.number().int(),
+          counts: dmCampaignView.shape.counts.omit({ total: true }),
+        }),
+      ),
+    )
+    .mutation(({ ctx, input }) => cancelCampaign(ctx, input)),
+
+  queue: keyProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/v1/dm/queue",
+        tags,
+        summary: "The account's DM queue",
+        description:
+          "Unsent messages first (soonest due first), then sent and settled ones, newest first. Offset paging, as the real client " +
+          "pages it (not `page`): `limit` 1 to 200 (default 50) and `offset`; `pagination` answers `limit`, `offset`, `total`, " +
+          "`has_more` and `next_offset` (null on the last page). Filters: `status` (comma list) and `campaign_id`.",
+      },
+    })
+    .input(
+      z
+        .object({
+          limit: queueLimit,
+          offset: queueOffset,
+          status: commaListOf(DM_STATUSES).optional(),
+          campaign_id: integerId.optional().meta({ description: "Only this campaign's messages" }),
+          ...accountSelection,
+        })
+        .prefault({}),
+    )
+    .use(inAccount)
+    .output(z.object({ data: z.array(dmMessageView), pagination: offsetPagination }))
+    .query(({ ctx, input }) => readQueue(ctx, input)),
+
+  limits: keyProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/v1/dm/limits",
+        tags,
+        summary: "The account's DM limits",
+        description:
+          "The plan's DM limits and their use (spec: DM limits): `monthly.max` per UTC month and `monthly.committed` (sent plus " +
+          "queued unsent messages), `daily_bulk.max` over any rolling 24 hours, `per_post_max` (people one post's `auto_dm` may " +
+          "message), `posts_with_auto_dm` (scheduled posts per month that may carry one) and `scheduling_enabled` (whether `spread` " +
+          "works). A plan without DMs answers `403 dm_not_in_plan`.",
+      },
+      errors: ["dm_not_in_plan"],
+    })
+    .input(z.object({ ...accountSelection }).prefault({}))
+    .use(inAccount)
+    .output(dataOf(dmLimitsView))
+    .query(({ ctx, input: _input }) => readDmLimits(ctx)),
+});
