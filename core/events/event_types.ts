@@ -1,0 +1,31 @@
+/**
+ * The event types (issue 18 scope 1): one per state change an API user would otherwise poll
+ * for, named `<object>.<change>`. Adding a type here is what makes it subscribable on webhooks
+ * and filterable on `GET /v1/events`.
+ */
+export const EVENT_TYPES = [
+  "post.scheduled",
+  "post.sent",
+  "post.failed",
+  "post.deleted",
+  "article.scheduled",
+  "article.published",
+  "article.publish_failed",
+  "cover.done",
+  "cover.failed",
+  "suggestion.created",
+  "dataset.ready",
+  "dataset.failed",
+  "dm.sent",
+  "dm.failed",
+  "dm_campaign.completed",
+  "lead.found",
+  "credits.low",
+  "webhook.disabled",
+] as const;
+
+/** An event type. */
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** Events are kept this long (issue 18: "Kept 30 days"). */
+export const EVENT_RETENTION_DAYS = 30;

@@ -1,0 +1,75 @@
+/** SQL of the event outbox (table `events`, migration 0028). */
+import type { Queryable, Sql } from "../db/sql.ts";
+import type { EventType } from "./event_types.ts";
+
+/** A stored event. */
+export interface EventRow {
+  id: number;
+  seq: number | null;
+  owner_id: number;
+  account_id: string;
+  type: EventType;
+  object_type: string;
+  object_id: string;
+  data: unknown;
+  created_at: Date;
+}
+
+/** An event about to be stored. */
+export interface NewEvent {
+  accountId: string;
+  type: EventType;
+  objectType: string;
+  objectId: string | number;
+  data: unknown;
+  now: Date;
+}
+
+/** Stores `event` for the account's user, in the caller's transaction; answers its id. */
+export async function insertEvent(tx: Queryable, event: NewEvent): Promise<number> {
+  const [row] = await tx<{ id: number }[]>`
+    insert into events (owner_id, account_id, type, object_type, object_id, data, created_at)
+    select a.user_id, a.id, ${event.type}, ${event.objectType}, ${String(event.objectId)}, ${tx.json(event.data as never)}, ${event.now}
+    from accounts a where a.id = ${event.accountId}
+    returning id::int as id`;
+  return row?.id ?? 0;
+}
+
+/**
+ * Gives the next `seq` numbers, in `id` order, to committed events that have none (see the
+ * migration: readers page by `seq`, so a late commit is never skipped). One sequencer at a
+ * time: the advisory lock is taken in its own statement, so the update that follows reads a
+ * snapshot taken after the previous sequencer committed (READ COMMITTED), and `seq is null`
+ * is checked again on every row. Answers how many were sequenced.
+ */
+export async function sequenceEvents(sql: Sql, limit: number): Promise<number> {
+  return sql.begin(async (tx) => {
+    await tx`select pg_advisory_xact_lock(7415093099)`;
+    const rows = await tx`
+      update events e set seq = n.seq
+      from (
+        -- nextval runs as the ordered rows are projected, so seq follows id.
+        select id, nextval('events_seq') as seq
+        from (select id from events where seq is null order by id limit ${limit}) pending
+      ) n
+      where e.id = n.id and e.seq is null
+      returning e.id`;
+    return rows.length;
+  });
+}
+
+/** Events of the owner after `afterSeq`, oldest first. */
+export async function eventsAfter(sql: Queryable, ownerId: number, afterSeq: number, limit: number, types?: readonly string[]): Promise<EventRow[]> {
+  return sql<EventRow[]>`
+    select id::int as id, seq::int as seq, owner_id::int as owner_id, account_id, type, object_type, object_id, data, created_at
+    from events
+    where owner_id = ${ownerId} and seq > ${afterSeq} ${types && types.length > 0 ? sql`and type in ${sql(types as string[])}` : sql``}
+    order by seq limit ${limit}`;
+}
+
+/** Deletes events older than `before`, up to `limit`; answers how many. */
+export async function deleteEventsBefore(sql: Queryable, before: Date, limit: number): Promise<number> {
+  const rows = await sql`
+    delete from events where id in (select id from events where created_at < ${before} order by id limit ${limit}) returning 1`;
+  return rows.length;
+}
