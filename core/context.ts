@@ -19,6 +19,7 @@ import type { SocialNetwork } from "./network/social_network.ts";
 import type { MediaStore } from "./media/media_store.ts";
 import type { MediaLibrary } from "./inspiration/media_library.ts";
 import type { Telemetry } from "./telemetry/telemetry.ts";
+import type { MessageStream } from "./message_stream.ts";
 
 /** Everything outside the process, passed in (never imported as a singleton). */
 export interface Services {
@@ -71,6 +72,11 @@ export interface Transport {
   headers: Headers;
   /** Client address for the failed-attempt limiter (`unknown` when the host gives none). */
   ip: string;
+  /**
+   * The REST adapter can stream this operation's answer and the client asked for it
+   * (`EndpointMeta.stream` and a matching `Accept`): the handler may answer `reply.stream`.
+   */
+  acceptsStream?: boolean;
 }
 
 /** The context procedures receive. */
@@ -96,7 +102,7 @@ export interface Context {
    * (`alsoAnswers` in core/trpc.ts: a dataset create answers `201` ready or `202`
    * collecting). Shared by every narrowed copy of the context, like `report`.
    */
-  reply: { status?: SuccessStatus };
+  reply: { status?: SuccessStatus; stream?: MessageStream };
 }
 
 /** A success status a handler may choose. */
@@ -108,11 +114,12 @@ export interface RequestReport {
 }
 
 /** Builds a context without HTTP; adapters and tests call this. */
-export function createContextInner(options: { services: Services; headers?: HeadersInit; ip?: string }): Context {
+export function createContextInner(options: { services: Services; headers?: HeadersInit; ip?: string; acceptsStream?: boolean }): Context {
+  const headers = options.headers instanceof Headers ? options.headers : new Headers(options.headers);
   return {
     services: options.services,
     // The request's own Headers are used as they are (read-only here): copying them per request cost measurable time.
-    transport: { headers: options.headers instanceof Headers ? options.headers : new Headers(options.headers), ip: options.ip ?? "unknown" },
+    transport: options.acceptsStream ? { headers, ip: options.ip ?? "unknown", acceptsStream: true } : { headers, ip: options.ip ?? "unknown" },
     responseHeaders: new Headers(),
     report: {},
     reply: {},

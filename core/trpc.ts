@@ -51,6 +51,13 @@ export type EndpointMeta = OpenApiMeta<{
    * it, the document declares the type, MCP answers bounded text.
    */
   download?: "text/csv";
+  /**
+   * The operation also answers this streamed type when the request's `Accept` asks for it
+   * (`GET /v1/events`: Server-Sent Events). The handler, seeing `ctx.transport.acceptsStream`,
+   * leaves a `MessageStream` (core/message_stream.ts) in `ctx.reply.stream`; the REST adapter
+   * writes it, the document declares the type beside JSON; tRPC and MCP answer the JSON form.
+   */
+  stream?: "text/event-stream";
   /** The MCP tool's name when the one derived from the procedure path would not read well (adapters/mcp). */
   toolName?: string;
   /**

@@ -12,6 +12,7 @@ import { datasetsRouter } from "./datasets.ts";
 import { datasetRowsRouter } from "./dataset_rows.ts";
 import { datasetOutreachRouter } from "./dataset_outreach.ts";
 import { engageRouter } from "./engage.ts";
+import { eventsRouter } from "./events.ts";
 import { dmRouter } from "./dm.ts";
 import { identityRouter } from "./identity.ts";
 import { inspirationMediaRouter } from "./inspiration_media.ts";
@@ -44,6 +45,7 @@ export const appRouter = router({
   datasetRows: datasetRowsRouter,
   datasetOutreach: datasetOutreachRouter,
   engage: engageRouter,
+  events: eventsRouter,
   dm: dmRouter,
   identity: identityRouter,
   inspirationMedia: inspirationMediaRouter,

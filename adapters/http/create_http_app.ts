@@ -3,14 +3,18 @@ import type { AnyRouter } from "@trpc/server";
 import { H3 } from "h3";
 import type { Services } from "../../core/context.ts";
 import { docsResponse } from "./docs_route.ts";
-import { mountRestRoutes } from "./rest_routes.ts";
+import { mountRestRoutes, type StreamOptions } from "./rest_routes.ts";
 import { trpcResponse } from "./trpc_route.ts";
 import { mountMediaRoutes } from "./media_upload_route.ts";
 import { mountOpsRoutes, type MetricsAccess } from "./ops_routes.ts";
 import { mountMcpRoute } from "../mcp/mcp_http_route.ts";
 
 /** Builds the app for `router` over `services`. */
-export function createHttpApp(router: AnyRouter, services: Services, options: { trustProxy?: boolean; metrics?: MetricsAccess } = {}): H3 {
+export function createHttpApp(
+  router: AnyRouter,
+  services: Services,
+  options: { trustProxy?: boolean; metrics?: MetricsAccess; streams?: StreamOptions } = {},
+): H3 {
   const trustProxy = options.trustProxy ?? false;
   const app = new H3({
     // A handler's throw h3 answers as a 500 is logged with the request id by
@@ -26,6 +30,6 @@ export function createHttpApp(router: AnyRouter, services: Services, options: { 
   // The local media store's signed PUT and its object URLs (before the /v1 fallbacks).
   mountMediaRoutes(app, services);
   mountMcpRoute(app, router, services, { trustProxy });
-  mountRestRoutes(app, router, services, { trustProxy });
+  mountRestRoutes(app, router, services, { trustProxy, streams: options.streams });
   return app;
 }

@@ -17,16 +17,26 @@ import { coercionPlan, coerceStrings, type CoercionPlan } from "./input_coercion
 import { jsonResponse, failureResponse } from "./responses.ts";
 import { csvResponse } from "./csv_download.ts";
 import type { FileDownload } from "../../core/file_download.ts";
+import type { StreamTiming } from "../../core/message_stream.ts";
+import { eventStreamResponse } from "./event_stream_response.ts";
 
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
+/** How streamed answers (`EndpointMeta.stream`) run: when the server stops, and their timing. */
+export interface StreamOptions {
+  /** Aborts when the server stops: open streams end cleanly. */
+  stopping?: AbortSignal;
+  timing?: StreamTiming;
+}
+
 /** Registers every REST operation of `router` on `app`, plus the `/v1` fallbacks. */
-export function mountRestRoutes(app: H3, router: AnyRouter, services: Services, options: { trustProxy: boolean }): void {
+export function mountRestRoutes(app: H3, router: AnyRouter, services: Services, options: { trustProxy: boolean; streams?: StreamOptions }): void {
   const operations = restOperations(router);
   for (const operation of operations) {
     const plan = coercionPlan(operation.inputs);
     const route = operation.path.replace(/\{([^}]+)\}/g, ":$1");
-    app.on(operation.method, route, (event) => callOperation(event, { operation, router, plan, services, trustProxy: options.trustProxy }));
+    const binding = { operation, router, plan, services, trustProxy: options.trustProxy, streams: options.streams ?? {} };
+    app.on(operation.method, route, (event) => callOperation(event, binding));
   }
   app.all("/v1/**", (event) => unknownRoute(event, operations));
 }
@@ -37,12 +47,15 @@ interface RouteBinding {
   plan: CoercionPlan;
   services: Services;
   trustProxy: boolean;
+  streams: StreamOptions;
 }
 
 async function callOperation(event: H3Event, binding: RouteBinding): Promise<Response> {
   const { operation, router, plan, services } = binding;
   const ip = getRequestIP(event, { xForwardedFor: binding.trustProxy }) ?? "unknown";
-  const ctx = createContextInner({ services, headers: event.req.headers, ip });
+  // A stream operation streams when the client asks for its type (`Accept: text/event-stream`).
+  const acceptsStream = operation.meta.stream !== undefined && (event.req.headers.get("accept") ?? "").includes(operation.meta.stream);
+  const ctx = createContextInner({ services, headers: event.req.headers, ip, acceptsStream });
   // For the request log (observed_fetch.ts): the principal, once authenticated.
   event.context.apiContext = ctx;
   // Read once, when first asked (the idempotency step and the input parser both ask).
@@ -62,6 +75,7 @@ async function callOperation(event: H3Event, binding: RouteBinding): Promise<Res
     const status = ctx.reply.status ?? operation.meta.successStatus ?? 200;
     // A download operation answers its file, streamed (EndpointMeta.download).
     if (operation.meta.download === "text/csv") return csvResponse(status, output as FileDownload, ctx.responseHeaders);
+    if (ctx.reply.stream) return eventStreamResponse(ctx.reply.stream, ctx.responseHeaders, binding.streams);
     return jsonResponse(status, status === 204 ? undefined : output, ctx.responseHeaders);
   } catch (error) {
     return failureResponse(toApiFailure(error), ctx.responseHeaders);

@@ -57,6 +57,8 @@ export interface ThreadlineConfig {
   metricsToken?: string;
   /** How long `close()` (and `serve` on SIGTERM) lets requests and running jobs finish before releasing their jobs (`SHUTDOWN_TIMEOUT_MS`, default 25 000). */
   shutdownTimeoutMs?: number;
+  /** Event streams (`GET /v1/events` as `text/event-stream`): poll interval and heartbeat after silence (default 1 000 and 15 000 ms; tests shorten them). */
+  eventStreamTiming?: { pollMs?: number; heartbeatMs?: number };
   /** OpenAI-compatible API root (`AI_BASE_URL`, e.g. `https://api.openai.com/v1`). Absent: the local deterministic engine. */
   aiBaseUrl?: string;
   /** Bearer key for `aiBaseUrl` (`AI_API_KEY`). */

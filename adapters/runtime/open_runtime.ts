@@ -21,6 +21,7 @@ import { createRedisCounters } from "../counters/redis_counters.ts";
 import { createFailOpenCounters } from "../counters/fail_open_counters.ts";
 import { createFaultyCounters } from "../counters/faulty_counters.ts";
 import { createHttpApp } from "../http/create_http_app.ts";
+import { DEFAULT_STREAM_TIMING } from "../http/event_stream_response.ts";
 import { observedFetch } from "../http/observed_fetch.ts";
 import { faultsOf, mediaLibrarySettingsOf, type ThreadlineConfig } from "./config.ts";
 import { openMediaLibrary } from "../inspiration/open_media_library.ts";
@@ -104,7 +105,10 @@ export async function openRuntime(router: AnyRouter, config: ThreadlineConfig): 
     outbound,
     pageReader: withExampleDomains(createHttpPageReader(outbound)),
   };
-  const app = createHttpApp(router, services, { trustProxy: config.trustProxy, metrics: { metrics, token: config.metricsToken } });
+  // Open event streams end when the runtime closes (before the database goes).
+  const stopping = new AbortController();
+  const streams = { stopping: stopping.signal, timing: { ...DEFAULT_STREAM_TIMING, ...config.eventStreamTiming } };
+  const app = createHttpApp(router, services, { trustProxy: config.trustProxy, metrics: { metrics, token: config.metricsToken }, streams });
   const events = jobEventSink(logger, metrics);
   return {
     services,
@@ -133,6 +137,7 @@ export async function openRuntime(router: AnyRouter, config: ThreadlineConfig): 
         ...overrides,
       }),
     async close() {
+      stopping.abort();
       await ports.media?.close();
       await requestCounters.close();
       await allowanceCounters.close();

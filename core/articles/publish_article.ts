@@ -16,6 +16,7 @@
  *   token, and publishing with a token the network already published answers that article
  *   instead of publishing a second one (both adapters; `adapters/x/*article_writes.ts`).
  */
+import { recordArticleEvent, recordArticleEventById } from "../events/article_events.ts";
 import type { Clock } from "../clock.ts";
 import type { Sql } from "../db/sql.ts";
 import type { JobRow } from "../jobs/jobs_queries.ts";
@@ -91,7 +92,12 @@ export async function publishClaimedArticle(
     return settleFailure(deps, claim, row, error, options);
   }
   const facts = { xPostId: published.postId, xArticleId: published.id, url: published.url, publishedAt: new Date(published.publishedAt) };
-  const recorded = await markArticlePublished(sql, claim.articleId, token, facts, new Date(clock.now()));
+  const now = new Date(clock.now());
+  const recorded = await sql.begin(async (tx) => {
+    const updated = await markArticlePublished(tx, claim.articleId, token, facts, now);
+    if (updated) await recordArticleEvent(tx, "article.published", updated, now);
+    return updated;
+  });
   const current = recorded ?? (await articleById(sql, claim.articleId));
   if (!current) throw new Error(`Article "${claim.articleId}" was deleted while it was published as post "${facts.xPostId}"`);
   return { outcome: "published", row: current };
@@ -131,7 +137,10 @@ async function settleFailure(
   const now = new Date(clock.now());
   // Spec (States, Article): "publish fails: draft"; the unit deducted for it is refunded exactly.
   const settled = await failHeldPublication(sql, heldArticle(sql, claim), {
-    markFailed: (tx) => returnToDraft(tx, claim.articleId, { reason, now }),
+    markFailed: async (tx) => {
+      await returnToDraft(tx, claim.articleId, { reason, now });
+      await recordArticleEventById(tx, "article.publish_failed", claim.articleId, now);
+    },
     quotaSubject: `article:${claim.articleId}`,
     refundReason: "article publish failed",
   });

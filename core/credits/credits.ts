@@ -5,6 +5,7 @@
  * locked, the ledger row appended and the running total moved together, so the ledger
  * always balances. A pool that cannot be read refuses the call.
  */
+import { noteCreditsMovement } from "../events/credits_low.ts";
 import type { Context } from "../context.ts";
 import type { Queryable, Sql } from "../db/sql.ts";
 import { ApiError } from "../errors.ts";
@@ -59,7 +60,10 @@ export async function chargeCredits(
       const remaining = remainingOf(pool);
       if (remaining < charge.amount && !charge.allowOverdraw) throw exhausted(ctx, charge.amount, pool);
       if (charge.amount === 0) return pool;
-      return recordMovement(tx, pool, { entry: "charge", amount: -charge.amount, reference: charge.reference, procedure: charge.procedure });
+      const after = await recordMovement(tx, pool, { entry: "charge", amount: -charge.amount, reference: charge.reference, procedure: charge.procedure });
+      // Issue 18: `credits.low` when this charge crosses the user's threshold.
+      await noteCreditsMovement(tx, pool, after, new Date(ctx.services.clock.now()));
+      return after;
     },
     charge.amount,
   );
@@ -91,7 +95,9 @@ export async function settleCredits(ctx: Context, owner: CreditOwner, settle: { 
   return inPool(ctx, owner, async (tx, pool) => {
     const kept = await keptForReference(tx, owner.ownerId, settle.reference);
     if (kept === settle.actual) return pool;
-    return recordMovement(tx, pool, { entry: "settle", amount: kept - settle.actual, reference: settle.reference });
+    const after = await recordMovement(tx, pool, { entry: "settle", amount: kept - settle.actual, reference: settle.reference });
+    await noteCreditsMovement(tx, pool, after, new Date(ctx.services.clock.now()));
+    return after;
   });
 }
 

@@ -14,6 +14,7 @@
  * - One background collection per account (`409 collection_in_progress`, from the unique
  *   index `datasets_one_collecting`).
  */
+import { finishDatasetRecorded, recordDatasetEvent } from "../events/dataset_events.ts";
 import type { AccountContext } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { isUniqueViolation } from "../db/pg_errors.ts";
@@ -38,7 +39,6 @@ import {
   appendRows,
   datasetById,
   type DatasetRow,
-  finishDataset,
   insertDataset,
   lastPosition,
   type NewDataset,
@@ -110,6 +110,7 @@ export async function startCollection(ctx: AccountContext, input: CreateDatasetI
       await assertCollectionSlot(tx, ctx.account.id, nowMs);
       await insertDataset(tx, { ...base, counts: { ...state.counts }, note, finished_at: new Date(nowMs) });
       await appendRows(tx, base.id, 0, rows);
+      await recordDatasetEvent(tx, base.id, new Date(nowMs));
     });
     ctx.reply.status = 201;
     return { data: datasetView((await datasetById(ctx.services.sql, base.id))!), meta };
@@ -165,6 +166,7 @@ async function collectOwnContent(ctx: AccountContext, input: CreateDatasetInput,
       expires_at: expiryOf(nowMs),
     });
     await appendRows(tx, id, 0, own.rows);
+    await recordDatasetEvent(tx, id, new Date(nowMs));
   });
   ctx.reply.status = 201;
   return { data: datasetView((await datasetById(ctx.services.sql, id))!), meta };
@@ -205,7 +207,9 @@ export async function runCollection(deps: JobDeps, dataset: DatasetRow, job: Job
       : `the network kept failing (${error instanceof Error ? error.message.slice(0, 200) : "unknown error"})`;
     await deps.sql.begin(async (tx) => {
       // Spec silent on a failed collection's slot: it is given back, as it gave the user nothing to use.
-      if (await finishDataset(tx, dataset.id, { status: "failed", counts: { ...state.counts }, error: `The collection failed: ${what}.`, now: now() })) {
+      if (
+        await finishDatasetRecorded(tx, dataset.id, { status: "failed", counts: { ...state.counts }, error: `The collection failed: ${what}.`, now: now() })
+      ) {
         await releaseCollectionSlot(tx, dataset.id);
       }
     });
@@ -215,7 +219,7 @@ export async function runCollection(deps: JobDeps, dataset: DatasetRow, job: Job
     if (state.counts.matched === 0) {
       // Spec Limits 7: "a collection matching nobody returns its slot"; it ends ready and empty.
       if (
-        await finishDataset(tx, dataset.id, {
+        await finishDatasetRecorded(tx, dataset.id, {
           status: "ready",
           counts: { ...state.counts },
           note: joinNotes(NOBODY.replace("nothing was stored and ", ""), dataset.note),
@@ -226,7 +230,7 @@ export async function runCollection(deps: JobDeps, dataset: DatasetRow, job: Job
       }
       return;
     }
-    await finishDataset(tx, dataset.id, { status: "ready", counts: { ...state.counts }, now: now() });
+    await finishDatasetRecorded(tx, dataset.id, { status: "ready", counts: { ...state.counts }, now: now() });
   });
 }
 

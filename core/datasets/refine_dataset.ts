@@ -14,6 +14,7 @@
  * credits: the daily slot bounds it (Threadline's choice; the spec's AI credit table does not
  * price it). A model failure in the request answers `502`/`503`/`504` and stores nothing.
  */
+import { finishDatasetRecorded, recordDatasetEvent } from "../events/dataset_events.ts";
 import type { AccountContext } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { isUniqueViolation } from "../db/pg_errors.ts";
@@ -31,7 +32,6 @@ import {
   type DatasetParams,
   type DatasetRow,
   datasetById,
-  finishDataset,
   insertDataset,
   type NewDataset,
   saveProgress,
@@ -112,6 +112,7 @@ export async function startRefine(ctx: AccountContext, input: RefineDatasetInput
     await assertCollectionSlot(tx, accountId, nowMs);
     await insertDataset(tx, { ...record, status: "ready", counts: refined.counts, finished_at: now });
     await appendRows(tx, record.id, 0, refined.rows);
+    await recordDatasetEvent(tx, record.id, now);
   });
   ctx.reply.status = 201;
   return { data: datasetView(await storedDataset(ctx, record.id)) };
@@ -135,7 +136,7 @@ export async function runRefine(deps: JobDeps, dataset: DatasetRow, job: JobRow)
   } catch (error) {
     if (job.attempts < job.max_attempts) throw error;
     const reason = error instanceof Error ? error.message : String(error);
-    await finishDataset(deps.sql, dataset.id, { status: "failed", error: `Refine failed: ${reason}`, now: new Date(deps.clock.now()) });
+    await finishDatasetRecorded(deps.sql, dataset.id, { status: "failed", error: `Refine failed: ${reason}`, now: new Date(deps.clock.now()) });
   }
 }
 
@@ -143,7 +144,7 @@ async function refineInBackground(deps: JobDeps, dataset: DatasetRow): Promise<v
   const { sql, clock, model } = deps;
   const source = dataset.parent_id ? await datasetById(sql, dataset.parent_id) : undefined;
   if (!source || source.expires_at.getTime() <= clock.now()) {
-    await finishDataset(sql, dataset.id, { status: "failed", error: "The dataset being refined no longer exists", now: new Date(clock.now()) });
+    await finishDatasetRecorded(sql, dataset.id, { status: "failed", error: "The dataset being refined no longer exists", now: new Date(clock.now()) });
     return;
   }
   if (!model) throw new Error("The job runner has no model to judge rows with");
@@ -174,6 +175,6 @@ async function refineInBackground(deps: JobDeps, dataset: DatasetRow): Promise<v
   // Rows are keyed per dataset: a rerun of this step after a crash stores nothing twice.
   await sql.begin(async (tx) => {
     await appendRows(tx, dataset.id, 0, refined.rows);
-    await finishDataset(tx, dataset.id, { status: "ready", counts: refined.counts, now: new Date(clock.now()) });
+    await finishDatasetRecorded(tx, dataset.id, { status: "ready", counts: refined.counts, now: new Date(clock.now()) });
   });
 }

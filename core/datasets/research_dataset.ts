@@ -17,6 +17,7 @@
  * Reset on `202` (spec: Credit headers). Research takes no daily collection slot and runs
  * beside a background collection (Limits 7; index `datasets_one_collecting`).
  */
+import { recordDatasetEvent } from "../events/dataset_events.ts";
 import type { AccountContext } from "../context.ts";
 import type { JobDeps } from "../jobs/job_kinds.ts";
 import type { JobRow } from "../jobs/jobs_queries.ts";
@@ -108,6 +109,7 @@ async function researchNow(ctx: AccountContext, plan: ResearchPlan, grant: Resea
       expires_at: expiryOf(now.getTime()),
     });
     await appendRows(tx, id, 0, rows);
+    await recordDatasetEvent(tx, id, now);
   });
   const stored = await datasetById(services.sql, id);
   state ??= await creditState(ctx, owner).catch(() => undefined);

@@ -13,7 +13,8 @@ import type { JobDeps } from "../jobs/job_kinds.ts";
 import type { JobRow } from "../jobs/jobs_queries.ts";
 import { type CreditOwner, refundCreditsIn } from "../credits/credits.ts";
 import { planById } from "../limits/plans.ts";
-import { appendRows, type DatasetRow, finishDataset, lastPosition } from "./datasets_queries.ts";
+import { appendRows, type DatasetRow, lastPosition } from "./datasets_queries.ts";
+import { finishDatasetRecorded } from "../events/dataset_events.ts";
 import { lockResearchRun, researchedCount, saveResearchStep } from "./research_queries.ts";
 import { researchTarget } from "./research_profile.ts";
 import { CREDITS_PER_PROFILE } from "./research_costs.ts";
@@ -44,7 +45,7 @@ export async function runResearchJob(deps: JobDeps, dataset: DatasetRow, job: Jo
   const charges = dataset.charges as unknown as ResearchCharges;
   if (!Array.isArray(charges.targets) || !charges.owner) {
     // Not made by startResearch (nothing was granted or charged): nothing to read or refund.
-    await finishDataset(deps.sql, dataset.id, {
+    await finishDatasetRecorded(deps.sql, dataset.id, {
       status: "failed",
       error: "This research run has no profiles to read; start it again",
       now: new Date(deps.clock.now()),
@@ -84,7 +85,7 @@ export async function runResearchJob(deps: JobDeps, dataset: DatasetRow, job: Jo
       const skipped = (locked.charges as unknown as ResearchCharges).skipped ?? [];
       const researched = await researchedCount(tx, dataset.id);
       const note = researched === 0 ? `No profile could be researched; every credit was returned. ${skippedNote(skipped) ?? ""}`.trim() : skippedNote(skipped);
-      await finishDataset(tx, dataset.id, { status: "ready", counts: { researched, skipped: skipped.length }, note, now: new Date(deps.clock.now()) });
+      await finishDatasetRecorded(tx, dataset.id, { status: "ready", counts: { researched, skipped: skipped.length }, note, now: new Date(deps.clock.now()) });
     });
   } catch (error) {
     if (job.attempts < job.max_attempts) throw error;
@@ -101,7 +102,11 @@ async function failRun(deps: JobDeps, datasetId: string, owner: CreditOwner, cha
     const unread = charges.targets.length - nextOf(locked.cursor);
     if (unread > 0) await refundCreditsIn(tx, owner, { reference: charges.credits.reference, now, amount: unread * CREDITS_PER_PROFILE });
     const reason = error instanceof Error ? error.message : String(error);
-    await finishDataset(tx, datasetId, { status: "failed", error: `Research stopped: ${reason}; the ${unread} profile(s) not read were refunded`, now });
+    await finishDatasetRecorded(tx, datasetId, {
+      status: "failed",
+      error: `Research stopped: ${reason}; the ${unread} profile(s) not read were refunded`,
+      now,
+    });
   });
 }
 

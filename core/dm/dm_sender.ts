@@ -19,6 +19,7 @@
  * `failed` with the reason, which returns its monthly unit; losing the network
  * authorisation pauses the account (`reauth_required`) with its messages kept.
  */
+import { settleDmRecorded } from "../events/dm_events.ts";
 import type { Clock } from "../clock.ts";
 import type { Sql } from "../db/sql.ts";
 import {
@@ -159,7 +160,7 @@ async function sendOne(deps: DmSendDeps, row: MessageRow, lease: Lease): Promise
     const landed = row.outcome_unknown ? await findLanded(network, row, text) : undefined;
     const dm = landed ?? (await network.sendDm({ senderId: row.account_id, recipientId: row.recipient_id, text, token: dmToken(row.id) }));
     const at = new Date(clock.now());
-    if (!(await markMessageSent(sql, held, { xDmId: dm.id, at }))) return "lost";
+    if (!(await settleDmRecorded(sql, row.id, at, (tx) => markMessageSent(tx, held, { xDmId: dm.id, at })))) return "lost";
     if (row.publish_attempts > 1 || landed) await clearReauth(deps, row.account_id);
     return landed ? "reconciled" : "sent";
   } catch (error) {
@@ -184,11 +185,11 @@ async function settleFailure(deps: DmSendDeps, row: MessageRow, lease: Lease, er
       error instanceof NetworkRejectedError && error.reason === "dm_closed"
         ? `The recipient does not accept DMs: ${message}`
         : `X refused the message: ${message}`;
-    return (await markMessageFailed(sql, held, { reason, at: now })) ? "failed" : "lost";
+    return (await settleDmRecorded(sql, row.id, now, (tx) => markMessageFailed(tx, held, { reason, at: now }))) ? "failed" : "lost";
   }
   if (row.publish_attempts >= MAX_DM_ATTEMPTS && !(error instanceof NetworkTimeoutError || error instanceof NetworkUpstreamError)) {
     const reason = `X could not take the message after ${row.publish_attempts} attempts: ${error instanceof NetworkError ? message : "internal error"}`;
-    return (await markMessageFailed(sql, held, { reason, at: now })) ? "failed" : "lost";
+    return (await settleDmRecorded(sql, row.id, now, (tx) => markMessageFailed(tx, held, { reason, at: now }))) ? "failed" : "lost";
   }
   if (error instanceof NetworkRateLimitedError) {
     const retryAt = new Date(now.getTime() + error.retryAfter * 1000);

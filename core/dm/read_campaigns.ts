@@ -4,7 +4,8 @@
  * with offset paging, as the real client pages it.
  */
 import type { AccountContext, KeyContext } from "../context.ts";
-import { type DmStatus, type MessageRow, messagesOfCampaign, queuePage, statusCounts } from "./dm_queries.ts";
+import type { Queryable } from "../db/sql.ts";
+import { type CampaignRow, type DmStatus, type MessageRow, messagesOfCampaign, queuePage, statusCounts } from "./dm_queries.ts";
 import { reachableCampaign } from "./dm_access.ts";
 
 /** A message as the API shows it. */
@@ -31,21 +32,23 @@ export function messageView(row: MessageRow) {
 /** `GET /v1/dm/campaigns/{id}`. */
 export async function readCampaign(ctx: KeyContext, input: { id: number; account_id?: string }) {
   const campaign = await reachableCampaign(ctx, input.id, { accountId: input.account_id, write: false });
-  const { sql } = ctx.services;
+  return { data: await campaignView(ctx.services.sql, campaign) };
+}
+
+/** A campaign as `GET /v1/dm/campaigns/{id}` shows it (also the `dm_campaign.completed` event's data). */
+export async function campaignView(sql: Queryable, campaign: CampaignRow) {
   const counts = await statusCounts(sql, campaign.id);
   const total = Object.values(counts).reduce((sum, count) => sum + count, 0);
   const messages = await messagesOfCampaign(sql, campaign.id);
   return {
-    data: {
-      id: Number(campaign.id),
-      account_id: campaign.account_id,
-      source: campaign.source,
-      scheduled_post_id: campaign.scheduled_post_id === null ? null : Number(campaign.scheduled_post_id),
-      created_at: campaign.created_at.toISOString(),
-      counts: { ...counts, total },
-      created: campaign.counts,
-      messages: messages.map(messageView),
-    },
+    id: Number(campaign.id),
+    account_id: campaign.account_id,
+    source: campaign.source,
+    scheduled_post_id: campaign.scheduled_post_id === null ? null : Number(campaign.scheduled_post_id),
+    created_at: campaign.created_at.toISOString(),
+    counts: { ...counts, total },
+    created: campaign.counts,
+    messages: messages.map(messageView),
   };
 }
 

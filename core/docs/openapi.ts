@@ -111,6 +111,14 @@ const idempotencyKeyParameter = {
   schema: { type: "string", maxLength: 64 },
 };
 
+const lastEventIdParameter = {
+  name: "Last-Event-ID",
+  in: "header",
+  required: false,
+  description: "Stream form: the id of the last event received; the stream resumes after it (EventSource sends it when reconnecting)",
+  schema: { type: "string", pattern: "^(evt_)?[0-9]{1,15}$" },
+};
+
 const rateHeaders = Object.fromEntries(
   ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "RateLimit-Policy", "RateLimit"].map((name) => [
     name,
@@ -142,6 +150,7 @@ export function buildOpenApiDocument(router: AnyRouter, options: { serverUrl?: s
           : ["X-Credits-Charged", "X-Credits-Remaining", "X-Credits-Reset"];
       for (const name of names) success.headers[name] = { $ref: `#/components/headers/${name}` };
     }
+    if (operation.meta.stream) target.parameters = [...(target.parameters ?? []), lastEventIdParameter];
     if (operation.meta.idempotent) {
       target.parameters = [...(target.parameters ?? []), idempotencyKeyParameter];
       const success = target.responses[operation.meta.successStatus ?? 200];
@@ -170,6 +179,15 @@ function responsesFor(operation: RestOperation, success: Json): Json {
     responses[status].description = `The file (${operation.meta.download}), streamed; \`Content-Disposition: attachment; filename="..."\` names it`;
     responses[status].content = { [operation.meta.download]: { schema: { type: "string" } } };
     responses[status].headers["Content-Disposition"] = { description: 'attachment; filename="<name>" (always the quoted form)', schema: { type: "string" } };
+  }
+  // A stream operation also answers Server-Sent Events to `Accept: text/event-stream`.
+  if (operation.meta.stream) {
+    responses[status].content[operation.meta.stream] = {
+      schema: {
+        type: "string",
+        description: "Messages `id: <event id>`, `event: <type>`, `data: <the Event JSON (components/schemas/Event)>`, and `: heartbeat` comments",
+      },
+    };
   }
   for (const other of operation.meta.alsoAnswers ?? []) {
     responses[other] = { ...success, description: SUCCESS_DESCRIPTIONS[other], headers: { ...rateHeaders } };

@@ -58,13 +58,36 @@ export async function sequenceEvents(sql: Sql, limit: number): Promise<number> {
   });
 }
 
+/** Narrowing of an owner's events beyond the types. */
+export interface EventFilter {
+  accountId?: string;
+  /** Only events created at or after this time. */
+  since?: Date;
+}
+
 /** Events of the owner after `afterSeq`, oldest first. */
-export async function eventsAfter(sql: Queryable, ownerId: number, afterSeq: number, limit: number, types?: readonly string[]): Promise<EventRow[]> {
+export async function eventsAfter(
+  sql: Queryable,
+  ownerId: number,
+  afterSeq: number,
+  limit: number,
+  types?: readonly string[],
+  filter: EventFilter = {},
+): Promise<EventRow[]> {
   return sql<EventRow[]>`
     select id::int as id, seq::int as seq, owner_id::int as owner_id, account_id, type, object_type, object_id, data, created_at
     from events
-    where owner_id = ${ownerId} and seq > ${afterSeq} ${types && types.length > 0 ? sql`and type in ${sql(types as string[])}` : sql``}
+    where owner_id = ${ownerId} and seq > ${afterSeq}
+      ${types && types.length > 0 ? sql`and type in ${sql(types as string[])}` : sql``}
+      ${filter.accountId === undefined ? sql`` : sql`and account_id = ${filter.accountId}`}
+      ${filter.since === undefined ? sql`` : sql`and created_at >= ${filter.since}`}
     order by seq limit ${limit}`;
+}
+
+/** The last stream position given so far (0 when none): where a stream that starts "now" begins. */
+export async function lastSequenced(sql: Queryable): Promise<number> {
+  const [row] = await sql<{ seq: number | null }[]>`select max(seq)::int as seq from events`;
+  return row?.seq ?? 0;
 }
 
 /** Deletes events older than `before`, up to `limit`; answers how many. */

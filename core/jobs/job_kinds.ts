@@ -48,6 +48,7 @@ import { purgeExpiredDatasets } from "./kinds/purge_expired_datasets.ts";
 import { DISPATCH_DM_SENDS_EVERY_SECONDS, type SendDmsPayload } from "../dm/dm_sending_jobs.ts";
 import { dispatchAutoDmsJob, dispatchDmSendsJob, sendDmsJob } from "./kinds/send_dms.ts";
 import { DISPATCH_AUTO_DMS_EVERY_SECONDS } from "../dm/auto_dm_engagers.ts";
+import { purgeOldEvents } from "./kinds/purge_old_events.ts";
 
 /** The payload of each job kind. */
 export interface JobPayloads {
@@ -73,6 +74,7 @@ export interface JobPayloads {
   send_dms: SendDmsPayload;
   dispatch_dm_sends: Record<string, never>;
   dispatch_auto_dms: Record<string, never>;
+  purge_old_events: Record<string, never>;
 }
 
 /** A job kind this server knows. */
@@ -169,6 +171,9 @@ export function jobHandlers(deps: JobDeps): KnownJobHandlers {
     dispatch_auto_dms: async () => {
       await dispatchAutoDmsJob(deps);
     },
+    purge_old_events: async () => {
+      await purgeOldEvents(deps.sql, now());
+    },
   };
 }
 
@@ -229,4 +234,6 @@ export const periodicJobs: readonly PeriodicJob[] = [
   { kind: "dispatch_dm_sends", everySeconds: DISPATCH_DM_SENDS_EVERY_SECONDS },
   // Every 5 minutes: people who reply to or repost a sent post with an auto DM are queued.
   { kind: "dispatch_auto_dms", everySeconds: DISPATCH_AUTO_DMS_EVERY_SECONDS },
+  // Hourly: an event is gone at most an hour after its 30 days (issue 18).
+  { kind: "purge_old_events", everySeconds: HOUR },
 ];

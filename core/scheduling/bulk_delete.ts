@@ -4,6 +4,7 @@
  * exactly the unit it took, to the period it was taken from (`quota_period_start`). Drafts,
  * sent and error posts are skipped (they are not queued); a deleted id is skipped on a rerun.
  */
+import { recordPostsDeleted } from "../events/post_events.ts";
 import type { AccountContext } from "../context.ts";
 import { assertSchedulerReachable } from "./scheduling_gate.ts";
 import { refundPostQuota } from "./post_quota.ts";
@@ -41,6 +42,11 @@ export async function bulkDelete(ctx: AccountContext, input: { ids: string[] }) 
       await refundPostQuota(tx, accountId, { periodStart: group.periodStart }, group.subjects, "bulk deleted");
     }
     await deletePosts(tx, chosen);
+    await recordPostsDeleted(
+      tx,
+      chosen.map((id) => ({ id, accountId })),
+      now,
+    );
     return results;
   });
   return { data: bulkAnswer("deleted", items) };

@@ -14,6 +14,7 @@ import { assertOnboarded, assertSchedulerReachable } from "./scheduling_gate.ts"
 import { checkParts, checkScheduleTime, checkTags, type ContentInput, partsOf } from "./post_content.ts";
 import { deductPostQuota } from "./post_quota.ts";
 import { schedulePublication } from "./schedule_publication.ts";
+import { recordPostEvent } from "../events/post_events.ts";
 import { accountHasPremium, insertPost, setPostTags, updatePostColumns } from "./scheduled_posts_queries.ts";
 import { readPost } from "./read_post.ts";
 import { publishNowAndRead } from "./publish_now_request.ts";
@@ -96,6 +97,7 @@ export async function createPost(ctx: AccountContext, input: CreatePostInput): P
       // Published now: the job is the safety net should this request die before publishing
       // (it runs after the idempotency lease, when a retry could have taken over).
       await schedulePublication(tx, [id], publishNow ? { runAt: new Date(now.getTime() + PUBLISH_NOW_FALLBACK_MS) } : {});
+      await recordPostEvent(tx, "post.scheduled", id, now);
     }
     if (publishNow) await commitPhase(ctx, tx, "post_created", { post_id: id });
     return id;

@@ -2,6 +2,7 @@
  * `DELETE /v1/scheduled-posts/{id}`: removes the post; a queued post gives back exactly
  * the quota unit it took. A sent post's record goes; the network keeps the post.
  */
+import { recordPostsDeleted } from "../events/post_events.ts";
 import type { KeyContext } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { assertSchedulerReachable } from "./scheduling_gate.ts";
@@ -25,6 +26,7 @@ export async function deletePost(ctx: KeyContext, input: { id: string; account_i
       await refundPostQuota(tx, row.account_id, { periodStart: row.quota_period_start }, [`post:${id}`], "deleted");
     }
     await deletePostRow(tx, id);
+    await recordPostsDeleted(tx, [{ id, accountId: row.account_id }], new Date(ctx.services.clock.now()));
   });
   return { data: { id: input.id, deleted: true as const } };
 }

@@ -36,6 +36,7 @@ import {
   type PublishPartRow,
 } from "./publish_queries.ts";
 import { armFollowUps } from "./post_follow_ups.ts";
+import { recordPostEvent } from "../events/post_events.ts";
 import type { PublishJobPayload } from "./schedule_publication.ts";
 
 /** What publishing needs: the pool (it commits part by part, so never a transaction), the network, the clock. */
@@ -115,7 +116,7 @@ export async function publishScheduledPost(deps: PublishDeps, payload: PublishJo
     throw error;
   }
   // Sent with the last part's record, unless that part was already published by an earlier attempt.
-  if (!sent && !(await markPostSent(sql, claim, { xPostIds: ids, at: new Date(clock.now()) }))) return unclaimedResult(deps, payload);
+  if (!sent && !(await markSentWithEvent(sql, claim, { xPostIds: ids, at: new Date(clock.now()) }))) return unclaimedResult(deps, payload);
   await armFollowUps(sql, claim.postId);
   return { outcome: "sent", xPostIds: ids, byThisCall: true, scheduledFor: post.scheduled_for };
 }
@@ -161,8 +162,24 @@ async function publishPart(
   const now = new Date(clock.now());
   const last = index === post.parts.length - 1;
   const sent = last ? { xPostIds: [...earlier, published.id], at: now } : undefined;
-  const held = await recordPartPublished(sql, claim, { index, xPostId: published.id, at: now }, sent);
+  // The last part's record marks the post sent, with its `post.sent` event in the same transaction.
+  const held = sent
+    ? await sql.begin(async (tx) => {
+        const done = await recordPartPublished(tx, claim, { index, xPostId: published.id, at: now }, sent);
+        if (done) await recordPostEvent(tx, "post.sent", claim.postId, now);
+        return done;
+      })
+    : await recordPartPublished(sql, claim, { index, xPostId: published.id, at: now });
   return held ? { id: published.id, sent: last } : undefined;
+}
+
+/** `markPostSent` with the `post.sent` event, in one transaction. */
+function markSentWithEvent(sql: Sql, claim: Holder, sent: { xPostIds: readonly string[]; at: Date }): Promise<boolean> {
+  return sql.begin(async (tx) => {
+    const done = await markPostSent(tx, claim, sent);
+    if (done) await recordPostEvent(tx, "post.sent", claim.postId, sent.at);
+    return done;
+  });
 }
 
 /** Ends the post `error` with `reason` and gives back its quota unit, in one transaction. */
@@ -170,7 +187,10 @@ async function fail(deps: PublishDeps, claim: Holder, reason: string): Promise<P
   const at = new Date(deps.clock.now());
   // Spec (States, Scheduled post): a failed publication refunds exactly the deducted unit.
   const failed = await failHeldPublication(deps.sql, heldPost(deps.sql, claim), {
-    markFailed: (tx) => markPostFailed(tx, claim.postId, { reason, at }),
+    markFailed: async (tx) => {
+      await markPostFailed(tx, claim.postId, { reason, at });
+      await recordPostEvent(tx, "post.failed", claim.postId, at);
+    },
     quotaSubject: `post:${claim.postId}`,
     refundReason: "publish failed",
   });

@@ -5,6 +5,7 @@
  * becomes queued only through `status: "scheduled"` (a `scheduled_for` alone never promotes
  * it) and takes a quota unit; back to `draft` returns exactly that unit.
  */
+import { recordPostEvent } from "../events/post_events.ts";
 import type { KeyContext } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { markMediaAttached } from "../media/attachable_media.ts";
@@ -83,6 +84,8 @@ export async function updatePost(ctx: KeyContext, input: UpdatePostInput) {
     autoDmSkipped = (await applyAutoDm(tx, { id, accountId: row.account_id, now }, input.auto_dm)).skipped;
     await markMediaAttached(tx, objectKeys, now);
     if (rearm) await schedulePublication(tx, [id]);
+    // Queued, or queued at a new time (issue 18: post.scheduled).
+    if (rearm) await recordPostEvent(tx, "post.scheduled", id, now);
   });
   return { data: { ...(await readPost(sql, id)), ...(autoDmSkipped ? { auto_dm_skipped: true as const } : {}) } };
 }

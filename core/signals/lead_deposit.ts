@@ -5,6 +5,7 @@
  * together, so a failure leaves neither a half-written lead nor a cursor past unjudged
  * people, and the next run resumes from the old cursor.
  */
+import { recordLeadsFound } from "../events/lead_events.ts";
 import type { Queryable } from "../db/sql.ts";
 import type { NetworkUser } from "../network/network_records.ts";
 import { upsertContactProfiles } from "../audience/contacts_queries.ts";
@@ -66,7 +67,10 @@ export async function storeFoundLeads(tx: Queryable, target: DepositTarget, sign
   const stored = await insertLeads(tx, { accountId: agent.account_id, agentId: agent.id, signalId }, found, now);
   const toDeposit = stored.filter((lead) => lead.icp_score >= PRECISION_THRESHOLD[agent.precision_mode]);
   // System lists mirror the network (followers, engagers); only a user's own list takes leads.
-  if (toDeposit.length === 0 || !list || list.kind !== "custom") return { leads: stored.length, deposited: 0 };
+  if (toDeposit.length === 0 || !list || list.kind !== "custom") {
+    await recordLeadsFound(tx, stored, now);
+    return { leads: stored.length, deposited: 0 };
+  }
   const added = await insertScoredMembers(tx, list.id, agent.account_id, toDeposit, now);
   if (added.length > 0) await addToMemberCount(tx, list.id, added.length, now);
   await markDeposited(
@@ -75,5 +79,6 @@ export async function storeFoundLeads(tx: Queryable, target: DepositTarget, sign
     list.id,
     now,
   );
+  await recordLeadsFound(tx, stored, now);
   return { leads: stored.length, deposited: toDeposit.length };
 }

@@ -7,6 +7,7 @@
  * no longer the Worker's (already done, or the Worker was changed) does nothing, so a
  * job delivered twice writes one batch.
  */
+import { recordSuggestionsCreated } from "../events/suggestion_events.ts";
 import type { Clock } from "../clock.ts";
 import type { Queryable, Sql } from "../db/sql.ts";
 import type { Model } from "../model/model.ts";
@@ -68,6 +69,7 @@ export async function runWorker(deps: WorkerRunDeps, payload: RunWorkerPayload):
     const locked = await workerById(tx, worker.id, { forUpdate: true });
     if (!locked || locked.next_run_at.getTime() !== worker.next_run_at.getTime()) return 0;
     const written = await insertSuggestions(tx, locked, locked.next_run_at, now, suggestions);
+    if (written > 0) await recordSuggestionsCreated(tx, locked.id, locked.next_run_at, now);
     const after = Math.max(locked.next_run_at.getTime(), now.getTime());
     await setNextRun(tx, locked.id, nextRunAfter({ days: locked.schedule_days, time: locked.schedule_time }, locked.timezone, after), now);
     return written;

@@ -135,6 +135,11 @@ export async function insertSuggestions(
   return inserted.length;
 }
 
+/** The suggestions of one run of a worker, in batch order (their `suggestion.created` events). */
+export async function suggestionsOfRun(sql: Queryable, workerId: number, runAt: Date): Promise<SuggestionRow[]> {
+  return sql<SuggestionRow[]>`select * from worker_suggestions where worker_id = ${workerId} and run_at = ${runAt} order by run_index`;
+}
+
 /** What the suggestion list filters on (spec: GET /v1/workers/suggestions). */
 export interface SuggestionFilter {
   accountId: string;

@@ -13,6 +13,7 @@
  * unreachable or rate-limited model, the store, the database); the last attempt ends
  * `failed` and refunds instead of throwing.
  */
+import { recordCoverEvent } from "../../events/cover_events.ts";
 import type { Clock } from "../../clock.ts";
 import type { Sql } from "../../db/sql.ts";
 import type { JobRow } from "../jobs_queries.ts";
@@ -134,6 +135,7 @@ async function finishDone(deps: CoverJobDeps, media: MediaStore, generation: Cov
       }
     }
     await markGenerationDone(tx, row.id, { imageUrl: url, attached, model: image.model, creditsCharged: row.credits_reserved, at });
+    await recordCoverEvent(tx, "cover.done", row.id, at);
   });
 }
 
@@ -156,5 +158,6 @@ async function end(deps: CoverJobDeps, generation: CoverGenerationRow, ending: E
       charged = 0;
     }
     await markGenerationEnded(tx, row.id, { status: ending.status, errorCode: ending.code, errorMessage: ending.message, creditsCharged: charged, at });
+    await recordCoverEvent(tx, "cover.failed", row.id, at);
   });
 }

@@ -1,0 +1,53 @@
+/**
+ * The Server-Sent Events answer of an operation flagged `stream` (core/message_stream.ts):
+ * messages encoded per the HTML Living Standard's event-stream format (`id:`, `event:`,
+ * `data:` lines, a blank line; comments start with `:`), written as the core produces them
+ * while the client stays connected. It ends when the client disconnects (the body is
+ * cancelled) or the server stops (`stopping` aborts).
+ */
+import type { MessageStream, StreamMessage, StreamTiming } from "../../core/message_stream.ts";
+
+/** The default timing: a poll every second, a heartbeat after 15 s of silence (issue 18 scope 4). */
+export const DEFAULT_STREAM_TIMING: StreamTiming = { pollMs: 1000, heartbeatMs: 15_000 };
+
+/** Encodes one message. `data` may not hold line breaks unsplit, so each line gets its own `data:`. */
+export function encodeMessage(message: StreamMessage): string {
+  if ("comment" in message) return `: ${message.comment}\n\n`;
+  const data = message.data
+    .split(/\r\n|\r|\n/)
+    .map((line) => `data: ${line}\n`)
+    .join("");
+  return `id: ${message.id}\nevent: ${message.event}\n${data}\n`;
+}
+
+/** The streamed answer, beside the headers the request path collected (rate limits). */
+export function eventStreamResponse(stream: MessageStream, headers: Headers, options: { stopping?: AbortSignal; timing?: StreamTiming }): Response {
+  const done = new AbortController();
+  const stop = () => done.abort();
+  options.stopping?.addEventListener("abort", stop, { once: true });
+  if (options.stopping?.aborted) done.abort();
+  const encoder = new TextEncoder();
+  const messages = stream.messages(done.signal, options.timing ?? DEFAULT_STREAM_TIMING)[Symbol.asyncIterator]();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await messages.next().catch(() => ({ done: true as const, value: undefined }));
+      if (next.done || done.signal.aborted) {
+        options.stopping?.removeEventListener("abort", stop);
+        controller.close();
+        return;
+      }
+      controller.enqueue(encoder.encode(encodeMessage(next.value)));
+    },
+    async cancel() {
+      // The client went away: stop polling and let the generator finish.
+      done.abort();
+      options.stopping?.removeEventListener("abort", stop);
+      await messages.return?.(undefined);
+    },
+  });
+  headers.set("Content-Type", "text/event-stream");
+  headers.set("Cache-Control", "no-cache");
+  // Tells nginx-style proxies not to buffer the stream.
+  headers.set("X-Accel-Buffering", "no");
+  return new Response(body, { status: 200, headers });
+}

@@ -1,0 +1,55 @@
+/**
+ * `credits.low` (issue 18 scope 1: "below a threshold the user sets"): recorded in the
+ * transaction of the charge that takes the AI credit pool from at least the threshold to
+ * below it, at most once per credit period. The user sets the threshold with
+ * `PUT /v1/events/settings` (`credits_low_threshold`, null or absent: off).
+ */
+import type { Queryable } from "../db/sql.ts";
+import type { KeyContext } from "../context.ts";
+import type { PoolRow } from "../credits/credits_queries.ts";
+import { eventSettingsOf, eventSettingsOfAccount, markCreditsLowAnnounced, putCreditsLowThreshold } from "./event_settings_queries.ts";
+import { recordEvent } from "./record_event.ts";
+
+/** Credits left in a pool row (credits.ts `remainingOf`, restated to keep this module free of the ledger's imports). */
+function remainingIn(pool: PoolRow): number {
+  return pool.allowance + pool.bonus - pool.spent;
+}
+
+/**
+ * Called by a charge inside its transaction with the pool before and after the movement
+ * (the pool row is locked, so charges of one owner pass here one at a time).
+ */
+export async function noteCreditsMovement(tx: Queryable, before: PoolRow, after: PoolRow, now: Date): Promise<void> {
+  const remaining = remainingIn(after);
+  if (remaining >= remainingIn(before)) return;
+  const settings = await eventSettingsOfAccount(tx, after.owner_id);
+  const threshold = settings?.credits_low_threshold;
+  if (!settings || threshold === null || threshold === undefined) return;
+  if (remainingIn(before) < threshold || remaining >= threshold) return;
+  if (settings.credits_low_period_start?.getTime() === after.period_start.getTime()) return;
+  await markCreditsLowAnnounced(tx, settings.owner_id, after.period_start);
+  const data = {
+    remaining: Math.max(0, remaining),
+    threshold,
+    pool: after.allowance,
+    bonus: after.bonus,
+    used: after.spent,
+    period: after.period,
+    period_start: after.period_start.toISOString(),
+    period_end: after.period_end.toISOString(),
+  };
+  await recordEvent(tx, { accountId: after.owner_id, type: "credits.low", objectType: "credits", objectId: after.owner_id, data, now });
+}
+
+/** The event settings as `GET /v1/events/settings` answers them. */
+export async function readEventSettings(ctx: KeyContext) {
+  const row = await eventSettingsOf(ctx.services.sql, ctx.principal.userId);
+  return { data: { credits_low_threshold: row?.credits_low_threshold ?? null } };
+}
+
+/** `PUT /v1/events/settings`: replaces the settings (an absent threshold turns `credits.low` off). */
+export async function putEventSettings(ctx: KeyContext, input: { credits_low_threshold?: number | null }) {
+  const threshold = input.credits_low_threshold ?? null;
+  await putCreditsLowThreshold(ctx.services.sql, ctx.principal.userId, threshold, new Date(ctx.services.clock.now()));
+  return { data: { credits_low_threshold: threshold } };
+}

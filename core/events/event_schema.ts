@@ -1,0 +1,37 @@
+/**
+ * The event as API users see it (issue 18 scope 1): on `GET /v1/events` (JSON and
+ * Server-Sent Events) and as the body of a webhook delivery. One schema, registered as the
+ * OpenAPI component `Event`, so the document names the payload once for both.
+ */
+import { z } from "zod";
+import { EVENT_TYPES } from "./event_types.ts";
+
+/** An event id: `evt_` and the event's place in the owner's stream (its `seq`). */
+export const EVENT_ID_PATTERN = /^evt_[1-9][0-9]{0,15}$/;
+
+/** The event types as a zod enum. */
+export const eventType = z.enum(EVENT_TYPES).meta({ id: "EventType", description: "What changed: `<object>.<change>`" });
+
+/** One event. */
+export const event = z
+  .object({
+    id: z
+      .string()
+      .meta({ description: "`evt_<n>`: increasing in the order events became readable; what `Last-Event-ID` and `cursor` carry", example: "evt_42" }),
+    type: eventType,
+    created_at: z.string().meta({ description: "When the change committed (ISO-8601, UTC)" }),
+    account_id: z.string().meta({ description: "The account the change belongs to" }),
+    object: z
+      .object({
+        type: z
+          .string()
+          .meta({ description: "`scheduled_post`, `article`, `cover`, `suggestion`, `dataset`, `dm`, `dm_campaign`, `lead`, `credits`, `webhook`" }),
+        id: z.string().meta({ description: "The object's id, as text" }),
+      })
+      .meta({ description: "The object the event is about; events of one object are in order" }),
+    data: z.unknown().meta({ description: "The object as its `GET` answers it at the time of the change (for `post.deleted`: `{ id }`)" }),
+  })
+  .meta({ id: "Event", description: "A state change (issue 18): the same payload on `GET /v1/events` and in webhook deliveries" });
+
+/** An event as answered. */
+export type EventPayload = z.infer<typeof event>;

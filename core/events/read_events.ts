@@ -1,0 +1,147 @@
+/**
+ * Reading the event outbox (issue 18 scope 4): `GET /v1/events` as a JSON list paged by
+ * cursor, and the same operation as a Server-Sent Events stream when the client asks for
+ * `text/event-stream`. Both read the key's user's events (every account they own) in `seq`
+ * order, after running the sequencer, so an event committed late is never skipped
+ * (migration 0028).
+ */
+import { z } from "zod";
+import type { KeyContext } from "../context.ts";
+import { ApiError } from "../errors.ts";
+import { resolveAccount } from "../accounts/resolve_account.ts";
+import type { Sql } from "../db/sql.ts";
+import { accountIdValue, commaListOf, limitParam, timestamp } from "../schema.ts";
+import { type MessageStream, pause, type StreamMessage, type StreamTiming } from "../message_stream.ts";
+import { EVENT_TYPES } from "./event_types.ts";
+import { type EventFilter, eventsAfter, lastSequenced, sequenceEvents } from "./events_queries.ts";
+import { eventIdOf, eventPayload, seqOfEventId } from "./event_payload.ts";
+import { event } from "./event_schema.ts";
+
+/** How many events one sequencer run numbers (the rest wait for the next run, a poll away). */
+const SEQUENCE_BATCH = 1000;
+/** Events read per poll of a stream. */
+const STREAM_BATCH = 100;
+
+const eventCursor = z
+  .string()
+  .regex(/^(?:evt_)?[0-9]{1,15}$/, "must be an event id (evt_<n>)")
+  .meta({ description: "An event id (`evt_<n>`): answers the events after it" });
+
+/** The query of `GET /v1/events`. */
+export const eventsQuery = z
+  .object({
+    account_id: accountIdValue.optional().meta({ description: "Only this account's events (default: every account you own)" }),
+    types: commaListOf(EVENT_TYPES).optional(),
+    since: timestamp.optional().meta({ description: "Only events created at or after this time" }),
+    cursor: eventCursor.optional().meta({ description: "`pagination.next_cursor` of the previous page (or any event id): the events after it" }),
+    last_event_id: eventCursor.optional().meta({ description: "Stream form: resume after this event (the `Last-Event-ID` header wins when both are sent)" }),
+    limit: limitParam(50),
+  })
+  .prefault({});
+
+/** The answer of `GET /v1/events` as JSON. */
+export const eventList = z.object({
+  data: z.array(event),
+  pagination: z.object({
+    limit: z.number().int(),
+    has_more: z.boolean(),
+    next_cursor: z.string().nullable().meta({
+      description: "Pass as `cursor` for the next page; set even on the last page (poll with it for newer events); null only when nothing was read yet",
+    }),
+  }),
+});
+
+type EventsQuery = z.output<typeof eventsQuery>;
+
+/**
+ * The events of the key's user after `cursor` (JSON), or, when the REST client asked for
+ * `text/event-stream`, a stream of them (`ctx.reply.stream`) with an empty list as the
+ * procedure's answer.
+ */
+export async function readEvents(ctx: KeyContext, input: EventsQuery): Promise<z.infer<typeof eventList>> {
+  const { sql } = ctx.services;
+  const filter: EventFilter = { since: input.since === undefined ? undefined : new Date(input.since) };
+  if (input.account_id !== undefined) {
+    // Another user's account is `404 account_not_found`, as on every endpoint (rule 6); an
+    // account shared with you has no events of yours: its events belong to its owner.
+    filter.accountId = (await resolveAccount(ctx, ctx.principal, input.account_id, { write: false })).id;
+  }
+  await sequenceEvents(sql, SEQUENCE_BATCH);
+  if (ctx.transport.acceptsStream) {
+    ctx.reply.stream = await eventStream(sql, ctx.principal.userId, input, filter, ctx.transport.headers.get("last-event-id"));
+    return { data: [], pagination: { limit: input.limit, has_more: false, next_cursor: null } };
+  }
+  const after = input.cursor === undefined ? 0 : (seqOfEventId(input.cursor) ?? 0);
+  const rows = await eventsAfter(sql, ctx.principal.userId, after, input.limit + 1, input.types, filter);
+  const page = rows.slice(0, input.limit);
+  const last = page.at(-1);
+  return {
+    data: page.map(eventPayload),
+    pagination: {
+      limit: input.limit,
+      has_more: rows.length > input.limit,
+      next_cursor: last ? eventIdOf(last.seq ?? 0) : after > 0 ? eventIdOf(after) : null,
+    },
+  };
+}
+
+/**
+ * Where a stream starts: after `Last-Event-ID` (the header a reconnecting EventSource
+ * sends), else `last_event_id`, else `cursor`; with none, from `since` when sent, else
+ * from now (only events that become readable after the connection).
+ */
+async function eventStream(sql: Sql, ownerId: number, input: EventsQuery, filter: EventFilter, header: string | null): Promise<MessageStream> {
+  let after: number | undefined;
+  if (header !== null && header.trim() !== "") {
+    after = seqOfEventId(header);
+    if (after === undefined) throw new ApiError("invalid_parameter", "Last-Event-ID must be an event id (evt_<n>)");
+  } else {
+    const given = input.last_event_id ?? input.cursor;
+    if (given !== undefined) after = seqOfEventId(given);
+  }
+  if (after === undefined) after = filter.since === undefined ? await lastSequenced(sql) : 0;
+  const start = after;
+  return { messages: (signal, timing) => streamMessages(sql, { ownerId, after: start, types: input.types, filter }, signal, timing) };
+}
+
+interface StreamPosition {
+  ownerId: number;
+  after: number;
+  types?: readonly string[];
+  filter: EventFilter;
+}
+
+/**
+ * Polls for events while the client stays: sequence, read a batch after the last one sent,
+ * write them; when idle, a heartbeat comment every `heartbeatMs` (proxies close silent
+ * connections). A failed read (the database going away at shutdown) ends the stream: the
+ * client reconnects with `Last-Event-ID` and loses nothing.
+ */
+async function* streamMessages(sql: Sql, position: StreamPosition, signal: AbortSignal, timing: StreamTiming): AsyncGenerator<StreamMessage> {
+  let after = position.after;
+  // A first line at once, so proxies and clients see the stream open before any event.
+  yield { comment: "stream open" };
+  let quietSince = Date.now();
+  while (!signal.aborted) {
+    let rows: Awaited<ReturnType<typeof eventsAfter>>;
+    try {
+      await sequenceEvents(sql, SEQUENCE_BATCH);
+      rows = await eventsAfter(sql, position.ownerId, after, STREAM_BATCH, position.types, position.filter);
+    } catch {
+      return;
+    }
+    for (const row of rows) {
+      if (signal.aborted) return;
+      const payload = eventPayload(row);
+      yield { id: payload.id, event: payload.type, data: JSON.stringify(payload) };
+      after = row.seq ?? after;
+    }
+    if (rows.length > 0) quietSince = Date.now();
+    if (rows.length === STREAM_BATCH) continue;
+    if (Date.now() - quietSince >= timing.heartbeatMs) {
+      yield { comment: "heartbeat" };
+      quietSince = Date.now();
+    }
+    await pause(Math.min(timing.pollMs, Math.max(1, timing.heartbeatMs - (Date.now() - quietSince))), signal);
+  }
+}

@@ -1,0 +1,15 @@
+/**
+ * `suggestion.created` (issue 18 scope 1): one event per suggestion a Worker run wrote,
+ * with the suggestion as `GET /v1/workers/suggestions` lists it, in the run's transaction.
+ */
+import type { Queryable } from "../db/sql.ts";
+import { suggestionsOfRun } from "../workers/workers_queries.ts";
+import { toSuggestion } from "../workers/worker_view.ts";
+import { recordEvent } from "./record_event.ts";
+
+/** Records `suggestion.created` for each suggestion of worker `workerId`'s run at `runAt`. */
+export async function recordSuggestionsCreated(tx: Queryable, workerId: number, runAt: Date, now: Date): Promise<void> {
+  for (const row of await suggestionsOfRun(tx, workerId, runAt)) {
+    await recordEvent(tx, { accountId: row.account_id, type: "suggestion.created", objectType: "suggestion", objectId: row.id, data: toSuggestion(row), now });
+  }
+}

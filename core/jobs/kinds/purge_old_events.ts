@@ -1,0 +1,22 @@
+/**
+ * The `purge_old_events` job (hourly): deletes events older than their 30 days (issue 18:
+ * "Kept 30 days"), in batches so no statement holds many rows. Running it twice deletes
+ * nothing more. A stream resuming from a purged event id simply continues after it.
+ */
+import type { Queryable } from "../../db/sql.ts";
+import { deleteEventsBefore } from "../../events/events_queries.ts";
+import { EVENT_RETENTION_DAYS } from "../../events/event_types.ts";
+
+/** Events deleted per statement. */
+const BATCH = 1000;
+
+/** Deletes every event created more than the retention before `now`; answers how many went. */
+export async function purgeOldEvents(sql: Queryable, now: Date): Promise<number> {
+  const before = new Date(now.getTime() - EVENT_RETENTION_DAYS * 86_400_000);
+  let total = 0;
+  for (;;) {
+    const deleted = await deleteEventsBefore(sql, before, BATCH);
+    total += deleted;
+    if (deleted < BATCH) return total;
+  }
+}

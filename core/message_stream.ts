@@ -1,0 +1,35 @@
+/**
+ * What an operation flagged `stream` (core/trpc.ts `EndpointMeta.stream`) answers when the
+ * client asks for `text/event-stream`: messages produced while the client stays connected
+ * (issue 18 scope 4: `GET /v1/events` as Server-Sent Events). Core produces the messages;
+ * the REST adapter encodes and writes them (adapters/http/event_stream_response.ts), so core
+ * stays free of `node:*`.
+ */
+
+/** One message: an event (`id`, `event`, `data` lines) or a comment line (a heartbeat). */
+export type StreamMessage = { id: string; event: string; data: string } | { comment: string };
+
+/** How often the stream looks for news and sends a heartbeat when there is none. */
+export interface StreamTiming {
+  pollMs: number;
+  heartbeatMs: number;
+}
+
+/** A stream answer: `messages` runs until `signal` aborts (the client left or the server stops). */
+export interface MessageStream {
+  messages(signal: AbortSignal, timing: StreamTiming): AsyncIterable<StreamMessage>;
+}
+
+/** Waits `ms`, or less when `signal` aborts first. */
+export function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
