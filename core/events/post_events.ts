@@ -13,6 +13,11 @@ export async function recordPostEvent(tx: Queryable, type: "post.scheduled" | "p
   await recordEvent(tx, { accountId: post.account_id, type, objectType: "scheduled_post", objectId: postId, data: post, now });
 }
 
+/** Records `post.scheduled` for each of `postIds` (queued or re-timed) in `tx`. */
+export async function recordPostsScheduled(tx: Queryable, postIds: readonly number[], now: Date): Promise<void> {
+  for (const id of postIds) await recordPostEvent(tx, "post.scheduled", id, now);
+}
+
 /** Records `post.deleted` for each of `posts` in `tx` (the transaction deleting them). */
 export async function recordPostsDeleted(tx: Queryable, posts: readonly { id: number; accountId: string }[], now: Date): Promise<void> {
   for (const post of posts) {

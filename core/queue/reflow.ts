@@ -13,6 +13,7 @@
  * months ahead (the furthest a post may be queued); posts due sooner are the publisher's
  * and are left alone.
  */
+import { recordPostsScheduled } from "../events/post_events.ts";
 import type { Queryable } from "../db/sql.ts";
 import { MAX_LEAD_MONTHS, MIN_LEAD_SECONDS } from "../scheduling/post_content.ts";
 import { schedulePublication } from "../scheduling/schedule_publication.ts";
@@ -127,6 +128,11 @@ export async function reflowQueue(
   await schedulePublication(
     tx,
     plan.moves.map((move) => move.id),
+  );
+  await recordPostsScheduled(
+    tx,
+    plan.moves.map((move) => move.id),
+    now,
   );
   return { moved: plan.moves.length, skipped: plan.skipped.length, bailed: false };
 }

@@ -8,6 +8,7 @@
  * is well-formed but refused, as the scheduling service refuses a payload).
  * No AI credits (supplement 3.3).
  */
+import { recordPostsScheduled } from "../events/post_events.ts";
 import type { KeyContext } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { assertOnboarded, assertSchedulerReachable } from "../scheduling/scheduling_gate.ts";
@@ -53,6 +54,7 @@ export async function saveSuggestion(ctx: KeyContext, input: SaveSuggestionInput
       const charge = await deductPostQuota(tx, row.account_id, [`post:${postId}`], { now, reason: "scheduled from a Worker suggestion" });
       await updatePostColumns(tx, postId, { quota_period_start: charge.periodStart }, now);
       await schedulePublication(tx, [postId]);
+      await recordPostsScheduled(tx, [postId], now);
     }
     return markSaved(tx, row.id, scheduledFor ? "scheduled" : "drafted", postId, now);
   });
