@@ -100,7 +100,8 @@ export interface Context {
   /**
    * The success status the handler chose, when its procedure declares more than one
    * (`alsoAnswers` in core/trpc.ts: a dataset create answers `201` ready or `202`
-   * collecting). Shared by every narrowed copy of the context, like `report`.
+   * collecting). Shared by every narrowed copy of the context, like `report`. `stream`: the
+   * messages a stream operation answers instead of JSON (`EndpointMeta.stream`).
    */
   reply: { status?: SuccessStatus; stream?: MessageStream };
 }

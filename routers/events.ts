@@ -8,16 +8,9 @@ import { dataOf } from "../core/schema.ts";
 import { putEventSettings, readEventSettings } from "../core/events/credits_low.ts";
 import { eventList, eventsQuery, readEvents } from "../core/events/read_events.ts";
 import { EVENT_RETENTION_DAYS, EVENT_TYPES } from "../core/events/event_types.ts";
+import { creditsLowThreshold, eventSettings } from "../core/events/event_schema.ts";
 
 const tags = ["Events"];
-const creditsLowThreshold = z
-  .number({ error: "must be an integer from 0 to 1000000, or null" })
-  .int("must be an integer from 0 to 1000000, or null")
-  .min(0, "must be an integer from 0 to 1000000, or null")
-  .max(1_000_000, "must be an integer from 0 to 1000000, or null");
-const eventSettings = z
-  .object({ credits_low_threshold: z.number().int().nullable().meta({ description: "Credits; null: no `credits.low` events" }) })
-  .meta({ id: "EventSettings" });
 
 export const eventsRouter = router({
   list: keyProcedure

@@ -35,3 +35,13 @@ export const event = z
 
 /** An event as answered. */
 export type EventPayload = z.infer<typeof event>;
+
+const THRESHOLD_MESSAGE = "must be an integer from 0 to 1000000, or null";
+
+/** `credits_low_threshold` in a settings body: credits, 0 to 1,000,000. */
+export const creditsLowThreshold = z.number({ error: THRESHOLD_MESSAGE }).int(THRESHOLD_MESSAGE).min(0, THRESHOLD_MESSAGE).max(1_000_000, THRESHOLD_MESSAGE);
+
+/** The event settings (`GET`/`PUT /v1/events/settings`). */
+export const eventSettings = z
+  .object({ credits_low_threshold: z.number().int().nullable().meta({ description: "Credits; null: no `credits.low` events" }) })
+  .meta({ id: "EventSettings" });
