@@ -30,11 +30,11 @@ const eventCursor = z
 /** The query of `GET /v1/events`. */
 export const eventsQuery = z
   .object({
-    account_id: accountIdValue.optional().meta({ description: "Only this account's events (default: every account you own)" }),
+    account_id: accountIdValue.meta({ description: "Only this account's events (default: every account you own)" }).optional(),
     types: commaListOf(EVENT_TYPES).optional(),
-    since: timestamp.optional().meta({ description: "Only events created at or after this time" }),
-    cursor: eventCursor.optional().meta({ description: "`pagination.next_cursor` of the previous page (or any event id): the events after it" }),
-    last_event_id: eventCursor.optional().meta({ description: "Stream form: resume after this event (the `Last-Event-ID` header wins when both are sent)" }),
+    since: timestamp.meta({ description: "Only events created at or after this time", example: "2026-11-21T09:00:00Z" }).optional(),
+    cursor: eventCursor.meta({ description: "`pagination.next_cursor` of the previous page (or any event id): the events after it" }).optional(),
+    last_event_id: eventCursor.meta({ description: "Stream form: resume after this event (the `Last-Event-ID` header wins when both are sent)" }).optional(),
     limit: limitParam(50),
   })
   .prefault({});
