@@ -115,7 +115,8 @@ const lastEventIdParameter = {
   name: "Last-Event-ID",
   in: "header",
   required: false,
-  description: "Stream form: the id of the last event received; the stream resumes after it (EventSource sends it when reconnecting)",
+  description:
+    "The id of the last event received: the stream resumes after it (EventSource sends it when reconnecting); the JSON form starts after it when no `cursor` or `last_event_id` is sent",
   schema: { type: "string", pattern: "^(evt_)?[0-9]{1,15}$" },
 };
 

@@ -22,9 +22,12 @@ const SEQUENCE_BATCH = 1000;
 /** Events read per poll of a stream. */
 const STREAM_BATCH = 100;
 
+/** An event id as a cursor: `evt_42` or `42`. */
+const EVENT_CURSOR = /^(?:evt_)?[0-9]{1,15}$/;
+
 const eventCursor = z
   .string()
-  .regex(/^(?:evt_)?[0-9]{1,15}$/, "must be an event id (evt_<n>)")
+  .regex(EVENT_CURSOR, "must be an event id (evt_<n>)")
   .meta({ description: "An event id (`evt_<n>`): answers the events after it" });
 
 /** The query of `GET /v1/events`. */
@@ -66,12 +69,15 @@ export async function readEvents(ctx: KeyContext, input: EventsQuery): Promise<z
     // account shared with you has no events of yours: its events belong to its owner.
     filter.accountId = (await resolveAccount(ctx, ctx.principal, input.account_id, { write: false })).id;
   }
+  const header = lastEventIdHeader(ctx.transport.headers.get("last-event-id"));
   await sequenceEvents(sql, SEQUENCE_BATCH);
   if (ctx.transport.acceptsStream) {
-    ctx.reply.stream = await eventStream(sql, ctx.principal.userId, input, filter, ctx.transport.headers.get("last-event-id"));
+    ctx.reply.stream = await eventStream(sql, ctx.principal.userId, input, filter, header);
     return { data: [], pagination: { limit: input.limit, has_more: false, next_cursor: null } };
   }
-  const after = input.cursor === undefined ? 0 : (seqOfEventId(input.cursor) ?? 0);
+  // JSON pages by `cursor`; a client that also sends the stream's position starts there.
+  const given = input.cursor ?? input.last_event_id;
+  const after = given === undefined ? (header ?? 0) : (seqOfEventId(given) ?? 0);
   const rows = await eventsAfter(sql, ctx.principal.userId, after, input.limit + 1, input.types, filter);
   const page = rows.slice(0, input.limit);
   const last = page.at(-1);
@@ -90,18 +96,26 @@ export async function readEvents(ctx: KeyContext, input: EventsQuery): Promise<z
  * sends), else `last_event_id`, else `cursor`; with none, from `since` when sent, else
  * from now (only events that become readable after the connection).
  */
-async function eventStream(sql: Sql, ownerId: number, input: EventsQuery, filter: EventFilter, header: string | null): Promise<MessageStream> {
-  let after: number | undefined;
-  if (header !== null && header.trim() !== "") {
-    after = seqOfEventId(header);
-    if (after === undefined) throw new ApiError("invalid_parameter", "Last-Event-ID must be an event id (evt_<n>)");
-  } else {
+async function eventStream(sql: Sql, ownerId: number, input: EventsQuery, filter: EventFilter, header: number | undefined): Promise<MessageStream> {
+  let after = header;
+  if (after === undefined) {
     const given = input.last_event_id ?? input.cursor;
     if (given !== undefined) after = seqOfEventId(given);
   }
   if (after === undefined) after = filter.since === undefined ? await lastSequenced(sql) : 0;
   const start = after;
   return { messages: (signal, timing) => streamMessages(sql, { ownerId, after: start, types: input.types, filter }, signal, timing) };
+}
+
+/**
+ * The position `Last-Event-ID` names, validated like the documented header parameter in
+ * both forms: a header that is present but not an event id is `400 invalid_parameter`.
+ */
+function lastEventIdHeader(value: string | null): number | undefined {
+  if (value === null) return undefined;
+  const seq = EVENT_CURSOR.test(value) ? seqOfEventId(value) : undefined;
+  if (seq === undefined) throw new ApiError("invalid_parameter", 'Invalid "Last-Event-ID": must be an event id (evt_<n>)');
+  return seq;
 }
 
 interface StreamPosition {
