@@ -102,6 +102,7 @@ export async function openRuntime(router: AnyRouter, config: ThreadlineConfig): 
     telemetry: metrics?.telemetry,
     lookupCache: createLookupCache(),
     outbound,
+    webhookSender: ports.webhookSender,
     pageReader: withExampleDomains(createHttpPageReader(outbound)),
   };
   const app = createHttpApp(router, services, { trustProxy: config.trustProxy, metrics: { metrics, token: config.metricsToken } });
