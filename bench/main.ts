@@ -47,14 +47,15 @@
  * against existing servers; BENCH_STORAGE=embedded to force embedded PGlite and in-memory counters;
  * BENCH_SECTIONS (comma list of `path`, `jobs`, `idempotency`, `lookups`, `ai_overhead`,
  * `scheduling`, `scheduled_list`, `cover_jobs`, `operations`, `mcp`, `content`, `inspiration`, `audience`, `signals`,
- * `datasets`, `research`, `dataset_export`, `dataset_outreach`, `engage`, `dm`; default all;
+ * `datasets`, `research`, `dataset_export`, `dataset_outreach`, `engage`, `dm`, `webhooks`; default all;
  * BENCH_MCP_CALLS, default 1000; BENCH_CONTENT_POSTS, BENCH_CONTENT_CALLS, BENCH_SYNC_POSTS; BENCH_AUDIENCE_CONTACTS,
  * default 100000, BENCH_AUDIENCE_CALLS, default 200, BENCH_AUDIENCE_BULK_RUNS, default 5) runs only those sections, the others
  * answering null in the JSON.
  * Exits 0 whether or not the targets are met; non-zero when setup or measuring fails, or when
  * a measured run answered non-2xx (`valid` false in the JSON for full/bare, `idempotency.valid`,
  * `lookups.valid`, `ai_overhead.valid`, `audience.valid`, `signals.valid`, the dataset sections' `valid`,
- * `engage.valid`, `dm.valid`).
+ * `engage.valid`, `dm.valid`, `webhooks.valid`). The webhooks section (webhooks_section.ts) delivers 10,000
+ * `post.sent` events to a local receiver (events/s, p99 lag from created_at; BENCH_WEBHOOK_EVENTS).
  */
 import { availableParallelism } from "node:os";
 import type { CleanupStack } from "./cleanup_stack.ts";
@@ -84,6 +85,7 @@ import { measureDatasetExport } from "./dataset_export_section.ts";
 import { measureDatasetOutreach } from "./dataset_outreach_section.ts";
 import { measureEngage } from "./engage_section.ts";
 import { measureDms } from "./dm_section.ts";
+import { measureWebhooks } from "./webhooks_section.ts";
 
 /** The full path must keep at least this share of the bare route's throughput. */
 const TARGET_RATIO = 0.6;
@@ -109,6 +111,7 @@ const SECTIONS = [
   "dataset_outreach",
   "engage",
   "dm",
+  "webhooks",
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -182,6 +185,7 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
   const datasetOutreach = await section("dataset_outreach", () => measureDatasetOutreach(sectionTarget, notReal));
   const engage = await section("engage", () => measureEngage(sectionTarget, notReal));
   const dm = await section("dm", () => measureDms(sectionTarget, notReal));
+  const webhooks = await section("webhooks", () => measureWebhooks(sectionTarget, notReal));
 
   const summary = {
     target_ratio: TARGET_RATIO,
@@ -227,6 +231,7 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
     dataset_outreach: datasetOutreach?.summary ?? null,
     engage: engage?.summary ?? null,
     dm: dm?.summary ?? null,
+    webhooks: webhooks?.summary ?? null,
   };
   console.log("");
   console.log(`BENCH_RESULT ${JSON.stringify(summary)}`);
@@ -248,6 +253,7 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
     datasetOutreach?.valid,
     engage?.valid,
     dm?.valid,
+    webhooks?.valid,
   ];
   return valid.every((ok) => ok !== false) ? 0 : 1;
 }

@@ -21,6 +21,8 @@ export interface DeliveryDeps {
   sql: Sql;
   clock: Clock;
   webhookSender: WebhookSender;
+  /** Bound on one attempt; default 10 s (tests shorten it). */
+  timeoutMs?: number;
 }
 
 /** The secrets that sign at `now`: the current one, and the previous one during its 24 hours. */
@@ -42,7 +44,7 @@ export async function attemptDelivery(deps: DeliveryDeps, delivery: DeliveryRow,
   let error: string | null = null;
   const started = performance.now();
   try {
-    ({ status: responseCode } = await deps.webhookSender.post(webhook.url, { headers, body: delivery.body, timeoutMs: DELIVERY_TIMEOUT_MS }));
+    ({ status: responseCode } = await deps.webhookSender.post(webhook.url, { headers, body: delivery.body, timeoutMs: deps.timeoutMs ?? DELIVERY_TIMEOUT_MS }));
     // Redirects are not followed: only a 2xx is a success.
     if (responseCode < 200 || responseCode >= 300) error = `The endpoint answered ${responseCode}`;
   } catch (failure) {

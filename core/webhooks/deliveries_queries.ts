@@ -132,3 +132,12 @@ export async function deliveryOf(sql: Queryable, webhookId: number, id: number):
   const [row] = await sql<DeliveryRow[]>`select ${COLUMNS(sql)} from webhook_deliveries where webhook_id = ${webhookId} and id = ${id}`;
   return row;
 }
+
+/** Deletes finished deliveries created before `before`, up to `limit`; answers how many. */
+export async function deleteDeliveriesBefore(sql: Queryable, before: Date, limit: number): Promise<number> {
+  const rows = await sql`
+    delete from webhook_deliveries where id in (
+      select id from webhook_deliveries where created_at < ${before} and status <> 'pending' order by created_at limit ${limit})
+    returning 1`;
+  return rows.length;
+}

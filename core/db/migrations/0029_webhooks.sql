@@ -55,3 +55,5 @@ create table webhook_deliveries (
 create index webhook_deliveries_due on webhook_deliveries (next_attempt_at) where status = 'pending';
 create index webhook_deliveries_order on webhook_deliveries (webhook_id, object_key, event_seq) where status = 'pending';
 create index webhook_deliveries_by_webhook on webhook_deliveries (webhook_id, id desc);
+-- Deliveries are kept as long as events (30 days), then purged by the delivery job.
+create index webhook_deliveries_by_time on webhook_deliveries (created_at);
