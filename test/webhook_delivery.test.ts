@@ -230,7 +230,7 @@ describe("webhook delivery", () => {
     assert.equal(receiver.on(hook.path).length, 100);
     const got = (await send("GET", `/v1/webhooks/${hook.id}`)).body.data;
     assert.equal(got.enabled, false);
-    assert.match(got.disabled_reason, /100 deliveries in a row failed/);
+    assert.match(got.disabled_reason, /100 delivery attempts in a row failed/);
     d.clock.advance(6_000);
     await run(d);
     assert.equal(receiver.on(hook.path).length, 100, "a disabled endpoint gets nothing");

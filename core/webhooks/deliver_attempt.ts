@@ -66,7 +66,7 @@ export async function attemptDelivery(deps: DeliveryDeps, delivery: DeliveryRow,
     if (failing?.enabled && disablesEndpoint(failing.consecutive_failures, failing.failing_since, at)) {
       const reason =
         failing.consecutive_failures >= DISABLE_AFTER_FAILURES
-          ? `${failing.consecutive_failures} deliveries in a row failed`
+          ? `${failing.consecutive_failures} delivery attempts in a row failed`
           : `Deliveries have failed since ${new Date(failing.failing_since as Date).toISOString()}`;
       const accountId = await mainAccountOf(tx, failing.owner_id);
       if ((await disableWebhook(tx, webhook.id, reason, at)) && accountId) {
