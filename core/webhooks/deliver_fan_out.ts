@@ -23,10 +23,15 @@ export function subscribes(webhook: Pick<WebhookRow, "events">, type: string): b
   return webhook.events.includes("*") || webhook.events.includes(type);
 }
 
+/** Gives every committed event its `seq` (a new or re-enabled endpoint starts after them all). */
+export async function sequenceAllEvents(sql: Sql): Promise<void> {
+  while ((await sequenceEvents(sql, SEQUENCE_BATCH)) === SEQUENCE_BATCH);
+}
+
 /** Sequences committed events, then queues their deliveries; answers how many were queued. */
 export async function fanOutEvents(deps: { sql: Sql; clock: Clock }): Promise<number> {
   const { sql } = deps;
-  while ((await sequenceEvents(sql, SEQUENCE_BATCH)) === SEQUENCE_BATCH);
+  await sequenceAllEvents(sql);
   let queued = 0;
   for (const webhook of await enabledWebhooks(sql)) {
     let cursor = webhook.cursor_seq;

@@ -20,6 +20,7 @@ import {
 } from "./webhooks_queries.ts";
 import { endpointView, MAX_WEBHOOKS, type WebhookRow } from "./webhook_schema.ts";
 import { newWebhookSecret } from "./webhook_secret.ts";
+import { sequenceAllEvents } from "./deliver_fan_out.ts";
 
 /** How long the secret before a rotation keeps signing (issue 18: "both sign for 24 hours"). */
 export const PREVIOUS_SECRET_MS = 24 * 3_600_000;
@@ -76,6 +77,8 @@ export async function createWebhook(ctx: KeyContext, input: CreateWebhookInput) 
   await guardUrl(ctx, input.url);
   const { sql } = ctx.services;
   const at = now(ctx);
+  // Events committed before the endpoint existed get their `seq` now, so the cursor below is past them.
+  await sequenceAllEvents(sql);
   const row = await sql.begin(async (tx) => {
     if ((await lockAndCountWebhooks(tx, ctx.principal.userId)) >= MAX_WEBHOOKS) {
       throw new ApiError("cap_reached", `A user may have at most ${MAX_WEBHOOKS} webhook endpoints; delete one first`);
@@ -121,6 +124,7 @@ export async function changeWebhook(ctx: KeyContext, input: UpdateWebhookInput) 
   if (input.url !== undefined) await guardUrl(ctx, input.url);
   const at = now(ctx);
   const { sql } = ctx.services;
+  if (input.enabled === true) await sequenceAllEvents(sql);
   const row = await updateWebhook(sql, ctx.principal.userId, id, {
     url: input.url,
     events: input.events === undefined ? undefined : normalEvents(input.events),
