@@ -312,3 +312,35 @@ describe("webhook delivery", () => {
     assert.equal((new Webhook(hook.secret).verify(got.body, got.headers) as any).type, "lead.found");
   });
 });
+
+describe("webhook delivery in a serving instance", () => {
+  test("the job runner (its own lane, every 5 s) posts a recorded event to an endpoint registered over REST", async () => {
+    // A second instance with jobs running: worker threads on PostgreSQL (the outbound settings
+    // travel to them as data), this thread on embedded PGlite.
+    const serving = await startHarness({ config: { outboundAllowHosts: "127.0.0.1", runJobs: true } });
+    try {
+      const [transport] = transports(serving);
+      const created = await transport.request("POST", "/v1/webhooks", {
+        key: serving.world.keys.write,
+        body: { url: `${receiver.base}/serving`, events: ["post.sent"] },
+      });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      await serving.services.sql.begin((tx) =>
+        recordEvent(tx, {
+          accountId: serving.world.accounts.main,
+          type: "post.sent",
+          objectType: "scheduled_post",
+          objectId: 77,
+          data: { id: 77 },
+          now: new Date(),
+        }),
+      );
+      const [got] = await receiver.waitFor("/serving", 1, 30_000);
+      const payload = new Webhook(created.body.data.secret).verify(got.body, got.headers) as any;
+      assert.equal(payload.type, "post.sent");
+      assert.deepEqual(payload.object, { type: "scheduled_post", id: "77" });
+    } finally {
+      await serving.close();
+    }
+  });
+});
