@@ -47,14 +47,16 @@
  * against existing servers; BENCH_STORAGE=embedded to force embedded PGlite and in-memory counters;
  * BENCH_SECTIONS (comma list of `path`, `jobs`, `idempotency`, `lookups`, `ai_overhead`,
  * `scheduling`, `scheduled_list`, `cover_jobs`, `operations`, `mcp`, `content`, `inspiration`, `audience`, `signals`,
- * `datasets`, `research`, `dataset_export`, `dataset_outreach`, `engage`, `dm`, `events` (BENCH_EVENTS, default 10000); default all;
+ * `datasets`, `research`, `dataset_export`, `dataset_outreach`, `engage`, `dm`, `events` (BENCH_EVENTS, default 10000),
+ * `webhooks` (BENCH_WEBHOOK_EVENTS); default all;
  * BENCH_MCP_CALLS, default 1000; BENCH_CONTENT_POSTS, BENCH_CONTENT_CALLS, BENCH_SYNC_POSTS; BENCH_AUDIENCE_CONTACTS,
  * default 100000, BENCH_AUDIENCE_CALLS, default 200, BENCH_AUDIENCE_BULK_RUNS, default 5) runs only those sections, the others
  * answering null in the JSON.
  * Exits 0 whether or not the targets are met; non-zero when setup or measuring fails, or when
  * a measured run answered non-2xx (`valid` false in the JSON for full/bare, `idempotency.valid`,
  * `lookups.valid`, `ai_overhead.valid`, `audience.valid`, `signals.valid`, the dataset sections' `valid`,
- * `engage.valid`, `dm.valid`, `events.valid`).
+ * `engage.valid`, `dm.valid`, `events.valid`, `webhooks.valid`). The webhooks section (webhooks_section.ts) delivers
+ * 10,000 `post.sent` events to a local receiver (events/s, p99 lag from created_at).
  */
 import { availableParallelism } from "node:os";
 import type { CleanupStack } from "./cleanup_stack.ts";
@@ -85,6 +87,7 @@ import { measureDatasetOutreach } from "./dataset_outreach_section.ts";
 import { measureEngage } from "./engage_section.ts";
 import { measureDms } from "./dm_section.ts";
 import { measureEvents } from "./events_section.ts";
+import { measureWebhooks } from "./webhooks_section.ts";
 
 /** The full path must keep at least this share of the bare route's throughput. */
 const TARGET_RATIO = 0.6;
@@ -111,6 +114,7 @@ const SECTIONS = [
   "engage",
   "dm",
   "events",
+  "webhooks",
 ] as const;
 type Section = (typeof SECTIONS)[number];
 
@@ -185,6 +189,7 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
   const engage = await section("engage", () => measureEngage(sectionTarget, notReal));
   const dm = await section("dm", () => measureDms(sectionTarget, notReal));
   const events = await section("events", () => measureEvents(sectionTarget, notReal));
+  const webhooks = await section("webhooks", () => measureWebhooks(sectionTarget, notReal));
 
   const summary = {
     target_ratio: TARGET_RATIO,
@@ -231,6 +236,7 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
     engage: engage?.summary ?? null,
     dm: dm?.summary ?? null,
     events: events?.summary ?? null,
+    webhooks: webhooks?.summary ?? null,
   };
   console.log("");
   console.log(`BENCH_RESULT ${JSON.stringify(summary)}`);
@@ -253,6 +259,7 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
     engage?.valid,
     dm?.valid,
     events?.valid,
+    webhooks?.valid,
   ];
   return valid.every((ok) => ok !== false) ? 0 : 1;
 }

@@ -20,6 +20,7 @@ import type { MediaStore } from "./media/media_store.ts";
 import type { MediaLibrary } from "./inspiration/media_library.ts";
 import type { Telemetry } from "./telemetry/telemetry.ts";
 import type { MessageStream } from "./message_stream.ts";
+import type { WebhookSender } from "./webhooks/webhook_sender.ts";
 
 /** Everything outside the process, passed in (never imported as a singleton). */
 export interface Services {
@@ -36,6 +37,8 @@ export interface Services {
   docs: () => DocsBundle;
   /** Fetches URLs callers hand us, guarded (core/outbound/outbound.ts): media from a URL. */
   outbound: Outbound;
+  /** Posts webhook deliveries through the same address guard (core/webhooks/webhook_sender.ts). */
+  webhookSender: WebhookSender;
   /** Reads public web pages (product scrapes) through `outbound`. */
   pageReader: PageReader;
   /** Live-lookup answers kept about 15 minutes (spec X Lookups). */

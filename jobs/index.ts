@@ -39,6 +39,7 @@ import type { MediaStoreConfig } from "../adapters/media/open_media_store.ts";
 import type { Model } from "../core/model/model.ts";
 import type { ModelSettings } from "../adapters/runtime/config.ts";
 import { openPorts, type PortSettings } from "../adapters/runtime/open_ports.ts";
+import { createGuardedWebhookSender } from "../adapters/outbound/guarded_post.ts";
 
 /** How to run jobs. */
 export interface JobRunnerOptions {
@@ -69,7 +70,7 @@ export interface JobRunnerOptions {
   /** The ports' settings (adapters/runtime/open_ports.ts): a worker thread opens its own ports from them. */
   ports?: PortSettings;
   /** In-process mode: the server's opened ports, so handlers share its network, media store and model. */
-  deps?: Pick<JobDeps, "network" | "media" | "model">;
+  deps?: Pick<JobDeps, "network" | "media" | "model" | "webhookSender">;
   /** Hears claims, failures and sent posts (adapters/observability/job_event_sink.ts). */
   events?: JobEventListener;
   /** How long `stop()` lets the jobs in hand finish before terminating them and releasing their leases (default 30 000 ms). */
@@ -131,6 +132,7 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
     network: options.networkSettings ?? {},
     media: options.mediaConfig ?? { kind: "none" },
     model: options.modelSettings ?? {},
+    outbound: {},
   };
   const sequence = ++runnersStarted;
   if (!options.databaseUrl) {
@@ -144,6 +146,7 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
       network: given.network ?? opened!.network,
       media: given.media ?? opened?.media,
       model: given.model ?? opened!.model,
+      webhookSender: options.deps?.webhookSender ?? opened?.webhookSender ?? createGuardedWebhookSender(ports.outbound),
       events,
     };
     const workerId = options.workerId ?? `${hostname()}:${process.pid}:main${sequence > 1 ? `-${sequence}` : ""}`;

@@ -28,6 +28,7 @@ import { signalsRouter } from "./signals.ts";
 import { signalsHelpersRouter } from "./signals_helpers.ts";
 import { signalsSearchRouter } from "./signals_search.ts";
 import { tagsRouter } from "./tags.ts";
+import { webhooksRouter } from "./webhooks.ts";
 import { toolsRouter } from "./tools.ts";
 import { workersRouter } from "./workers.ts";
 import { xLookupsRouter } from "./x_lookups.ts";
@@ -62,6 +63,7 @@ export const appRouter = router({
   signalsSearch: signalsSearchRouter,
   tags: tagsRouter,
   tools: toolsRouter,
+  webhooks: webhooksRouter,
   workers: workersRouter,
   x: xLookupsRouter,
 });

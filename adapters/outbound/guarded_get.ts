@@ -73,10 +73,10 @@ function parseUrl(address: string, base?: URL): URL {
 }
 
 /**
- * Resolves like `dns.lookup` and refuses when any address is blocked: a name with one
+ * Resolves like `dns.lookup` and refuses when any address is blocked (also used by guarded_post.ts): a name with one
  * public and one private address is refused, whichever the connection would have used.
  */
-const guardedLookup: LookupFunction = (hostname, options, callback) => {
+export const guardedLookup: LookupFunction = (hostname, options, callback) => {
   dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
     if (error) return callback(error, "", 0);
     const refused = addresses.find(({ address }) => isBlockedAddress(address));

@@ -11,7 +11,10 @@ import type { JobEventListener } from "../../core/jobs/job_events.ts";
 import type { MediaStore } from "../../core/media/media_store.ts";
 import type { Model } from "../../core/model/model.ts";
 import type { SocialNetwork } from "../../core/network/social_network.ts";
+import type { WebhookSender } from "../../core/webhooks/webhook_sender.ts";
 import { openModel } from "../ai/open_model.ts";
+import { createGuardedWebhookSender } from "../outbound/guarded_post.ts";
+import type { OutboundSettings } from "../outbound/guarded_get.ts";
 import { mediaStoreConfig, openMediaStore, type MediaStoreConfig } from "../media/open_media_store.ts";
 import { openNetwork, type NetworkSettings } from "../x/open_network.ts";
 import { modelSettingsOf, networkSettingsOf, type ModelSettings, type ThreadlineConfig } from "./config.ts";
@@ -21,6 +24,8 @@ export interface PortSettings {
   network: NetworkSettings;
   media: MediaStoreConfig;
   model: ModelSettings;
+  /** The outbound guard's settings (`OUTBOUND_ALLOW_HOSTS`, CA): webhook deliveries use them. */
+  outbound: OutboundSettings;
 }
 
 /** Opened ports. */
@@ -28,13 +33,20 @@ export interface Ports {
   network: SocialNetwork;
   media?: MediaStore;
   model: Model;
+  /** Posts webhook deliveries through the outbound guard. */
+  webhookSender: WebhookSender;
   /** The settings with every default filled in (the media directory and signing secret), for a worker thread. */
   settings: PortSettings;
 }
 
 /** Reads (and validates: a bad MEDIA_STORE or AI setting throws here, before anything opens) the ports' settings. */
 export function portSettingsOf(config: ThreadlineConfig): PortSettings {
-  const settings = { network: networkSettingsOf(config), media: mediaStoreConfig(config), model: modelSettingsOf(config) };
+  const settings = {
+    network: networkSettingsOf(config),
+    media: mediaStoreConfig(config),
+    model: modelSettingsOf(config),
+    outbound: { allowHosts: config.outboundAllowHosts, ca: config.outboundCa, timeoutMs: config.outboundTimeoutMs },
+  };
   openModel(settings.model, settings.model.faulty);
   return settings;
 }
@@ -45,10 +57,11 @@ export async function openPorts(sql: Sql, clock: Clock, settings: PortSettings):
   // The simulated world unless X_API_BASE_URL and X_BEARER_TOKEN are set; THREADLINE_FAULTS=x makes it fail.
   const network = openNetwork({ sql, clock, ...settings.network });
   const media = await openMediaStore(settings.media, sql);
-  return { network, media: media.store, model, settings: { ...settings, media: media.config } };
+  const webhookSender = createGuardedWebhookSender(settings.outbound);
+  return { network, media: media.store, model, webhookSender, settings: { ...settings, media: media.config } };
 }
 
 /** What job handlers use, from the ports. */
 export function jobDepsOf(sql: Sql, clock: Clock, ports: Ports, events?: JobEventListener): JobDeps {
-  return { sql, clock, network: ports.network, media: ports.media, model: ports.model, events };
+  return { sql, clock, network: ports.network, media: ports.media, model: ports.model, webhookSender: ports.webhookSender, events };
 }

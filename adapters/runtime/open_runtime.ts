@@ -103,6 +103,7 @@ export async function openRuntime(router: AnyRouter, config: ThreadlineConfig): 
     telemetry: metrics?.telemetry,
     lookupCache: createLookupCache(),
     outbound,
+    webhookSender: ports.webhookSender,
     pageReader: withExampleDomains(createHttpPageReader(outbound)),
   };
   // Open event streams end when the runtime closes (before the database goes).

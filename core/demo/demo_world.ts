@@ -23,6 +23,7 @@ import { ensureDemoSignals } from "./demo_signals.ts";
 import { type DemoDatasets, ensureDemoDatasets } from "./demo_datasets.ts";
 import { type DemoEngage, ensureDemoEngage } from "./demo_engage.ts";
 import { ensureDemoDm } from "./demo_dm.ts";
+import { ensureDemoWebhooks } from "./demo_webhooks.ts";
 import { ensureDemoPosts, useUpPostQuota, type DemoScheduledPosts } from "./demo_scheduling.ts";
 import { type AccountInput, createUser, linkAccount, shareAccount, type UserInput, userByEmail } from "../accounts/users.ts";
 import { anyUser, billingAnchorOf, ensureDemoTag, setPostQuota } from "./demo_queries.ts";
@@ -52,6 +53,8 @@ export interface DemoWorld {
   engage: DemoEngage;
   /** A's DM campaign with sent, pending and scheduled (placed a day later) messages. */
   dm: { campaign?: number };
+  /** A's webhook endpoint "Demo receiver" (disabled, on a reserved host) and its queued ping delivery. */
+  webhooks: { endpoint: number; delivery: number };
   /** Fixtures of the social network (`x.*`), when the network has them. */
   x?: NetworkDemoFixtures;
 }
@@ -146,6 +149,7 @@ export async function ensureDemoWorld(services: Services, seed: { content?: bool
   const datasets = await ensureDemoDatasets(seeding, { userId: users.ada, accountId: people.ada.main.id });
   const engage = await ensureDemoEngage(seeding, people.ada.main.id);
   const dm = await ensureDemoDm(seeding, people.ada.main.id);
+  const webhooks = await ensureDemoWebhooks(seeding, users.ada, people.ada.main.id);
   // The year of synced content costs seconds; suites that do not read it leave it out.
   if (seed.content ?? true) await ensureDemoContent(services, [people.ada.main.id, people.ada.linked.id]);
 
@@ -188,6 +192,7 @@ export async function ensureDemoWorld(services: Services, seed: { content?: bool
     datasets,
     engage,
     dm,
+    webhooks,
     x: services.network.demoFixtures?.(),
   };
 }

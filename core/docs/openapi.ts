@@ -14,6 +14,7 @@ import { API_DESCRIPTION } from "./api_description.ts";
 import { objectShapeOf } from "../schema_shape.ts";
 import { listProcedures } from "../trpc_internals.ts";
 import { MCP_PATH, MCP_TOOL_EXTENSION, toolNameOf, toolsetOf } from "./mcp_tools.ts";
+import { webhooksSection } from "../webhooks/webhook_openapi.ts";
 
 type Json = Record<string, any>;
 
@@ -159,6 +160,8 @@ export function buildOpenApiDocument(router: AnyRouter, options: { serverUrl?: s
     }
   }
   document.paths["/v1/docs"] = { get: docsOperation() };
+  // What Threadline posts to webhook endpoints (OpenAPI 3.1 `webhooks`; issue 18 scope 5).
+  document.webhooks = webhooksSection();
   document["x-mcp"] = mcpExtension(document);
   document.components.headers = rateHeaderDefinitions;
   // trpc-to-openapi's own error shapes are replaced by the spec's envelope above.

@@ -49,6 +49,8 @@ import { DISPATCH_DM_SENDS_EVERY_SECONDS, type SendDmsPayload } from "../dm/dm_s
 import { dispatchAutoDmsJob, dispatchDmSendsJob, sendDmsJob } from "./kinds/send_dms.ts";
 import { DISPATCH_AUTO_DMS_EVERY_SECONDS } from "../dm/auto_dm_engagers.ts";
 import { purgeOldEvents } from "./kinds/purge_old_events.ts";
+import type { WebhookSender } from "../webhooks/webhook_sender.ts";
+import { DELIVER_WEBHOOKS_EVERY_SECONDS, deliverWebhooksJob } from "./kinds/deliver_webhooks.ts";
 
 /** The payload of each job kind. */
 export interface JobPayloads {
@@ -75,6 +77,7 @@ export interface JobPayloads {
   dispatch_dm_sends: Record<string, never>;
   dispatch_auto_dms: Record<string, never>;
   purge_old_events: Record<string, never>;
+  deliver_webhooks: Record<string, never>;
 }
 
 /** A job kind this server knows. */
@@ -90,6 +93,8 @@ export interface JobDeps {
   media?: MediaStore;
   /** The model article covers are generated with (a worker thread opens its own from the same settings). */
   model?: Model;
+  /** Posts webhook deliveries through the outbound guard (absent: `deliver_webhooks` fails). */
+  webhookSender?: WebhookSender;
   /** Hears what handlers report (publisher lateness); absent: nothing reported. */
   events?: JobEventListener;
 }
@@ -174,6 +179,9 @@ export function jobHandlers(deps: JobDeps): KnownJobHandlers {
     purge_old_events: async () => {
       await purgeOldEvents(deps.sql, now());
     },
+    deliver_webhooks: async (_payload, job) => {
+      await deliverWebhooksJob(deps, job);
+    },
   };
 }
 
@@ -203,6 +211,8 @@ export const jobLanes: readonly JobLane[] = [
   { kinds: ["generate_article_cover"], batchSize: 8, concurrency: 8 },
   // DM sending: one job per account, each mostly waiting on the network, message after message.
   { kinds: ["send_dms"], batchSize: 50, concurrency: 50 },
+  // Webhook delivery: a run posts batches of deliveries (each up to 10 s) and must never hold up the default loop.
+  { kinds: ["deliver_webhooks"], batchSize: 2, concurrency: 2 },
 ];
 
 const HOUR = 3600;
@@ -236,4 +246,6 @@ export const periodicJobs: readonly PeriodicJob[] = [
   { kind: "dispatch_auto_dms", everySeconds: DISPATCH_AUTO_DMS_EVERY_SECONDS },
   // Hourly: an event is gone at most an hour after its 30 days (issue 18).
   { kind: "purge_old_events", everySeconds: HOUR },
+  // Every 5 seconds: events are fanned out to webhooks and due deliveries (and retries) posted.
+  { kind: "deliver_webhooks", everySeconds: DELIVER_WEBHOOKS_EVERY_SECONDS },
 ];

@@ -1,0 +1,31 @@
+/**
+ * The `deliver_webhooks` job (every 5 seconds; issue 18 scope 3): gives committed events
+ * their `seq`, fans them out into deliveries (core/webhooks/deliver_fan_out.ts), then posts
+ * every due delivery, first attempts and retries alike (core/webhooks/deliver_due.ts).
+ * Finished deliveries are kept as long as events (30 days), then purged here. Several runs
+ * at once (two processes, a slow run overlapping the next slot) are safe: the fan-out moves
+ * each cursor once and deliveries are claimed under leases.
+ */
+import type { JobDeps } from "../job_kinds.ts";
+import type { JobRow } from "../jobs_queries.ts";
+import { fanOutEvents } from "../../webhooks/deliver_fan_out.ts";
+import { deliverDue } from "../../webhooks/deliver_due.ts";
+import { deleteDeliveriesBefore } from "../../webhooks/deliveries_queries.ts";
+import { EVENT_RETENTION_DAYS } from "../../events/event_types.ts";
+
+/** How often the job runs: a new event is posted about 5 s after it commits, a first retry 5 s after a failure. */
+export const DELIVER_WEBHOOKS_EVERY_SECONDS = 5;
+
+/** Finished deliveries deleted per run once past the events' retention (a run every 5 s keeps up). */
+const PURGE_BATCH = 1000;
+
+/** Fans out new events, posts due deliveries, and purges finished deliveries past 30 days. */
+export async function deliverWebhooksJob(deps: JobDeps, job: Pick<JobRow, "id" | "locked_by">): Promise<void> {
+  if (!deps.webhookSender) throw new Error("deliver_webhooks needs a webhook sender (JobDeps.webhookSender)");
+  await fanOutEvents(deps);
+  await deliverDue(
+    { sql: deps.sql, clock: deps.clock, webhookSender: deps.webhookSender },
+    { holder: `${job.locked_by ?? "job"}:${job.id}:${crypto.randomUUID().slice(0, 8)}` },
+  );
+  await deleteDeliveriesBefore(deps.sql, new Date(deps.clock.now() - EVENT_RETENTION_DAYS * 86_400_000), PURGE_BATCH);
+}

@@ -1,0 +1,43 @@
+/**
+ * Posting due deliveries (issue 18 scope 3): claim a batch under a lease, post each with
+ * bounded concurrency, record each outcome, until nothing is due. The lease outlives one
+ * attempt's 10 s bound, so two processes never post one attempt at once; a process that
+ * dies mid-attempt leaves the lease to run out, and the same delivery (same `webhook-id`)
+ * is posted again.
+ */
+import { claimDueDeliveries } from "./deliveries_queries.ts";
+import { attemptDelivery, type DeliveryDeps } from "./deliver_attempt.ts";
+import { DELIVERY_TIMEOUT_MS } from "./delivery_schedule.ts";
+
+/** How long a claim holds a delivery: an attempt's bound and a margin. */
+export const DELIVERY_LEASE_MS = DELIVERY_TIMEOUT_MS + 50_000;
+
+/** How one run claims. */
+export interface DeliverDueOptions {
+  /** The lease holder (unique per process and run). */
+  holder: string;
+  /** Deliveries claimed per statement; default 100. */
+  batchSize?: number;
+  /** Posts in flight at once; default 50. */
+  concurrency?: number;
+  /** Batches per run before giving the worker back; default 50. */
+  maxBatches?: number;
+}
+
+/** Posts every due delivery (up to `maxBatches` batches); answers how many attempts were made. */
+export async function deliverDue(deps: DeliveryDeps, options: DeliverDueOptions): Promise<number> {
+  const batchSize = options.batchSize ?? 100;
+  let attempted = 0;
+  for (let batch = 0; batch < (options.maxBatches ?? 50); batch++) {
+    const now = deps.clock.now();
+    const claimed = await claimDueDeliveries(deps.sql, options.holder, new Date(now), new Date(now + DELIVERY_LEASE_MS), batchSize);
+    if (claimed.length === 0) break;
+    let next = 0;
+    const lane = async () => {
+      while (next < claimed.length) await attemptDelivery(deps, claimed[next++], options.holder);
+    };
+    await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 50, claimed.length) }, lane));
+    attempted += claimed.length;
+  }
+  return attempted;
+}

@@ -1,0 +1,69 @@
+/**
+ * The fan-out (issue 18 scope 3): turns new events into one delivery per event and
+ * subscribed endpoint. Events are read by `seq` (never by id: see migration 0028), after each
+ * endpoint's cursor, so an event committed late is still delivered and none twice; the
+ * cursor moves in the transaction that queues the deliveries, and only from the value read
+ * (two processes fanning out at once queue each event once).
+ */
+import { eventsAfter, sequenceEvents } from "../events/events_queries.ts";
+import type { Clock } from "../clock.ts";
+import type { Sql } from "../db/sql.ts";
+import { advanceWebhookCursor, enabledWebhooks } from "./webhooks_queries.ts";
+import { insertDeliveries, type NewDelivery } from "./deliveries_queries.ts";
+import type { WebhookRow } from "./webhook_schema.ts";
+import { webhookPayload } from "./webhook_payload.ts";
+
+/** Events read per statement. */
+const BATCH = 500;
+/** Events given a `seq` per statement. */
+const SEQUENCE_BATCH = 1000;
+
+/** Whether `webhook` subscribes to events of `type`. */
+export function subscribes(webhook: Pick<WebhookRow, "events">, type: string): boolean {
+  return webhook.events.includes("*") || webhook.events.includes(type);
+}
+
+/** Gives every committed event its `seq` (a new or re-enabled endpoint starts after them all). */
+export async function sequenceAllEvents(sql: Sql): Promise<void> {
+  while ((await sequenceEvents(sql, SEQUENCE_BATCH)) === SEQUENCE_BATCH);
+}
+
+/** Sequences committed events, then queues their deliveries; answers how many were queued. */
+export async function fanOutEvents(deps: { sql: Sql; clock: Clock }): Promise<number> {
+  const { sql } = deps;
+  await sequenceAllEvents(sql);
+  let queued = 0;
+  for (const webhook of await enabledWebhooks(sql)) {
+    let cursor = webhook.cursor_seq;
+    for (;;) {
+      const events = await eventsAfter(sql, webhook.owner_id, cursor, BATCH);
+      if (events.length === 0) break;
+      const last = events[events.length - 1].seq as number;
+      const deliveries: NewDelivery[] = events
+        // An endpoint is not told about its own disabling (it is off by then).
+        .filter((event) => subscribes(webhook, event.type) && !(event.type === "webhook.disabled" && event.object_id === String(webhook.id)))
+        .map((event) => {
+          const seq = event.seq as number;
+          return {
+            webhookId: webhook.id,
+            eventId: webhookPayload({ ...event, seq }).id,
+            eventSeq: seq,
+            eventType: event.type,
+            objectKey: `${event.object_type}:${event.object_id}`,
+            body: JSON.stringify(webhookPayload({ ...event, seq })),
+            eventCreatedAt: event.created_at,
+          };
+        });
+      const from = cursor;
+      const moved = await sql.begin(async (tx) => {
+        if (!(await advanceWebhookCursor(tx, webhook.id, from, last))) return false;
+        queued += await insertDeliveries(tx, deliveries, new Date(deps.clock.now()));
+        return true;
+      });
+      // Another process moved the cursor first: it queues these.
+      if (!moved || events.length < BATCH) break;
+      cursor = last;
+    }
+  }
+  return queued;
+}

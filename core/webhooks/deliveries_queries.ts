@@ -1,0 +1,143 @@
+/** SQL of webhook deliveries (table `webhook_deliveries`, migration 0029). */
+import type { Queryable } from "../db/sql.ts";
+import type { DeliveryRow } from "./webhook_schema.ts";
+
+const COLUMNS = (sql: Queryable) => sql`
+  id::int as id, webhook_id::int as webhook_id, event_id, event_seq::int as event_seq, event_type, object_key, body, status, attempt,
+  next_attempt_at, locked_by, locked_until, response_code, latency_ms, error, last_attempt_at, event_created_at, created_at`;
+
+/** A delivery about to be queued. */
+export interface NewDelivery {
+  webhookId: number;
+  eventId: string;
+  eventSeq: number | null;
+  eventType: string;
+  objectKey: string;
+  body: string;
+  eventCreatedAt: Date;
+}
+
+/** Queues deliveries due at `now`; one per event and endpoint however often the fan-out runs. */
+export async function insertDeliveries(tx: Queryable, deliveries: readonly NewDelivery[], now: Date): Promise<number> {
+  if (deliveries.length === 0) return 0;
+  const rows = await tx`
+    insert into webhook_deliveries ${tx(
+      deliveries.map((d) => ({
+        webhook_id: d.webhookId,
+        event_id: d.eventId,
+        event_seq: d.eventSeq,
+        event_type: d.eventType,
+        object_key: d.objectKey,
+        body: d.body,
+        next_attempt_at: now,
+        event_created_at: d.eventCreatedAt,
+        created_at: now,
+      })),
+    )}
+    on conflict (webhook_id, event_id) do nothing
+    returning 1`;
+  return rows.length;
+}
+
+/** Queues one delivery (a ping) and answers it. */
+export async function insertDelivery(tx: Queryable, delivery: NewDelivery, now: Date): Promise<DeliveryRow> {
+  const [row] = await tx<DeliveryRow[]>`
+    insert into webhook_deliveries (webhook_id, event_id, event_seq, event_type, object_key, body, next_attempt_at, event_created_at, created_at)
+    values (${delivery.webhookId}, ${delivery.eventId}, ${delivery.eventSeq}, ${delivery.eventType}, ${delivery.objectKey}, ${delivery.body},
+            ${now}, ${delivery.eventCreatedAt}, ${now})
+    returning ${COLUMNS(tx)}`;
+  return row;
+}
+
+/**
+ * Claims up to `limit` due deliveries for `holder` until `leaseUntil`. A delivery is due when
+ * its time came, no process holds a live lease on it, its endpoint is enabled, and no
+ * earlier event of the same object still waits for the same endpoint (issue 18: "events of
+ * one object in order": a later event waits until the earlier one succeeded or gave up).
+ * SKIP LOCKED lets several processes claim side by side; the lease (not the row lock)
+ * is what keeps a second process from posting the same attempt while the first is posting.
+ */
+export function claimDueDeliveries(sql: Queryable, holder: string, now: Date, leaseUntil: Date, limit: number): Promise<DeliveryRow[]> {
+  return sql<DeliveryRow[]>`
+    update webhook_deliveries d set locked_by = ${holder}, locked_until = ${leaseUntil}
+    where d.id in (
+      select c.id from webhook_deliveries c
+      join webhooks w on w.id = c.webhook_id and w.enabled
+      where c.status = 'pending' and c.next_attempt_at <= ${now}
+        and (c.locked_until is null or c.locked_until < ${now})
+        and not exists (
+          select 1 from webhook_deliveries e
+          where e.webhook_id = c.webhook_id and e.object_key = c.object_key and e.status = 'pending' and e.event_seq < c.event_seq)
+      order by c.next_attempt_at, c.id
+      limit ${limit}
+      for update of c skip locked)
+    returning ${COLUMNS(sql)}`;
+}
+
+/** Claims one delivery of the user's endpoint (a manual retry or a ping), unless another process holds it. */
+export async function claimDelivery(
+  sql: Queryable,
+  webhookId: number,
+  id: number,
+  holder: string,
+  now: Date,
+  leaseUntil: Date,
+): Promise<DeliveryRow | undefined> {
+  const [row] = await sql<DeliveryRow[]>`
+    update webhook_deliveries set locked_by = ${holder}, locked_until = ${leaseUntil}
+    where id = ${id} and webhook_id = ${webhookId} and (locked_until is null or locked_until < ${now})
+    returning ${COLUMNS(sql)}`;
+  return row;
+}
+
+/** Records an attempt's outcome, if `holder` still holds the lease; answers the row after it. */
+export async function recordDeliveryAttempt(
+  tx: Queryable,
+  id: number,
+  holder: string,
+  outcome: {
+    status: DeliveryRow["status"];
+    attempt: number;
+    nextAttemptAt: Date | null;
+    responseCode: number | null;
+    latencyMs: number;
+    error: string | null;
+    at: Date;
+  },
+): Promise<DeliveryRow | undefined> {
+  const [row] = await tx<DeliveryRow[]>`
+    update webhook_deliveries set
+      status = ${outcome.status}, attempt = ${outcome.attempt}, next_attempt_at = ${outcome.nextAttemptAt},
+      response_code = ${outcome.responseCode}, latency_ms = ${outcome.latencyMs}, error = ${outcome.error},
+      last_attempt_at = ${outcome.at}, locked_by = null, locked_until = null
+    where id = ${id} and locked_by = ${holder}
+    returning ${COLUMNS(tx)}`;
+  return row;
+}
+
+/** The endpoint's deliveries, newest first. */
+export function deliveriesOf(sql: Queryable, webhookId: number, limit: number, offset: number): Promise<DeliveryRow[]> {
+  return sql<DeliveryRow[]>`
+    select ${COLUMNS(sql)} from webhook_deliveries where webhook_id = ${webhookId} order by id desc limit ${limit} offset ${offset}`;
+}
+
+/** How many deliveries the endpoint has. */
+export async function countDeliveries(sql: Queryable, webhookId: number): Promise<number> {
+  const [row] = await sql<{ count: number }[]>`select count(*)::int as count from webhook_deliveries where webhook_id = ${webhookId}`;
+  return row.count;
+}
+
+/** One delivery of the endpoint. */
+export async function deliveryOf(sql: Queryable, webhookId: number, id: number): Promise<DeliveryRow | undefined> {
+  const [row] = await sql<DeliveryRow[]>`select ${COLUMNS(sql)} from webhook_deliveries where webhook_id = ${webhookId} and id = ${id}`;
+  return row;
+}
+
+/** Deletes finished deliveries created before `before`, up to `limit`; answers how many. */
+export async function deleteDeliveriesBefore(sql: Queryable, before: Date, limit: number): Promise<number> {
+  const rows = await sql`
+    delete from webhook_deliveries where id in (
+      select id from webhook_deliveries where created_at < ${before} and status <> 'pending' order by created_at limit ${limit})
+    returning 1`;
+  return rows.length;
+}

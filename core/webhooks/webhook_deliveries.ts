@@ -1,0 +1,71 @@
+/**
+ * An endpoint's deliveries over the API (issue 18 scope 2): the list (newest first, with
+ * status, response code, latency, attempt and next retry), a manual retry, and the test
+ * ping. A retry or a ping is attempted at once, in the request, under the same lease as the
+ * delivery job (a delivery the job is posting right now is not posted twice), and counts
+ * like any attempt (a success ends the endpoint's failure run).
+ */
+import type { KeyContext } from "../context.ts";
+import { ApiError } from "../errors.ts";
+import { pageInfo } from "../schema.ts";
+import { claimDelivery, countDeliveries, deliveriesOf, deliveryOf, insertDelivery } from "./deliveries_queries.ts";
+import { attemptDelivery } from "./deliver_attempt.ts";
+import { DELIVERY_LEASE_MS } from "./deliver_due.ts";
+import { ownWebhook } from "./manage_webhooks.ts";
+import { deliveryView } from "./webhook_schema.ts";
+
+/** The endpoint's deliveries, newest first. */
+export async function listDeliveries(ctx: KeyContext, input: { id: number; limit: number; page: number }) {
+  const webhook = await ownWebhook(ctx, input.id);
+  const { sql } = ctx.services;
+  const [rows, total] = await Promise.all([deliveriesOf(sql, webhook.id, input.limit, (input.page - 1) * input.limit), countDeliveries(sql, webhook.id)]);
+  return { data: rows.map(deliveryView), pagination: pageInfo(input.page, input.limit, total, rows.length) };
+}
+
+/** Posts one delivery now (a fresh lease), or answers it as it is when another process is posting it. */
+async function attemptNow(ctx: KeyContext, webhookId: number, deliveryId: number) {
+  const { sql, clock, webhookSender } = ctx.services;
+  const holder = `api:${crypto.randomUUID()}`;
+  const at = clock.now();
+  const claimed = await claimDelivery(sql, webhookId, deliveryId, holder, new Date(at), new Date(at + DELIVERY_LEASE_MS));
+  const attempted = claimed ? await attemptDelivery({ sql, clock, webhookSender }, claimed, holder) : undefined;
+  return attempted ?? (await deliveryOf(sql, webhookId, deliveryId));
+}
+
+/**
+ * Sends a delivery again now, whatever its status, with the same `webhook-id` (receivers
+ * dedupe on it). It is the delivery's next attempt: if it fails, automatic retries continue
+ * from there. A manual retry does not wait for earlier events of the same object.
+ */
+export async function retryDelivery(ctx: KeyContext, input: { id: number; delivery_id: number }) {
+  const webhook = await ownWebhook(ctx, input.id);
+  if (!(await deliveryOf(ctx.services.sql, webhook.id, input.delivery_id))) {
+    throw new ApiError("delivery_not_found", `Cannot find delivery "${input.delivery_id}" of webhook "${input.id}"`);
+  }
+  const row = await attemptNow(ctx, webhook.id, input.delivery_id);
+  if (!row) throw new ApiError("delivery_not_found", `Cannot find delivery "${input.delivery_id}" of webhook "${input.id}"`);
+  return { data: deliveryView(row) };
+}
+
+/** Queues a `ping` event to the endpoint and posts it now (enabled or not); answers the delivery. */
+export async function pingWebhook(ctx: KeyContext, input: { id: number }) {
+  const webhook = await ownWebhook(ctx, input.id);
+  const { sql, clock } = ctx.services;
+  const at = new Date(clock.now());
+  const id = `evt_ping_${crypto.randomUUID().replaceAll("-", "")}`;
+  const body = {
+    id,
+    type: "ping",
+    created_at: at.toISOString(),
+    account_id: ctx.principal.mainAccountId,
+    object: { type: "webhook", id: String(webhook.id) },
+    data: { webhook_id: webhook.id, url: webhook.url },
+  };
+  const queued = await insertDelivery(
+    sql,
+    { webhookId: webhook.id, eventId: id, eventSeq: null, eventType: "ping", objectKey: `ping:${id}`, body: JSON.stringify(body), eventCreatedAt: at },
+    at,
+  );
+  const row = (await attemptNow(ctx, webhook.id, queued.id)) ?? queued;
+  return { data: deliveryView(row) };
+}
