@@ -11,7 +11,7 @@ import type { Sql } from "../db/sql.ts";
 import { advanceWebhookCursor, enabledWebhooks } from "./webhooks_queries.ts";
 import { insertDeliveries, type NewDelivery } from "./deliveries_queries.ts";
 import type { WebhookRow } from "./webhook_schema.ts";
-import { webhookPayload } from "./webhook_payload.ts";
+import { eventPayload } from "../events/event_payload.ts";
 
 /** Events read per statement. */
 const BATCH = 500;
@@ -46,11 +46,11 @@ export async function fanOutEvents(deps: { sql: Sql; clock: Clock }): Promise<nu
           const seq = event.seq as number;
           return {
             webhookId: webhook.id,
-            eventId: webhookPayload({ ...event, seq }).id,
+            eventId: eventPayload({ ...event, seq }).id,
             eventSeq: seq,
             eventType: event.type,
             objectKey: `${event.object_type}:${event.object_id}`,
-            body: JSON.stringify(webhookPayload({ ...event, seq })),
+            body: JSON.stringify(eventPayload({ ...event, seq })),
             eventCreatedAt: event.created_at,
           };
         });

@@ -9,7 +9,7 @@ type Json = Record<string, unknown>;
 
 const header = (description: string, example: string): Json => ({ required: true, description, schema: { type: "string" }, example });
 
-/** The event body every delivery carries (core/webhooks/webhook_payload.ts). */
+/** The event body every delivery carries (core/events/event_payload.ts). */
 function eventBody(type: string): Json {
   return {
     type: "object",
