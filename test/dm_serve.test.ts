@@ -8,18 +8,13 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { randomBytes } from "node:crypto";
 import postgres from "postgres";
-import { childEnv, pollUntil, startNode, type RunningNode } from "./support/child_node.ts";
-import { createTestDatabase, type TestDatabase } from "./support/test_database.ts";
+import { pollUntil } from "./support/child_node.ts";
+import type { TestDatabase } from "./support/test_database.ts";
+import { postgresMode, startServedWorld, type ServedWorld } from "./support/served_world.ts";
 import { createPopulation } from "../adapters/x/simulated/population.ts";
 import { DEFAULT_NETWORK_SEED } from "../adapters/x/open_network.ts";
 import { DEFAULT_WORLD_USERS } from "../adapters/x/simulated/simulated_network.ts";
-
-const postgresMode = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL);
 
 /** People of the default world who accept DMs from anyone, past the demo's anchors. */
 function openPeople(count: number, exclude: ReadonlySet<string>): string[] {
@@ -32,39 +27,17 @@ function openPeople(count: number, exclude: ReadonlySet<string>): string[] {
 }
 
 describe(`a DM campaign through the real server and jobs (${postgresMode ? "two processes on PostgreSQL + Redis" : "embedded"})`, () => {
-  let database: TestDatabase | undefined;
-  let dir: string;
-  const servers: { node: RunningNode; url: string }[] = [];
+  let served: ServedWorld;
+  let servers: ServedWorld["servers"];
   let world: any;
-
-  const serve = async (demoFile?: string) => {
-    const env = postgresMode
-      ? childEnv({ DATABASE_URL: database!.url, REDIS_URL: process.env.REDIS_URL, REDIS_PREFIX: `tl:dm:${randomBytes(3).toString("hex")}:` }, [])
-      : childEnv({ DATA_DIR: join(dir, "data") });
-    const args = ["--import", "tsx", "adapters/cli/main.ts", "serve", "--port", "0", ...(demoFile ? ["--demo-file", demoFile] : [])];
-    const node = startNode(args, { env });
-    const url = await pollUntil("the server to listen", () => /listening on (http:\/\/\S+)/.exec(node.stdout)?.[1], {
-      timeoutMs: 90_000,
-      abort: () => (node.child.exitCode !== null ? `it exited: ${node.stderr}` : undefined),
-    });
-    servers.push({ node, url });
-    return url;
-  };
+  let database: TestDatabase | undefined;
 
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), "tl-dm-e2e-"));
-    if (postgresMode) database = await createTestDatabase("postgres");
-    const demoFile = join(dir, "demo.json");
-    await serve(demoFile);
-    world = JSON.parse(await readFile(demoFile, "utf8"));
-    if (postgresMode) await serve();
+    served = await startServedWorld("dm-e2e");
+    ({ servers, world, database } = served);
   });
 
-  after(async () => {
-    for (const { node } of servers) await node.stop();
-    await database?.drop();
-    await rm(dir, { recursive: true, force: true });
-  });
+  after(() => served?.close());
 
   test("campaigns created over REST are sent exactly once by the servers' jobs", { timeout: 120_000 }, async () => {
     const headers = { Authorization: `Bearer ${world.keys.write}`, "Content-Type": "application/json" };

@@ -1,0 +1,58 @@
+/**
+ * Real `threadline serve` processes sharing one world, for the end-to-end suites: the first
+ * writes the demo world (`--demo-file`); on PostgreSQL + Redis a second process runs beside it
+ * on the same database and Redis prefix, so both job runners work one queue. Embedded, one
+ * process on its own data directory.
+ */
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { randomBytes } from "node:crypto";
+import { childEnv, pollUntil, startNode, type RunningNode } from "./child_node.ts";
+import { createTestDatabase, type TestDatabase } from "./test_database.ts";
+
+/** Whether the suites run against real PostgreSQL and Redis (then two processes). */
+export const postgresMode = Boolean(process.env.DATABASE_URL && process.env.REDIS_URL);
+
+/** The running processes and the world they serve. */
+export interface ServedWorld {
+  servers: { node: RunningNode; url: string }[];
+  world: any;
+  /** The shared PostgreSQL database (PostgreSQL mode only). */
+  database?: TestDatabase;
+  close(): Promise<void>;
+}
+
+/** Starts the processes; `label` names the temporary directory and the Redis prefix. */
+export async function startServedWorld(label: string): Promise<ServedWorld> {
+  const dir = await mkdtemp(join(tmpdir(), `tl-${label}-`));
+  const database = postgresMode ? await createTestDatabase("postgres") : undefined;
+  const prefix = `tl:${label}:${randomBytes(3).toString("hex")}:`;
+  const servers: ServedWorld["servers"] = [];
+  const serve = async (demoFile?: string) => {
+    const env = database
+      ? childEnv({ DATABASE_URL: database.url, REDIS_URL: process.env.REDIS_URL, REDIS_PREFIX: prefix }, [])
+      : childEnv({ DATA_DIR: join(dir, "data") });
+    const args = ["--import", "tsx", "adapters/cli/main.ts", "serve", "--port", "0", ...(demoFile ? ["--demo-file", demoFile] : [])];
+    const node = startNode(args, { env });
+    const url = await pollUntil("the server to listen", () => /listening on (http:\/\/\S+)/.exec(node.stdout)?.[1], {
+      timeoutMs: 90_000,
+      abort: () => (node.child.exitCode !== null ? `it exited: ${node.stderr}` : undefined),
+    });
+    servers.push({ node, url });
+  };
+  const demoFile = join(dir, "demo.json");
+  await serve(demoFile);
+  const world = JSON.parse(await readFile(demoFile, "utf8"));
+  if (database) await serve();
+  return {
+    servers,
+    world,
+    database,
+    async close() {
+      for (const { node } of servers) await node.stop();
+      await database?.drop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
