@@ -28,7 +28,7 @@ import { expiryOf, newDatasetId } from "./dataset_access.ts";
 import { enqueueDatasetJob } from "./dataset_job.ts";
 import { type CreateDatasetInput, type CreateDatasetOutput, SYNC_RESEARCH_PROFILES } from "./dataset_schema.ts";
 import { datasetView } from "./dataset_view.ts";
-import { appendRows, datasetById, type DatasetRow, insertDataset, type NewDatasetRow } from "./datasets_queries.ts";
+import { appendRows, datasetById, type DatasetRow, insertDataset, type NewDataset, type NewDatasetRow } from "./datasets_queries.ts";
 import { CREDITS_PER_PROFILE, type ResearchGrant, takeResearchAllowances } from "./research_costs.ts";
 import { researchTarget } from "./research_profile.ts";
 import { type ResearchCharges, runResearchJob, skippedNote } from "./research_run.ts";
@@ -89,29 +89,20 @@ async function researchNow(ctx: AccountContext, plan: ResearchPlan, grant: Resea
   const unread = (grant.granted.length - rows.length) * CREDITS_PER_PROFILE;
   let state = unread > 0 ? await refundCredits(ctx, owner, { reference: charges.credits.reference, amount: unread }) : undefined;
   if (rows.length === 0) return nothingResearched(ctx, "No profile could be researched; every credit was returned and nothing was stored.", allSkipped, state);
-  const id = newDatasetId();
-  await services.sql.begin(async (tx) => {
-    await insertDataset(tx, {
-      id,
-      owner_id: ctx.principal.userId,
-      account_id: ctx.account.id,
-      source: "research",
-      title: plan.title,
-      status: "ready",
-      params: plan.params,
-      parent_id: plan.parentId,
-      expected_total: grant.granted.length,
-      counts: { researched: rows.length, skipped: allSkipped.length },
-      charges: { ...charges, skipped: allSkipped } as never,
-      note: skippedNote(allSkipped),
-      created_at: now,
-      finished_at: now,
-      expires_at: expiryOf(now.getTime()),
-    });
-    await appendRows(tx, id, 0, rows);
-    await recordDatasetEvent(tx, id, now);
+  const dataset = researchDataset(ctx, plan, now, {
+    status: "ready",
+    expected_total: grant.granted.length,
+    counts: { researched: rows.length, skipped: allSkipped.length },
+    charges: { ...charges, skipped: allSkipped } as never,
+    note: skippedNote(allSkipped),
+    finished_at: now,
   });
-  const stored = await datasetById(services.sql, id);
+  await services.sql.begin(async (tx) => {
+    await insertDataset(tx, dataset);
+    await appendRows(tx, dataset.id, 0, rows);
+    await recordDatasetEvent(tx, dataset.id, now);
+  });
+  const stored = await datasetById(services.sql, dataset.id);
   state ??= await creditState(ctx, owner).catch(() => undefined);
   const charged = rows.length * CREDITS_PER_PROFILE;
   setCreditHeaders(ctx, state, charged);
@@ -123,29 +114,36 @@ async function researchNow(ctx: AccountContext, plan: ResearchPlan, grant: Resea
 async function startInBackground(ctx: AccountContext, plan: ResearchPlan, charges: ResearchCharges): Promise<CreateDatasetOutput> {
   const { services } = ctx;
   const now = new Date(services.clock.now());
-  const id = newDatasetId();
-  await services.sql.begin(async (tx) => {
-    await insertDataset(tx, {
-      id,
-      owner_id: ctx.principal.userId,
-      account_id: ctx.account.id,
-      source: "research",
-      title: plan.title,
-      status: "collecting",
-      params: plan.params,
-      parent_id: plan.parentId,
-      expected_total: charges.targets.length,
-      counts: { researched: 0, skipped: charges.skipped.length },
-      charges: charges as never,
-      created_at: now,
-      expires_at: expiryOf(now.getTime()),
-    });
-    await enqueueDatasetJob(tx, id);
+  const dataset = researchDataset(ctx, plan, now, {
+    status: "collecting",
+    expected_total: charges.targets.length,
+    counts: { researched: 0, skipped: charges.skipped.length },
+    charges: charges as never,
   });
-  const stored = await datasetById(services.sql, id);
+  await services.sql.begin(async (tx) => {
+    await insertDataset(tx, dataset);
+    await enqueueDatasetJob(tx, dataset.id);
+  });
+  const stored = await datasetById(services.sql, dataset.id);
   setCreditHeaders(ctx, await creditState(ctx, creditOwner(ctx.principal)).catch(() => undefined), undefined);
   ctx.reply.status = 202;
   return { data: datasetView(stored as DatasetRow), meta: { account_id: ctx.account.id, skipped: charges.skipped } };
+}
+
+/** The research record either start stores: what differs between `ready` now and `collecting` for the job comes in `fields`. */
+function researchDataset(ctx: AccountContext, plan: ResearchPlan, now: Date, fields: Pick<NewDataset, "status"> & Partial<NewDataset>): NewDataset {
+  return {
+    id: newDatasetId(),
+    owner_id: ctx.principal.userId,
+    account_id: ctx.account.id,
+    source: "research",
+    title: plan.title,
+    params: plan.params,
+    parent_id: plan.parentId,
+    created_at: now,
+    expires_at: expiryOf(now.getTime()),
+    ...fields,
+  };
 }
 
 /** `200` with `data: null`: nothing stored, nothing kept (Limits 8: "a run reading nothing answers 200 with data: null and credits returned"). */
