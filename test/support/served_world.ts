@@ -23,16 +23,16 @@ export interface ServedWorld {
   close(): Promise<void>;
 }
 
-/** Starts the processes; `label` names the temporary directory and the Redis prefix. */
-export async function startServedWorld(label: string): Promise<ServedWorld> {
+/** Starts the processes; `label` names the temporary directory and the Redis prefix; `env` adds settings to every process. */
+export async function startServedWorld(label: string, options: { env?: Record<string, string> } = {}): Promise<ServedWorld> {
   const dir = await mkdtemp(join(tmpdir(), `tl-${label}-`));
   const database = postgresMode ? await createTestDatabase("postgres") : undefined;
   const prefix = `tl:${label}:${randomBytes(3).toString("hex")}:`;
   const servers: ServedWorld["servers"] = [];
   const serve = async (demoFile?: string) => {
     const env = database
-      ? childEnv({ DATABASE_URL: database.url, REDIS_URL: process.env.REDIS_URL, REDIS_PREFIX: prefix }, [])
-      : childEnv({ DATA_DIR: join(dir, "data") });
+      ? childEnv({ ...options.env, DATABASE_URL: database.url, REDIS_URL: process.env.REDIS_URL, REDIS_PREFIX: prefix }, [])
+      : childEnv({ ...options.env, DATA_DIR: join(dir, "data") });
     const args = ["--import", "tsx", "adapters/cli/main.ts", "serve", "--port", "0", ...(demoFile ? ["--demo-file", demoFile] : [])];
     const node = startNode(args, { env });
     const url = await pollUntil("the server to listen", () => /listening on (http:\/\/\S+)/.exec(node.stdout)?.[1], {
