@@ -19,17 +19,3 @@ export interface StreamTiming {
 export interface MessageStream {
   messages(signal: AbortSignal, timing: StreamTiming): AsyncIterable<StreamMessage>;
 }
-
-/** Waits `ms`, or less when `signal` aborts first. */
-export function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener("abort", done, { once: true });
-  });
-}

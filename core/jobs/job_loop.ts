@@ -5,6 +5,7 @@
  */
 import type { Clock } from "../clock.ts";
 import type { Queryable } from "../db/sql.ts";
+import { pause } from "../abortable_pause.ts";
 import { sweepStaleJobs, type JobRow } from "./jobs_queries.ts";
 import { runJobsOnce, type JobHandlers } from "./job_runner.ts";
 import { enqueuePeriodicJobs, periodicSlot, type PeriodicJob } from "./enqueue_periodic_jobs.ts";
@@ -105,18 +106,4 @@ export async function runJobLanes(options: JobLoopOptions & { lanes: readonly Jo
     }))
     .filter((lane) => Object.keys(lane.handlers).length > 0);
   await Promise.all([runJobLoop({ ...base, handlers: handlersOf((kind) => !laned.has(kind)) }), ...loops.map((loop) => runJobLoop(loop))]);
-}
-
-/** Waits `ms`, or less when `signal` aborts. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener("abort", done, { once: true });
-  });
 }
