@@ -9,6 +9,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { startHarness, transports, type Harness, type Transport } from "./support/harness.ts";
+import { readAllEvents, storedEventsOf } from "./support/event_reads.ts";
 import { dmPeople, dmSenderAccount, messagedPeople } from "./support/dm_people.ts";
 import { insertAgentRow, insertSignalRow } from "./support/agent_rows.ts";
 import { manualClock } from "./support/manual_clock.ts";
@@ -42,35 +43,11 @@ after(() => harness.close());
 const sql = () => harness.services.sql;
 const main = () => harness.world.accounts.main;
 
-interface StoredEvent {
-  id: number;
-  seq: number | null;
-  type: string;
-  account_id: string;
-  object_type: string;
-  object_id: string;
-  data: any;
-}
-
 /** The stored events about one object, oldest first (any owner: jobs' accounts have no keys). */
-async function storedEvents(objectType: string, objectId: string | number): Promise<StoredEvent[]> {
-  return sql()<StoredEvent[]>`
-    select id::int as id, seq::int as seq, type, account_id, object_type, object_id, data
-      from events where object_type = ${objectType} and object_id = ${String(objectId)} order by id`;
-}
+const storedEvents = (objectType: string, objectId: string | number) => storedEventsOf(sql(), objectType, objectId);
 
 /** Every event of the key's user of `types` through `transport`, following `next_cursor`. */
-async function readAll(transport: Transport, types: string, key = harness.world.keys.write): Promise<any[]> {
-  const events: any[] = [];
-  let cursor: string | undefined;
-  for (;;) {
-    const answer = await transport.request("GET", `/v1/events?types=${types}&limit=100${cursor ? `&cursor=${cursor}` : ""}`, { key });
-    assert.equal(answer.status, 200, JSON.stringify(answer.body));
-    events.push(...answer.body.data);
-    if (!answer.body.pagination.has_more) return events;
-    cursor = answer.body.pagination.next_cursor;
-  }
-}
+const readAll = (transport: Transport, types: string, key = harness.world.keys.write) => readAllEvents(transport, types, key);
 
 /** A due scheduled post of the main account as the create endpoint leaves it. */
 async function dueScheduledPost(text: string): Promise<{ postId: number; version: number }> {

@@ -53,10 +53,14 @@ describe(`webhooks and the event stream through the real server and jobs (${post
     const created = await api(first, "POST", "/v1/scheduled-posts", { text, scheduled_for: "now" }, { "Idempotency-Key": randomBytes(8).toString("hex") });
     assert.equal(created.status, 201, JSON.stringify(created.body));
     const id = created.body.data.id as number;
-    await pollUntil("the post to be sent", async () => ((await api(last, "GET", `/v1/scheduled-posts/${id}`)).body.data?.status === "sent" ? true : undefined), {
-      timeoutMs: 60_000,
-      intervalMs: 250,
-    });
+    await pollUntil(
+      "the post to be sent",
+      async () => ((await api(last, "GET", `/v1/scheduled-posts/${id}`)).body.data?.status === "sent" ? true : undefined),
+      {
+        timeoutMs: 60_000,
+        intervalMs: 250,
+      },
+    );
     return id;
   };
 
@@ -117,7 +121,12 @@ describe(`webhooks and the event stream through the real server and jobs (${post
     for (const { delivery, event } of payloads) {
       assert.equal(delivery.headers["webhook-id"], event.id, "the webhook-id is the event id");
       // The recovered delivery repeats the refused attempt's webhook-id (receivers dedupe on it).
-      assert.ok(receiver.on("/hooks").slice(0, refused).some((earlier) => earlier.headers["webhook-id"] === event.id));
+      assert.ok(
+        receiver
+          .on("/hooks")
+          .slice(0, refused)
+          .some((earlier) => earlier.headers["webhook-id"] === event.id),
+      );
     }
 
     const deliveries = await pollUntil(

@@ -1,7 +1,9 @@
 /**
  * Events about articles (issue 18 scope 1): `article.scheduled`, `article.published`,
- * `article.publish_failed`, each with the article as `GET /v1/articles/{id}` answers it,
- * recorded in the transaction that made the change.
+ * `article.publish_failed`, each with the Article record as `GET /v1/articles` lists it and
+ * the schedule and publish endpoints answer it, recorded in the transaction that made the
+ * change. The one-article read adds `cover_generation`, left out here: a generation's
+ * changes are the `cover.*` events' (test/event_emitters.test.ts compares both reads).
  */
 import type { Queryable } from "../db/sql.ts";
 import { toArticle } from "../articles/article_view.ts";
