@@ -29,7 +29,7 @@ export const datasetOutreachRouter = router({
           `A daily cap of runs per plan (Threadline's: ${cap("trial")} trial, ${cap("pro")} pro, ${cap("advanced")} advanced, ${cap("ultra")} ultra) answers \`429 ai_action_limited\`.`,
       },
       credits: { metered: 1 },
-      errors: ["not_found", "dataset_not_ready", "ai_action_limited", "ai_credits_exhausted", "generation_failed", "upstream_error", "upstream_unavailable"],
+      errors: ["not_found", "dataset_not_ready", "ai_action_limited", "ai_credits_exhausted", "generation_failed", "upstream_unavailable"],
     })
     .input(outreachDraftsInput)
     .use(inAccount)
