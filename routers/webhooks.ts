@@ -21,7 +21,7 @@ import { listDeliveries, pingWebhook, retryDelivery } from "../core/webhooks/web
 
 const tags = ["Webhooks"];
 const BEYOND = "The spec offers no push (results are polled); issue 18 adds signed webhooks";
-const OWNED = "Endpoints belong to the key's user (every account of the user delivers to them); another user's endpoint is " + "`404 webhook_not_found`.";
+const OWNED = "Endpoints belong to the key's user (every account of the user delivers to them); another user's endpoint is `404 webhook_not_found`.";
 const GUARD =
   "The URL must be https (http only for hosts the operator lists in `OUTBOUND_ALLOW_HOSTS`), without credentials, and neither " +
   "it nor any address its host resolves to may be private, loopback, link-local, reserved or multicast unless the operator " +
