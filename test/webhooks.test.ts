@@ -238,6 +238,26 @@ for (const index of [0, 1]) {
   });
 }
 
+describe("the demo world's webhook", () => {
+  test("webhooks.endpoint is A's disabled demo receiver with its queued ping (webhooks.delivery)", async () => {
+    const { webhooks, keys } = harness.world;
+    const transport = transports(harness)[1];
+    const got = await transport.request("GET", `/v1/webhooks/${webhooks.endpoint}`, { key: keys.read });
+    assert.equal(got.status, 200, JSON.stringify(got.body));
+    assert.equal(got.body.data.description, "Demo receiver");
+    assert.equal(got.body.data.enabled, false, "a serving demo posts nowhere");
+    assert.match(got.body.data.url, /^https:\/\/[a-z.]+\.example\//);
+    const deliveries = await transport.request("GET", `/v1/webhooks/${webhooks.endpoint}/deliveries`, { key: keys.read });
+    assert.equal(deliveries.status, 200, JSON.stringify(deliveries.body));
+    const delivery = deliveries.body.data.find((item: any) => item.id === webhooks.delivery);
+    assert.ok(delivery, "the demo delivery is listed");
+    assert.equal(delivery.event_type, "ping");
+    assert.equal(delivery.status, "pending");
+    // Another user cannot see it.
+    expectError(await transport.request("GET", `/v1/webhooks/${webhooks.endpoint}`, { key: keys.other_user }), 404, "webhook_not_found");
+  });
+});
+
 describe("webhooks cap", () => {
   test("a user has at most 10 endpoints: the 11th is 403 cap_reached; after a delete one fits again", async () => {
     const [transport] = transports(harness);
