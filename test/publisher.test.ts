@@ -23,7 +23,7 @@ import { schedulePublication } from "../core/scheduling/schedule_publication.ts"
 import { insertPost, updatePostColumns, type StoredPart } from "../core/scheduling/scheduled_posts_queries.ts";
 import { startJobRunner } from "../jobs/index.ts";
 import { childEnv, pollUntil, startNode } from "./support/child_node.ts";
-import { startHarness, type Harness } from "./support/harness.ts";
+import { startHarness, transports, type Harness } from "./support/harness.ts";
 
 const JOB_KIND = "publish_scheduled_post";
 const postgresOnly = process.env.DATABASE_URL
@@ -290,7 +290,10 @@ describe(`the publisher on ${process.env.DATABASE_URL ? "PostgreSQL" : "embedded
 
     const row = await postRow(postId);
     assert.equal(row.status, "error");
-    assert.equal(row.error, "X refused part 2 of 2: A post carries at most 4 media (part 1 is already published)");
+    assert.equal(
+      row.error,
+      "X refused part 2 of 2: A post carries at most 4 media (part 1 is already published; scheduled again, the post continues after it)",
+    );
     assert.equal(row.quota_period_start, null);
     assert.equal(row.publish_claimed_by, null);
     assert.deepEqual(
@@ -305,6 +308,86 @@ describe(`the publisher on ${process.env.DATABASE_URL ? "PostgreSQL" : "embedded
     assert.equal((await onNetwork(postId, version)).length, 1);
     // A later run of the same version finds it settled.
     assert.deepEqual(await publishScheduledPost(deps, { postId, version }), { outcome: "failed", error: row.error });
+  });
+
+  /** Schedules a failed post again over REST with `parts`, then makes it due; answers its new version. */
+  async function scheduleAgain(postId: number, parts: StoredPart[]): Promise<number> {
+    const at = new Date(clock.now() + 5 * 60_000).toISOString();
+    const answer = await transports(harness)[0].request("PATCH", `/v1/scheduled-posts/${postId}`, {
+      key: harness.world.keys.write,
+      body: { status: "scheduled", scheduled_for: at, parts },
+    });
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    assert.equal(answer.body.data.status, "scheduled");
+    const [row] = await sql<{ publish_version: number }[]>`
+      update scheduled_posts set scheduled_for = ${new Date(clock.now() - 1000)} where id = ${postId} returning publish_version`;
+    return row.publish_version;
+  }
+
+  /** The posts of the account on the network with `text`. */
+  const postsWithText = (text: string) => sql<{ post_id: string }[]>`select post_id from network_posts where author_id = ${account} and text = ${text}`;
+
+  test("a thread that failed part-way and is scheduled again continues after the parts already on X", async () => {
+    const parts = texts(3);
+    const tooMany = ["1", "2", "3", "4", "5"].map((n) => ({ object_key: `media/${n}.png`, alt_text: null }));
+    const { postId, version } = await schedulePost([parts[0], { text: parts[1], media: tooMany }, parts[2]]);
+    await publishScheduledPost(deps, { postId, version });
+    const failed = await postRow(postId);
+    assert.equal(failed.status, "error");
+    assert.match(failed.error ?? "", /part 1 is already published; scheduled again, the post continues after it/);
+    const [first] = await onNetwork(postId, version);
+
+    const again = await scheduleAgain(
+      postId,
+      parts.map((text) => ({ text, media: [] })),
+    );
+    assert.ok(again > version);
+    const { network, calls } = observedNetwork(deps.network);
+    const result = await publishScheduledPost({ ...deps, network }, { postId, version: again });
+    assert.equal(result.outcome, "sent");
+    assert.deepEqual(calls.publish.map(partOf), [1, 2], "part 1 was not posted again");
+    const landed = await onNetwork(postId, again);
+    const row = await postRow(postId);
+    assert.deepEqual(row.x_post_ids, [first.post_id, ...landed.map((part) => part.post_id)]);
+    assert.equal(landed[0].reply_to_id, first.post_id, "part 2 answers the part 1 already on X");
+    assert.equal((await postsWithText(parts[0])).length, 1);
+  });
+
+  test("a part changed before scheduling again is published anew, and so is every part after it", async () => {
+    const parts = texts(2);
+    const tooMany = ["1", "2", "3", "4", "5"].map((n) => ({ object_key: `media/${n}.png`, alt_text: null }));
+    const { postId, version } = await schedulePost([parts[0], { text: parts[1], media: tooMany }]);
+    await publishScheduledPost(deps, { postId, version });
+    assert.equal((await postRow(postId)).status, "error");
+    const edited = `${parts[0]} (edited)`;
+    const again = await scheduleAgain(postId, [
+      { text: edited, media: [] },
+      { text: parts[1], media: [] },
+    ]);
+    const { network, calls } = observedNetwork(deps.network);
+    assert.equal((await publishScheduledPost({ ...deps, network }, { postId, version: again })).outcome, "sent");
+    assert.deepEqual(calls.publish.map(partOf), [0, 1]);
+    assert.equal((await postsWithText(edited)).length, 1);
+  });
+
+  test("a part whose outcome an earlier version never learned is looked up before the post continues", async () => {
+    const parts = texts(2);
+    const { postId, version } = await schedulePost(parts);
+    // What an earlier publication that lost its last attempt's answer leaves: part 1 landed, still `publishing`.
+    const token = partToken(postId, version, 0);
+    const landed = await deps.network.publishPost({ authorId: account, text: parts[0], token });
+    await sql`insert into publish_parts (post_id, publish_version, part_index, state, token, started_at, content)
+              values (${postId}, ${version}, 0, 'publishing', ${token}, now(), ${sql.json({ text: parts[0], media: [] })})`;
+    await sql`update scheduled_posts set status = 'error', error = 'lost', quota_period_start = null where id = ${postId}`;
+    const again = await scheduleAgain(
+      postId,
+      parts.map((text) => ({ text, media: [] })),
+    );
+    const { network, calls } = observedNetwork(deps.network);
+    assert.equal((await publishScheduledPost({ ...deps, network }, { postId, version: again })).outcome, "sent");
+    assert.deepEqual(calls.find, [token], "the earlier attempt's token was looked up");
+    assert.deepEqual(calls.publish.map(partOf), [1]);
+    assert.equal((await postRow(postId)).x_post_ids?.[0], landed.id);
   });
 
   test("a network that stays unreachable ends the post error after the job's last attempt, quota refunded once", async () => {

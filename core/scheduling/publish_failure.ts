@@ -29,7 +29,13 @@ export interface FailureWhere {
 /** The reason a failed post shows its owner; internal errors are not repeated verbatim. */
 export function failureReason(error: unknown, where: FailureWhere): string {
   const part = where.count === 1 ? "the post" : `part ${where.index + 1} of ${where.count}`;
-  const live = where.index === 0 ? "" : where.index === 1 ? " (part 1 is already published)" : ` (parts 1-${where.index} are already published)`;
+  // Scheduled again unchanged, those parts are not posted twice (carried_parts.ts).
+  const live =
+    where.index === 0
+      ? ""
+      : where.index === 1
+        ? " (part 1 is already published; scheduled again, the post continues after it)"
+        : ` (parts 1-${where.index} are already published; scheduled again, the post continues after them)`;
   if (isPermanentFailure(error)) return `X refused ${part}: ${(error as Error).message}${live}`;
   const tries = where.attempts === 1 ? "1 attempt" : `${where.attempts} attempts`;
   if (error instanceof NetworkError) return `X could not publish ${part} after ${tries}: ${error.message}${live}`;

@@ -37,6 +37,7 @@ import {
 } from "./publish_queries.ts";
 import { armFollowUps } from "./post_follow_ups.ts";
 import { recordPostEvent } from "../events/post_events.ts";
+import { carriedParts } from "./carried_parts.ts";
 import type { PublishJobPayload } from "./schedule_publication.ts";
 
 /** What publishing needs: the pool (it commits part by part, so never a transaction), the network, the clock. */
@@ -101,8 +102,10 @@ export async function publishScheduledPost(deps: PublishDeps, payload: PublishJo
   const ids: string[] = [];
   let sent = false;
   try {
+    // Parts an earlier, failed publication already put on X (unchanged since) are not posted again.
+    const carried = post.earlier.length > 0 ? await carriedParts(deps.network, post) : [];
     for (let index = 0; index < post.parts.length; index++) {
-      const outcome = await publishPart(deps, claim, post, { index, recorded: recorded.get(index), earlier: ids });
+      const outcome = await publishPart(deps, claim, post, { index, recorded: recorded.get(index), earlier: ids, carried: carried[index] });
       if (outcome === undefined) return unclaimedResult(deps, payload);
       ids.push(outcome.id);
       sent = outcome.sent;
@@ -130,7 +133,7 @@ async function publishPart(
   deps: PublishDeps,
   claim: Holder,
   post: ClaimedPostRow,
-  step: { index: number; recorded: PublishPartRow | undefined; earlier: readonly string[] },
+  step: { index: number; recorded: PublishPartRow | undefined; earlier: readonly string[]; carried: string | undefined },
 ): Promise<{ id: string; sent: boolean } | undefined> {
   const { sql, network, clock } = deps;
   const { index, recorded, earlier } = step;
@@ -139,13 +142,14 @@ async function publishPart(
   if (recorded?.state === "published" && recorded.x_post_id) return { id: recorded.x_post_id, sent: false };
   const part = post.parts[index];
   const token = recorded?.token ?? partToken(claim.postId, claim.version, index);
-  let landed: NetworkPost | undefined;
+  // A carried part is already on X: it is recorded as this version's, never posted again.
+  let landed: Pick<NetworkPost, "id"> | undefined = step.carried === undefined ? undefined : { id: step.carried };
   if (recorded) {
     // `publishing` without an answer: a crash or a timeout hid whether it landed. Ask the
     // network before publishing again (spec: "reconcile with the network before retrying
     // after an unknown outcome"); publishing with the same token is idempotent as well.
-    landed = await network.findPublished({ authorId: post.account_id, token });
-  } else if (!(index === 0 && post.first_recorded) && !(await recordPartPublishing(sql, claim, { index, token, at: new Date(clock.now()) }))) {
+    landed ??= await network.findPublished({ authorId: post.account_id, token });
+  } else if (!(index === 0 && post.first_recorded) && !(await recordPartPublishing(sql, claim, { index, token, at: new Date(clock.now()), content: part }))) {
     // (Part 0 of a fresh publication was recorded `publishing` by the claim itself.)
     return undefined;
   }

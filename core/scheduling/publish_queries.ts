@@ -17,6 +17,12 @@ export interface PublishPartRow {
   x_post_id: string | null;
 }
 
+/** A part of an earlier publish version of the post: what it said and where it got. */
+export interface EarlierPartRow extends PublishPartRow {
+  /** The part as it was published (null for rows recorded before migration 0031). */
+  content: StoredPart | null;
+}
+
 /** A post as the publisher claimed it, with what is already recorded for its parts. */
 export interface ClaimedPostRow {
   id: number;
@@ -31,6 +37,11 @@ export interface ClaimedPostRow {
   recorded: PublishPartRow[];
   /** The claim itself recorded part 0 `publishing` (nothing was recorded for it before). */
   first_recorded: boolean;
+  /**
+   * Per part index, the latest row of an earlier version (a published one first): a post
+   * that failed part-way and was scheduled again continues after them (carried_parts.ts).
+   */
+  earlier: EarlierPartRow[];
 }
 
 /** Why a post was not claimed. */
@@ -80,8 +91,8 @@ export async function claimPost(sql: Queryable, claim: Holder & { now: Date; fir
          and ${leaseFree(sql)}
       returning p.id, p.account_id, p.parts, p.quota_period_start, p.publish_attempts, p.scheduled_for
     ), first as (
-      insert into publish_parts (post_id, publish_version, part_index, state, token, started_at)
-      select id, ${claim.version}, 0, 'publishing', ${claim.firstToken}, ${claim.now} from claimed
+      insert into publish_parts (post_id, publish_version, part_index, state, token, started_at, content)
+      select id, ${claim.version}, 0, 'publishing', ${claim.firstToken}, ${claim.now}, parts -> 0 from claimed
        where jsonb_array_length(parts) > 0
       on conflict (post_id, publish_version, part_index) do nothing
       returning part_index
@@ -90,7 +101,13 @@ export async function claimPost(sql: Queryable, claim: Holder & { now: Date; fir
            coalesce((select json_agg(json_build_object('part_index', pp.part_index, 'state', pp.state, 'token', pp.token,
                                                        'x_post_id', pp.x_post_id) order by pp.part_index)
                        from publish_parts pp
-                      where pp.post_id = c.id and pp.publish_version = ${claim.version}), '[]'::json) as recorded
+                      where pp.post_id = c.id and pp.publish_version = ${claim.version}), '[]'::json) as recorded,
+           coalesce((select json_agg(json_build_object('part_index', e.part_index, 'state', e.state, 'token', e.token,
+                                                       'x_post_id', e.x_post_id, 'content', e.content) order by e.part_index)
+                       from (select distinct on (pp.part_index) pp.*
+                               from publish_parts pp
+                              where pp.post_id = c.id and pp.publish_version < ${claim.version}
+                              order by pp.part_index, pp.state = 'published' desc, pp.publish_version desc) e), '[]'::json) as earlier
       from claimed c`;
   return row;
 }
@@ -109,7 +126,11 @@ export async function postPublishState(sql: Queryable, postId: number): Promise<
  * claim or the post changed (retimed, edited, deleted): then nothing is recorded and the
  * network must not be asked.
  */
-export async function recordPartPublishing(sql: Queryable, claim: Holder, part: { index: number; token: string; at: Date }): Promise<boolean> {
+export async function recordPartPublishing(
+  sql: Queryable,
+  claim: Holder,
+  part: { index: number; token: string; at: Date; content: StoredPart },
+): Promise<boolean> {
   // The UPDATE takes the post's row lock, so an edit that locks the post and then checks
   // `publicationStarted` either sees this row or bumps the version before it is written.
   const rows = await sql`
@@ -119,8 +140,8 @@ export async function recordPartPublishing(sql: Queryable, claim: Holder, part: 
          and publish_version = ${claim.version} and status = 'scheduled'
       returning id
     )
-    insert into publish_parts (post_id, publish_version, part_index, state, token, started_at)
-    select id, ${claim.version}, ${part.index}, 'publishing', ${part.token}, ${part.at} from held
+    insert into publish_parts (post_id, publish_version, part_index, state, token, started_at, content)
+    select id, ${claim.version}, ${part.index}, 'publishing', ${part.token}, ${part.at}, ${sql.json(part.content as never)} from held
     on conflict (post_id, publish_version, part_index) do nothing
     returning part_index`;
   return rows.length === 1;
