@@ -14,12 +14,11 @@ import { accountIdValue, commaListOf, limitParam, timestamp } from "../schema.ts
 import { pause } from "../abortable_pause.ts";
 import type { MessageStream, StreamMessage, StreamTiming } from "../message_stream.ts";
 import { EVENT_TYPES } from "./event_types.ts";
-import { type EventFilter, eventsAfter, lastSequenced, sequenceEvents } from "./events_queries.ts";
+import { type EventFilter, eventsAfter, lastSequenced } from "./events_queries.ts";
+import { sequenceAllEvents } from "./sequence_events.ts";
 import { eventIdOf, eventPayload, seqOfEventId } from "./event_payload.ts";
 import { event } from "./event_schema.ts";
 
-/** How many events one sequencer run numbers (the rest wait for the next run, a poll away). */
-const SEQUENCE_BATCH = 1000;
 /** Events read per poll of a stream. */
 const STREAM_BATCH = 100;
 
@@ -71,7 +70,7 @@ export async function readEvents(ctx: KeyContext, input: EventsQuery): Promise<z
     filter.accountId = (await resolveAccount(ctx, ctx.principal, input.account_id, { write: false })).id;
   }
   const header = lastEventIdHeader(ctx.transport.headers.get("last-event-id"));
-  await sequenceEvents(sql, SEQUENCE_BATCH);
+  await sequenceAllEvents(sql);
   if (ctx.transport.acceptsStream) {
     ctx.reply.stream = await eventStream(sql, ctx.principal.userId, input, filter, header);
     return { data: [], pagination: { limit: input.limit, has_more: false, next_cursor: null } };
@@ -140,7 +139,7 @@ async function* streamMessages(sql: Sql, position: StreamPosition, signal: Abort
   while (!signal.aborted) {
     let rows: Awaited<ReturnType<typeof eventsAfter>>;
     try {
-      await sequenceEvents(sql, SEQUENCE_BATCH);
+      await sequenceAllEvents(sql);
       rows = await eventsAfter(sql, position.ownerId, after, STREAM_BATCH, position.types, position.filter);
     } catch {
       return;

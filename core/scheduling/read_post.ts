@@ -7,8 +7,8 @@ import { toScheduledPost } from "./post_view.ts";
 
 /** The record of post `id` (`404 not_found` when it is gone). */
 export async function readPost(sql: Queryable, id: number): Promise<ScheduledPost> {
-  const row = await postById(sql, id);
+  // Both reads go out together (pipelined on one connection, also inside a transaction).
+  const [row, tags] = await Promise.all([postById(sql, id), tagsOfPosts(sql, [id])]);
   if (!row) throw new ApiError("not_found", `Cannot find scheduled post "${id}"`);
-  const tags = await tagsOfPosts(sql, [id]);
   return toScheduledPost(row, (tags.get(id) ?? []) as ScheduledPost["tags"]);
 }

@@ -5,7 +5,8 @@
  * cursor moves in the transaction that queues the deliveries, and only from the value read
  * (two processes fanning out at once queue each event once).
  */
-import { eventsAfter, sequenceEvents } from "../events/events_queries.ts";
+import { eventsAfter } from "../events/events_queries.ts";
+import { sequenceAllEvents } from "../events/sequence_events.ts";
 import type { Clock } from "../clock.ts";
 import type { Sql } from "../db/sql.ts";
 import { advanceWebhookCursor, enabledWebhooks } from "./webhooks_queries.ts";
@@ -15,25 +16,21 @@ import { eventPayload } from "../events/event_payload.ts";
 
 /** Events read per statement. */
 const BATCH = 500;
-/** Events given a `seq` per statement. */
-const SEQUENCE_BATCH = 1000;
 
 /** Whether `webhook` subscribes to events of `type`. */
 export function subscribes(webhook: Pick<WebhookRow, "events">, type: string): boolean {
   return webhook.events.includes("*") || webhook.events.includes(type);
 }
 
-/** Gives every committed event its `seq` (a new or re-enabled endpoint starts after them all). */
-export async function sequenceAllEvents(sql: Sql): Promise<void> {
-  while ((await sequenceEvents(sql, SEQUENCE_BATCH)) === SEQUENCE_BATCH);
-}
-
 /** Sequences committed events, then queues their deliveries; answers how many were queued. */
 export async function fanOutEvents(deps: { sql: Sql; clock: Clock }): Promise<number> {
   const { sql } = deps;
+  const webhooks = await enabledWebhooks(sql);
+  // With no endpoint to serve, the sequencing is left to readers (they run it themselves).
+  if (webhooks.length === 0) return 0;
   await sequenceAllEvents(sql);
   let queued = 0;
-  for (const webhook of await enabledWebhooks(sql)) {
+  for (const webhook of webhooks) {
     let cursor = webhook.cursor_seq;
     for (;;) {
       const events = await eventsAfter(sql, webhook.owner_id, cursor, BATCH);

@@ -20,7 +20,7 @@ import {
 } from "./webhooks_queries.ts";
 import { endpointView, MAX_WEBHOOKS, type WebhookRow } from "./webhook_schema.ts";
 import { newWebhookSecret } from "./webhook_secret.ts";
-import { sequenceAllEvents } from "./deliver_fan_out.ts";
+import { sequenceAllEvents } from "../events/sequence_events.ts";
 
 /** How long the secret before a rotation keeps signing (issue 18: "both sign for 24 hours"). */
 export const PREVIOUS_SECRET_MS = 24 * 3_600_000;

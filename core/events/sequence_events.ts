@@ -1,0 +1,16 @@
+/**
+ * Running the event sequencer (migration 0028; events_queries.ts `sequenceEvents`) until every
+ * committed event has its stream position. Readers run it before they read and the webhook
+ * fan-out before it queues; nothing runs it when nobody reads, so a busy publisher pays only
+ * for its inserts.
+ */
+import type { Sql } from "../db/sql.ts";
+import { sequenceEvents } from "./events_queries.ts";
+
+/** Events numbered per statement. */
+const SEQUENCE_BATCH = 1000;
+
+/** Gives every committed event its `seq`, a batch per statement. */
+export async function sequenceAllEvents(sql: Sql): Promise<void> {
+  while ((await sequenceEvents(sql, SEQUENCE_BATCH)) === SEQUENCE_BATCH);
+}
