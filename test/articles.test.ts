@@ -6,11 +6,11 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import type { Services } from "../core/context.ts";
 import { jobHandlers } from "../core/jobs/job_kinds.ts";
 import { runJobsOnce } from "../core/jobs/job_runner.ts";
 import { NetworkTimeoutError, NetworkUnavailableError } from "../core/network/network_errors.ts";
 import type { SocialNetwork } from "../core/network/social_network.ts";
+import { withNetwork } from "./support/with_network.ts";
 import { ensureDemoArticles } from "../core/demo/demo_articles.ts";
 import { startHarness, transports, type Harness } from "./support/harness.ts";
 import { manualClock } from "./support/manual_clock.ts";
@@ -48,17 +48,6 @@ async function storedToken(id: string): Promise<string> {
 async function freshNetworkDay(): Promise<void> {
   await harness.services.sql`
     update network_articles set created_at = created_at - interval '2 days', published_at = published_at - interval '2 days'`;
-}
-
-/** Runs `body` with `services.network` replaced (dependency injection, not a module mock). */
-async function withNetwork<T>(services: Services, network: SocialNetwork, body: () => Promise<T>): Promise<T> {
-  const original = services.network;
-  services.network = network;
-  try {
-    return await body();
-  } finally {
-    services.network = original;
-  }
 }
 
 /**

@@ -16,7 +16,6 @@ import { dmPeople, dmSenderAccount, messagedPeople } from "./support/dm_people.t
 import { freshLinkedAccount } from "./support/scheduled_post_rows.ts";
 import { manualClock } from "./support/manual_clock.ts";
 import type { SimulatedNetwork } from "../adapters/x/simulated/simulated_network.ts";
-import type { Services } from "../core/context.ts";
 import { createContextInner } from "../core/context.ts";
 import { adminApi } from "../core/admin/admin_api.ts";
 import { grantCredits } from "../core/credits/credits.ts";
@@ -35,6 +34,7 @@ import { ModelFailedError, ModelTimeoutError } from "../core/model/model_errors.
 import type { Model } from "../core/model/model.ts";
 import { NetworkUnavailableError } from "../core/network/network_errors.ts";
 import type { SocialNetwork } from "../core/network/social_network.ts";
+import { withNetwork } from "./support/with_network.ts";
 import { createWorker } from "../core/workers/create_worker.ts";
 
 let harness: Harness;
@@ -85,17 +85,6 @@ async function createArticle(index = 0, accountId?: string): Promise<string> {
   });
   assert.equal(answer.status, 201, JSON.stringify(answer.body));
   return answer.body.data.id;
-}
-
-/** Runs `body` with `services.network` replaced (dependency injection, not a module mock). */
-async function withNetwork<T>(services: Services, network: SocialNetwork, body: () => Promise<T>): Promise<T> {
-  const original = services.network;
-  services.network = network;
-  try {
-    return await body();
-  } finally {
-    services.network = original;
-  }
 }
 
 describe("article events", () => {
