@@ -13,6 +13,7 @@ import type { Principal } from "../auth/principal.ts";
 import { planById, type Plan } from "../limits/plans.ts";
 import { creditPeriodAt } from "./credit_period.ts";
 import { insertPool, keptForReference, poolForUpdate, poolRow, recordMovement, rollPool, expiredPools, type PoolRow } from "./credits_queries.ts";
+import { remainingOf } from "./pool_remaining.ts";
 
 /** Whose pool: the account owner (pools are per owner across all keys and accounts). */
 export interface CreditOwner {
@@ -136,10 +137,6 @@ export async function renewExpiredPools(sql: Sql, now: Date, batch = 500): Promi
   return renewed;
 }
 
-/** Credits left in a pool row. */
-export function remainingOf(pool: PoolRow): number {
-  return pool.allowance + pool.bonus - pool.spent;
-}
 
 /** The current pool read without a lock, falling back to the locked path to create or renew it. */
 async function readPool(ctx: Context, owner: CreditOwner, required: number): Promise<PoolRow> {

@@ -7,25 +7,21 @@
 import type { Queryable } from "../db/sql.ts";
 import type { KeyContext } from "../context.ts";
 import type { PoolRow } from "../credits/credits_queries.ts";
+import { remainingOf } from "../credits/pool_remaining.ts";
 import { eventSettingsOf, eventSettingsOfAccount, markCreditsLowAnnounced, putCreditsLowThreshold } from "./event_settings_queries.ts";
 import { recordEvent } from "./record_event.ts";
-
-/** Credits left in a pool row (credits.ts `remainingOf`, restated to keep this module free of the ledger's imports). */
-function remainingIn(pool: PoolRow): number {
-  return pool.allowance + pool.bonus - pool.spent;
-}
 
 /**
  * Called by a charge inside its transaction with the pool before and after the movement
  * (the pool row is locked, so charges of one owner pass here one at a time).
  */
 export async function noteCreditsMovement(tx: Queryable, before: PoolRow, after: PoolRow, now: Date): Promise<void> {
-  const remaining = remainingIn(after);
-  if (remaining >= remainingIn(before)) return;
+  const remaining = remainingOf(after);
+  if (remaining >= remainingOf(before)) return;
   const settings = await eventSettingsOfAccount(tx, after.owner_id);
   const threshold = settings?.credits_low_threshold;
   if (!settings || threshold === null || threshold === undefined) return;
-  if (remainingIn(before) < threshold || remaining >= threshold) return;
+  if (remainingOf(before) < threshold || remaining >= threshold) return;
   if (settings.credits_low_period_start?.getTime() === after.period_start.getTime()) return;
   await markCreditsLowAnnounced(tx, settings.owner_id, after.period_start);
   const data = {
