@@ -137,7 +137,6 @@ export async function renewExpiredPools(sql: Sql, now: Date, batch = 500): Promi
   return renewed;
 }
 
-
 /** The current pool read without a lock, falling back to the locked path to create or renew it. */
 async function readPool(ctx: Context, owner: CreditOwner, required: number): Promise<PoolRow> {
   if (ctx.services.faults.has("counters")) throw unverifiable(required);
