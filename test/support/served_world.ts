@@ -50,9 +50,13 @@ export async function startServedWorld(label: string, options: { env?: Record<st
     world,
     database,
     async close() {
-      for (const { node } of servers) await node.stop();
+      // Every process is stopped (and killed past its bound) even when another fails to stop,
+      // so a hung shutdown fails the suite instead of leaving a live server holding it open.
+      const stopped = await Promise.allSettled(servers.map(({ node }) => node.stop()));
       await database?.drop();
       await rm(dir, { recursive: true, force: true });
+      const failed = stopped.find((result) => result.status === "rejected");
+      if (failed) throw failed.reason;
     },
   };
 }
