@@ -101,7 +101,10 @@ export function createThreadline(config: ThreadlineConfig = {}): Threadline {
       });
       const jobsStopped = jobs?.then((runner) => runner.stop());
       const [, released] = await Promise.all([requestsDone, jobsStopped]);
-      if (released?.length) (await runtime)?.logger.warn({ job_ids: released }, "Jobs still running at shutdown were released for another process");
+      if (released?.length) {
+        const fields = { job_ids: released.map((job) => job.id), job_kinds: released.map((job) => job.kind) };
+        (await runtime)?.logger.warn(fields, "Jobs still running at shutdown were released for another process");
+      }
       if (!runtime) return;
       const opened = runtime;
       runtime = undefined;

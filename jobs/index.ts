@@ -92,15 +92,21 @@ export interface JobRunnerOptions {
 }
 
 /** A started runner. */
+/** A job still running at shutdown, handed back to the queue for another process. */
+export interface ReleasedJob {
+  id: number;
+  kind: string;
+}
+
 export interface JobRunner {
   mode: "worker-thread" | "in-process";
   /** The lock owner of the jobs it claims. */
   workerId: string;
   /**
    * Lets the jobs in hand finish (up to `stopTimeoutMs`) and stops; then releases the jobs
-   * and post claims still held, and answers the ids of the jobs released.
+   * and post claims still held, and answers the jobs released (id and kind).
    */
-  stop(): Promise<number[]>;
+  stop(): Promise<ReleasedJob[]>;
 }
 
 /**
@@ -203,7 +209,7 @@ async function startWorkerThread(
     }, restartDelayMs);
   });
   await bree.run(WORKER_NAME);
-  let stopped: Promise<number[]> | undefined;
+  let stopped: Promise<ReleasedJob[]> | undefined;
   return {
     mode: "worker-thread",
     workerId: workerData.workerId,
@@ -252,7 +258,7 @@ function startInProcess(
     periodic: settings.periodic ? periodicJobs : [],
     events: settings.events,
   });
-  let stopped: Promise<number[]> | undefined;
+  let stopped: Promise<ReleasedJob[]> | undefined;
   return {
     mode: "in-process",
     workerId,
@@ -273,11 +279,11 @@ function startInProcess(
   };
 }
 
-/** Releases the jobs and publication leases (posts and articles) `workerId` still holds; answers the jobs' ids. */
-async function releaseHeld(sql: Sql, workerId: string): Promise<number[]> {
+/** Releases the jobs and publication leases (posts and articles) `workerId` still holds; answers the jobs. */
+async function releaseHeld(sql: Sql, workerId: string): Promise<ReleasedJob[]> {
   const jobs = await releaseJobsHeldBy(sql, workerId);
   await releaseLeasesOf(sql, workerId);
-  return jobs.map((job) => job.id);
+  return jobs.map((job) => ({ id: job.id, kind: job.kind }));
 }
 
 /** Without a sink (direct callers, tests): failures and loop errors as text on `logger`. */

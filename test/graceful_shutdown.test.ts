@@ -101,7 +101,10 @@ describe("SIGTERM during a running publish job", { skip }, () => {
         { status: string; publish_claimed_by: string | null }[]
       >`select status, publish_claimed_by from scheduled_posts where id = ${postId}`;
       assert.deepEqual(post, { status: "scheduled", publish_claimed_by: null }, "the post's claim is released");
-      assert.match(first.node.stdout, /"msg":"Jobs still running at shutdown were released for another process"/);
+      assert.match(
+        first.node.stdout,
+        /"job_kinds":\[[^\]]*"publish_scheduled_post"[^\n]*"msg":"Jobs still running at shutdown were released for another process"/,
+      );
     } finally {
       // Let the dead server's blocked insert go on: it may land, unrecorded.
       await lock`rollback`;

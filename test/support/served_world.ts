@@ -29,10 +29,13 @@ export async function startServedWorld(label: string, options: { env?: Record<st
   const database = postgresMode ? await createTestDatabase("postgres") : undefined;
   const prefix = `tl:${label}:${randomBytes(3).toString("hex")}:`;
   const servers: ServedWorld["servers"] = [];
+  // Each process drains within 5 s of SIGTERM (jobs still running then are released), well
+  // inside the 15 s a test's stop() waits: a job mid-run on a loaded machine cannot outlast it.
+  const settings = { SHUTDOWN_TIMEOUT_MS: "5000", ...options.env };
   const serve = async (demoFile?: string) => {
     const env = database
-      ? childEnv({ ...options.env, DATABASE_URL: database.url, REDIS_URL: process.env.REDIS_URL, REDIS_PREFIX: prefix }, [])
-      : childEnv({ ...options.env, DATA_DIR: join(dir, "data") });
+      ? childEnv({ ...settings, DATABASE_URL: database.url, REDIS_URL: process.env.REDIS_URL, REDIS_PREFIX: prefix }, [])
+      : childEnv({ ...settings, DATA_DIR: join(dir, "data") });
     const args = ["--import", "tsx", "adapters/cli/main.ts", "serve", "--port", "0", ...(demoFile ? ["--demo-file", demoFile] : [])];
     const node = startNode(args, { env });
     const url = await pollUntil("the server to listen", () => /listening on (http:\/\/\S+)/.exec(node.stdout)?.[1], {
