@@ -44,7 +44,7 @@ export const datasetRowsRouter = router({
         tags,
         summary: "Export a dataset as CSV",
         description:
-          'A CSV file (`text/csv; charset=utf-8`, RFC 4180 quoting, header row first), streamed as the rows are read, named by `Content-Disposition: attachment; filename="superx-dataset-<title-slug>-<YYYY-MM-DD>.csv"` (the export\'s UTC day). ' +
+          "A CSV file (`text/csv; charset=utf-8`, RFC 4180 quoting, header row first; a text cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'` so spreadsheets do not run it as a formula), streamed as the rows are read, named by `Content-Disposition: attachment; filename=\"superx-dataset-<title-slug>-<YYYY-MM-DD>.csv\"` (the export's UTC day). " +
           "`format=csv` is the only format (default; anything else `400`). Columns follow the source: the person (`x_user_id`, `handle`, `name`, `bio`, `location`, `website`, `followers_count`, `following_count`, `verified`, `can_dm`, `avatar_url`) for people, " +
           "the post (`post_id`, `post_text`, `post_url`, `posted_at`, `likes`, `replies`, `reposts`, `quotes`, `impressions`) for repliers, quoters and your own content, the brief (`summary`, `topics`, `tone`, `recent_themes`, `hooks`, `hook_urls`; lists joined with `; `, hooks one per line) for research, " +
           `and \`message\` once any row has an outreach draft. Owner-scoped (no \`account_id\`); one read. ${NOT_READY} Over MCP the tool answers the CSV as text, up to 1,000,000 characters of whole rows.`,

@@ -34,6 +34,8 @@ describe(`dataset rows, export and contacts (${storage})`, { timeout: 180_000 },
   let ownPosts: string;
   /** A research dataset with one drafted message. */
   let drafted: string;
+  /** People whose text a spreadsheet would run as formulas. */
+  let formulas: string;
 
   before(async () => {
     harness = await startHarness();
@@ -73,6 +75,14 @@ describe(`dataset rows, export and contacts (${storage})`, { timeout: 180_000 },
       ],
     });
     await setMessage(sql, drafted, 1, "Hi [first], loved your take, truly.");
+    formulas = await insertTestDataset(sql, {
+      ownerId,
+      accountId: main,
+      rows: [
+        replierRow(1, "+1 agreed", { name: '=HYPERLINK("https://evil.example","Click")', bio: "@SUM(A1:A9)" }),
+        replierRow(2, "-2 points, cmd|' /C calc'!A0", { name: "\tTabbed", bio: "Plain = fine", location: "\rReturn" }),
+      ],
+    });
   });
   after(() => harness.close());
 
@@ -146,6 +156,21 @@ describe(`dataset rows, export and contacts (${storage})`, { timeout: 180_000 },
           records.every((record) => record.length === header.length),
           "every record has every column",
         );
+      });
+
+      test("text a spreadsheet would run as a formula gets a leading quote; numbers and other text are as stored", async () => {
+        const [header, first, second] = parseCsv((await get(`/v1/datasets/${formulas}/export`)).body);
+        const cell = (record: string[], column: string) => record[header.indexOf(column)];
+        assert.equal(cell(first, "name"), `'=HYPERLINK("https://evil.example","Click")`);
+        assert.equal(cell(first, "bio"), "'@SUM(A1:A9)");
+        assert.equal(cell(first, "post_text"), "'+1 agreed");
+        assert.equal(cell(second, "post_text"), "'-2 points, cmd|' /C calc'!A0");
+        assert.equal(cell(second, "name"), "'\tTabbed");
+        assert.equal(cell(second, "location"), "'\rReturn");
+        assert.equal(cell(second, "bio"), "Plain = fine");
+        assert.equal(cell(first, "x_user_id"), "9100000001");
+        assert.equal(cell(second, "followers_count"), "20");
+        assert.equal(cell(first, "handle"), "replier_1");
       });
 
       test("format defaults to csv; any other format is 400", async () => {

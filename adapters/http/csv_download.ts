@@ -1,7 +1,7 @@
 /**
  * Files answered by operations flagged `download: "text/csv"` (core/file_download.ts), encoded
  * with csv-stringify (RFC 4180 quoting: a cell with a comma, a quote or a line break is
- * quoted, quotes doubled). REST streams the file record by record, pulling the next batch
+ * quoted, quotes doubled; formulas neutralised). REST streams the file record by record, pulling the next batch
  * of rows only as the client reads (memory stays flat with the row count); MCP answers
  * the same text bounded in size.
  */
@@ -11,8 +11,14 @@ import { type Options, stringify } from "csv-stringify";
 import { stringify as stringifySync } from "csv-stringify/sync";
 import type { FileCell, FileDownload } from "../../core/file_download.ts";
 
-/** How cells are written: booleans as `true`/`false` (csv-stringify's default writes `1` and an empty cell). */
-const CSV_OPTIONS: Options = { cast: { boolean: (value) => (value ? "true" : "false") } };
+/**
+ * How cells are written: booleans as `true`/`false` (csv-stringify's default writes `1` and an
+ * empty cell); a text cell that a spreadsheet would run as a formula (it starts with `=`, `+`,
+ * `-`, `@`, a tab or a carriage return; collected names, bios and posts are anyone's text) is
+ * written with a leading `'` (csv-stringify's `escape_formulas`, OWASP's CSV injection advice).
+ * Numbers are written as they are.
+ */
+const CSV_OPTIONS: Options = { cast: { boolean: (value) => (value ? "true" : "false") }, escape_formulas: true };
 
 /**
  * The streamed CSV answer: `Content-Type: text/csv; charset=utf-8` and `Content-Disposition:
