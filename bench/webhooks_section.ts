@@ -4,8 +4,10 @@
  * while the delivery path runs beside it the way the `deliver_webhooks` job does (sequence,
  * fan out, claim and post with 50 in flight), to one endpoint: a local receiver on loopback
  * that answers 200. Reports events/s from the first event recorded to the last delivered, and
- * the p50/p99/max lag from an event's `created_at` to its arrival. Figures only.
- * BENCH_WEBHOOK_EVENTS (default 10000).
+ * the p50/p99/max lag from an event's `created_at` to its arrival. Then BENCH_WEBHOOK_IDLE
+ * endpoints of other users with nothing new are added, and an idle fan-out pass (what the job
+ * does every 5 s when nothing happened) is timed. Figures only.
+ * BENCH_WEBHOOK_EVENTS (default 10000), BENCH_WEBHOOK_IDLE (default 1000).
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -28,6 +30,9 @@ export interface WebhooksTarget {
 
 const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 10_000);
 const PER_TRANSACTION = 100;
+const IDLE_ENDPOINTS = Number(process.env.BENCH_WEBHOOK_IDLE ?? 1000);
+/** Endpoints per idle user (the API's cap). */
+const IDLE_PER_USER = 10;
 
 /** Records the events, delivers them, prints and answers the figures. */
 export async function measureWebhooks(target: WebhooksTarget, notReal: string | undefined) {
@@ -121,6 +126,8 @@ export async function measureWebhooks(target: WebhooksTarget, notReal: string | 
     ),
   );
   console.log("(lag: from the event's created_at, inside the producer's transaction, to its arrival at the receiver; one endpoint, 50 posts in flight)");
+  const idlePassMs = await timeIdleFanOut(deps, random);
+  console.log(`Idle fan-out pass with ${IDLE_ENDPOINTS} more enabled endpoints and nothing new: ${idlePassMs.toFixed(1)} ms (mean of 20)`);
   if (notReal) console.log(`(${notReal.replace(/^!!! | !!!$/g, "")})`);
   const valid = seen.size === EVENTS;
   if (!valid) console.log(`INVALID: ${seen.size} of ${EVENTS} delivered`);
@@ -132,8 +139,32 @@ export async function measureWebhooks(target: WebhooksTarget, notReal: string | 
     p50_ms: at(0.5),
     p99_ms: at(0.99),
     max_ms: lags.at(-1) ?? 0,
+    idle_endpoints: IDLE_ENDPOINTS,
+    idle_fan_out_ms: round(idlePassMs, 2),
     valid,
     real_target: notReal === undefined,
   };
   return { summary, valid };
+}
+
+/** Adds `IDLE_ENDPOINTS` enabled endpoints (10 per user) whose owners have no new events; answers the mean time of an idle fan-out pass. */
+async function timeIdleFanOut(deps: Parameters<typeof fanOutEvents>[0], random: string): Promise<number> {
+  const { sql, clock } = deps;
+  const cursorSeq = await currentEventSeq(sql);
+  for (let user = 0; user * IDLE_PER_USER < IDLE_ENDPOINTS; user++) {
+    const { userId } = await createUser(
+      sql,
+      { name: `Bench idle ${user}`, email: `bench-idle-${random}-${user}@bench.threadline.local`, plan: "enterprise" },
+      { username: `bench_idle_${random}_${user}`, name: `Bench idle ${user}` },
+    );
+    for (let n = 0; n < Math.min(IDLE_PER_USER, IDLE_ENDPOINTS - user * IDLE_PER_USER); n++) {
+      const endpoint = { url: `https://idle-${n}.bench.example/hook`, events: ["*"], description: "idle", enabled: true };
+      await insertWebhook(sql, { ownerId: userId, ...endpoint, secret: newWebhookSecret(), cursorSeq, now: new Date(clock.now()) });
+    }
+  }
+  await fanOutEvents(deps);
+  const passes = 20;
+  const started = performance.now();
+  for (let pass = 0; pass < passes; pass++) await fanOutEvents(deps);
+  return (performance.now() - started) / passes;
 }

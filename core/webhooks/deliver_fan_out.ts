@@ -9,7 +9,7 @@ import { eventsAfter } from "../events/events_queries.ts";
 import { sequenceAllEvents } from "../events/sequence_events.ts";
 import type { Clock } from "../clock.ts";
 import type { Sql } from "../db/sql.ts";
-import { advanceWebhookCursor, enabledWebhooks } from "./webhooks_queries.ts";
+import { advanceWebhookCursor, anyWebhookEnabled, webhooksWithNewEvents } from "./webhooks_queries.ts";
 import { insertDeliveries, type NewDelivery } from "./deliveries_queries.ts";
 import type { WebhookRow } from "./webhook_schema.ts";
 import { eventPayload } from "../events/event_payload.ts";
@@ -25,10 +25,10 @@ export function subscribes(webhook: Pick<WebhookRow, "events">, type: string): b
 /** Sequences committed events, then queues their deliveries; answers how many were queued. */
 export async function fanOutEvents(deps: { sql: Sql; clock: Clock }): Promise<number> {
   const { sql } = deps;
-  const webhooks = await enabledWebhooks(sql);
   // With no endpoint to serve, the sequencing is left to readers (they run it themselves).
-  if (webhooks.length === 0) return 0;
+  if (!(await anyWebhookEnabled(sql))) return 0;
   await sequenceAllEvents(sql);
+  const webhooks = await webhooksWithNewEvents(sql);
   let queued = 0;
   for (const webhook of webhooks) {
     let cursor = webhook.cursor_seq;
@@ -41,13 +41,14 @@ export async function fanOutEvents(deps: { sql: Sql; clock: Clock }): Promise<nu
         .filter((event) => subscribes(webhook, event.type) && !(event.type === "webhook.disabled" && event.object_id === String(webhook.id)))
         .map((event) => {
           const seq = event.seq as number;
+          const payload = eventPayload({ ...event, seq });
           return {
             webhookId: webhook.id,
-            eventId: eventPayload({ ...event, seq }).id,
+            eventId: payload.id,
             eventSeq: seq,
             eventType: event.type,
             objectKey: `${event.object_type}:${event.object_id}`,
-            body: JSON.stringify(eventPayload({ ...event, seq })),
+            body: JSON.stringify(payload),
             eventCreatedAt: event.created_at,
           };
         });

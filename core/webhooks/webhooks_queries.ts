@@ -101,9 +101,22 @@ export async function rotateWebhookSecret(
   return row;
 }
 
-/** Enabled endpoints, for the fan-out. */
-export function enabledWebhooks(sql: Queryable): Promise<WebhookRow[]> {
-  return sql<WebhookRow[]>`select ${COLUMNS(sql)} from webhooks where enabled order by id`;
+/** Whether any endpoint is enabled (the fan-out is idle otherwise). */
+export async function anyWebhookEnabled(sql: Queryable): Promise<boolean> {
+  const [row] = await sql<{ any: boolean }[]>`select exists (select 1 from webhooks where enabled) as any`;
+  return row.any;
+}
+
+/**
+ * The enabled endpoints whose owner has a numbered event past the endpoint's cursor, in one
+ * statement (an index probe per endpoint on `events_by_owner`): an idle endpoint costs the
+ * fan-out nothing more.
+ */
+export function webhooksWithNewEvents(sql: Queryable): Promise<WebhookRow[]> {
+  return sql<WebhookRow[]>`
+    select ${COLUMNS(sql)} from webhooks w
+     where w.enabled and exists (select 1 from events e where e.owner_id = w.owner_id and e.seq > w.cursor_seq)
+     order by w.id`;
 }
 
 /** Moves the fan-out cursor forward, unless another fan-out already did (answers whether it moved). */
