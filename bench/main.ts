@@ -48,7 +48,7 @@
  * BENCH_SECTIONS (comma list of `path`, `jobs`, `idempotency`, `lookups`, `ai_overhead`,
  * `scheduling`, `scheduled_list`, `cover_jobs`, `operations`, `mcp`, `content`, `inspiration`, `audience`, `signals`,
  * `datasets`, `research`, `dataset_export`, `dataset_outreach`, `engage`, `dm`, `events` (BENCH_EVENTS, default 10000),
- * `webhooks` (BENCH_WEBHOOK_EVENTS); default all;
+ * `webhooks` (BENCH_WEBHOOK_EVENTS, BENCH_WEBHOOK_IDLE); default all;
  * BENCH_MCP_CALLS, default 1000; BENCH_CONTENT_POSTS, BENCH_CONTENT_CALLS, BENCH_SYNC_POSTS; BENCH_AUDIENCE_CONTACTS,
  * default 100000, BENCH_AUDIENCE_CALLS, default 200, BENCH_AUDIENCE_BULK_RUNS, default 5) runs only those sections, the others
  * answering null in the JSON.
