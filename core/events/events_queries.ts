@@ -36,6 +36,16 @@ export async function insertEvent(tx: Queryable, event: NewEvent): Promise<numbe
 }
 
 /**
+ * Whether a committed event still waits for its `seq` (the `events_unsequenced` index). An
+ * event being numbered by a sequencer that has not committed yet still reads as waiting, so
+ * a `false` here never hides one: every numbered event visible is all there is to read.
+ */
+export async function hasUnsequencedEvents(sql: Queryable): Promise<boolean> {
+  const [row] = await sql<{ waiting: boolean }[]>`select exists (select 1 from events where seq is null) as waiting`;
+  return row.waiting;
+}
+
+/**
  * Gives the next `seq` numbers, in `id` order, to committed events that have none (see the
  * migration: readers page by `seq`, so a late commit is never skipped). One sequencer at a
  * time: the advisory lock is taken in its own statement, so the update that follows reads a
