@@ -220,6 +220,29 @@ describe("webhook delivery", () => {
     assert.equal(new Set(ids).size, 40);
   });
 
+  test("a process whose clock runs an hour ahead does not take a delivery another is posting (leases on the database's clock)", async (t) => {
+    const hook = await endpoint(t);
+    let arrived: () => void = () => {};
+    const first = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    receiver.behave(hook.path, () => {
+      arrived();
+      return { status: 200, delayMs: 400 };
+    });
+    await record([{ type: "post.sent", objectId: 1501 }]);
+    const d = deps();
+    await fanOutEvents(d);
+    const posting = deliverDue(d, { holder: "on-time" });
+    await first;
+    // The delivery is mid-post under "on-time"'s lease; this process's clock reads an hour later.
+    const ahead = deps(manualClock(Date.now() + 3_600_000));
+    assert.equal(await deliverDue(ahead, { holder: "ahead" }), 0, "the live lease holds whatever the claimer's clock says");
+    await posting;
+    assert.equal(receiver.on(hook.path).length, 1);
+    assert.equal((await deliveries(hook.id))[0].status, "succeeded");
+  });
+
   test("100 failed attempts in a row disable the endpoint and record webhook.disabled, delivered to the user's other endpoints", async (t) => {
     const hook = await endpoint(t);
     const watcher = await endpoint(t, ["webhook.disabled"]);

@@ -29,8 +29,7 @@ export async function deliverDue(deps: DeliveryDeps, options: DeliverDueOptions)
   const batchSize = options.batchSize ?? 100;
   let attempted = 0;
   for (let batch = 0; batch < (options.maxBatches ?? 50); batch++) {
-    const now = deps.clock.now();
-    const claimed = await claimDueDeliveries(deps.sql, options.holder, new Date(now), new Date(now + DELIVERY_LEASE_MS), batchSize);
+    const claimed = await claimDueDeliveries(deps.sql, options.holder, new Date(deps.clock.now()), DELIVERY_LEASE_MS, batchSize);
     if (claimed.length === 0) break;
     let next = 0;
     const lane = async () => {

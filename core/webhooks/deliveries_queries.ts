@@ -50,21 +50,23 @@ export async function insertDelivery(tx: Queryable, delivery: NewDelivery, now: 
 }
 
 /**
- * Claims up to `limit` due deliveries for `holder` until `leaseUntil`. A delivery is due when
- * its time came, no process holds a live lease on it, its endpoint is enabled, and no
+ * Claims up to `limit` due deliveries for `holder` for `leaseMs`. A delivery is due when
+ * its time came (`next_attempt_at` against the application's clock, which schedules it), no
+ * process holds a live lease on it (leases are taken and judged on the database's clock, so
+ * processes whose clocks drift apart still never post one attempt at once), its endpoint is enabled, and no
  * earlier event of the same object still waits for the same endpoint (issue 18: "events of
  * one object in order": a later event waits until the earlier one succeeded or gave up).
  * SKIP LOCKED lets several processes claim side by side; the lease (not the row lock)
  * is what keeps a second process from posting the same attempt while the first is posting.
  */
-export function claimDueDeliveries(sql: Queryable, holder: string, now: Date, leaseUntil: Date, limit: number): Promise<DeliveryRow[]> {
+export function claimDueDeliveries(sql: Queryable, holder: string, now: Date, leaseMs: number, limit: number): Promise<DeliveryRow[]> {
   return sql<DeliveryRow[]>`
-    update webhook_deliveries d set locked_by = ${holder}, locked_until = ${leaseUntil}
+    update webhook_deliveries d set locked_by = ${holder}, locked_until = now() + ${leaseMs}::int * interval '1 millisecond'
     where d.id in (
       select c.id from webhook_deliveries c
       join webhooks w on w.id = c.webhook_id and w.enabled
       where c.status = 'pending' and c.next_attempt_at <= ${now}
-        and (c.locked_until is null or c.locked_until < ${now})
+        and (c.locked_until is null or c.locked_until < now())
         and not exists (
           select 1 from webhook_deliveries e
           where e.webhook_id = c.webhook_id and e.object_key = c.object_key and e.status = 'pending' and e.event_seq < c.event_seq)
@@ -75,17 +77,10 @@ export function claimDueDeliveries(sql: Queryable, holder: string, now: Date, le
 }
 
 /** Claims one delivery of the user's endpoint (a manual retry or a ping), unless another process holds it. */
-export async function claimDelivery(
-  sql: Queryable,
-  webhookId: number,
-  id: number,
-  holder: string,
-  now: Date,
-  leaseUntil: Date,
-): Promise<DeliveryRow | undefined> {
+export async function claimDelivery(sql: Queryable, webhookId: number, id: number, holder: string, leaseMs: number): Promise<DeliveryRow | undefined> {
   const [row] = await sql<DeliveryRow[]>`
-    update webhook_deliveries set locked_by = ${holder}, locked_until = ${leaseUntil}
-    where id = ${id} and webhook_id = ${webhookId} and (locked_until is null or locked_until < ${now})
+    update webhook_deliveries set locked_by = ${holder}, locked_until = now() + ${leaseMs}::int * interval '1 millisecond'
+    where id = ${id} and webhook_id = ${webhookId} and (locked_until is null or locked_until < now())
     returning ${COLUMNS(sql)}`;
   return row;
 }

@@ -26,8 +26,7 @@ export async function listDeliveries(ctx: KeyContext, input: { id: number; limit
 async function attemptNow(ctx: KeyContext, webhookId: number, deliveryId: number) {
   const { sql, clock, webhookSender } = ctx.services;
   const holder = `api:${crypto.randomUUID()}`;
-  const at = clock.now();
-  const claimed = await claimDelivery(sql, webhookId, deliveryId, holder, new Date(at), new Date(at + DELIVERY_LEASE_MS));
+  const claimed = await claimDelivery(sql, webhookId, deliveryId, holder, DELIVERY_LEASE_MS);
   const attempted = claimed ? await attemptDelivery({ sql, clock, webhookSender }, claimed, holder) : undefined;
   return attempted ?? (await deliveryOf(sql, webhookId, deliveryId));
 }
