@@ -91,13 +91,13 @@ export interface JobRunnerOptions {
   model?: Model;
 }
 
-/** A started runner. */
 /** A job still running at shutdown, handed back to the queue for another process. */
 export interface ReleasedJob {
   id: number;
   kind: string;
 }
 
+/** A started runner. */
 export interface JobRunner {
   mode: "worker-thread" | "in-process";
   /** The lock owner of the jobs it claims. */

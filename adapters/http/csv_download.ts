@@ -1,9 +1,9 @@
 /**
  * Files answered by operations flagged `download: "text/csv"` (core/file_download.ts), encoded
  * with csv-stringify (RFC 4180 quoting: a cell with a comma, a quote or a line break is
- * quoted, quotes doubled; formulas neutralised). REST streams the file record by record, pulling the next batch
- * of rows only as the client reads (memory stays flat with the row count); MCP answers
- * the same text bounded in size.
+ * quoted, quotes doubled; formulas neutralised). REST streams the file record by record,
+ * pulling the next batch of rows only as the client reads (memory stays flat with the row
+ * count); MCP answers the same text bounded in size.
  */
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream";
