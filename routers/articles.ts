@@ -72,7 +72,14 @@ export const articlesRouter = router({
 
   get: keyProcedure
     .meta({
-      openapi: { method: "GET", path: "/v1/articles/{id}", tags: ["Articles"], summary: "Read one article, body included" },
+      openapi: {
+        method: "GET",
+        path: "/v1/articles/{id}",
+        tags: ["Articles"],
+        summary: "Read one article, body included",
+        description:
+          "The article with `content_markdown` and its latest cover generation (poll it after `POST /v1/articles/{id}/cover`). Without `account_id` it is looked for among every account the key reaches.",
+      },
       errors: ["not_found"],
     })
     .input(z.object(byId))
@@ -97,7 +104,14 @@ export const articlesRouter = router({
 
   delete: keyProcedure
     .meta({
-      openapi: { method: "DELETE", path: "/v1/articles/{id}", tags: ["Articles"], summary: "Delete an article (a scheduled article's quota unit is refunded)" },
+      openapi: {
+        method: "DELETE",
+        path: "/v1/articles/{id}",
+        tags: ["Articles"],
+        summary: "Delete an article (a scheduled article's quota unit is refunded)",
+        description:
+          "Answers `{ data: { id, deleted: true } }`. A published article's record goes while its unit stays spent and the network keeps the article; one being published cannot be deleted until its outcome is settled (`409 article_not_editable`).",
+      },
       errors: ["not_found", "article_not_editable", "upstream_unavailable"],
     })
     .input(z.object(byId))
@@ -127,6 +141,7 @@ export const articlesRouter = router({
         path: "/v1/articles/{id}/unschedule",
         tags: ["Articles"],
         summary: "Return a scheduled article to draft (its quota unit is refunded)",
+        description: "Answers the article in `draft`; an article that is not scheduled answers `409 article_not_scheduled`.",
       },
       errors: ["not_found", "article_not_scheduled", "upstream_unavailable"],
     })

@@ -18,7 +18,15 @@ const settingsWrite = { sharedWrites: true, editorRestricted: true } as const;
 
 export const contextRouter = router({
   get: keyProcedure
-    .meta({ openapi: { method: "GET", path: "/v1/context", tags: ["Context"], summary: "Read the account's context: settings, style guide and products" } })
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/v1/context",
+        tags: ["Context"],
+        summary: "Read the account's context: settings, style guide and products",
+        description: "What the AI tools write with: the account's voice and rules, its style guide and its products. Shared accounts may read it.",
+      },
+    })
     .input(z.object(accountSelection).prefault({}))
     .use(inAccount)
     .output(dataOf(contextView))
@@ -139,7 +147,14 @@ export const contextRouter = router({
 
   deleteProduct: keyProcedure
     .meta({
-      openapi: { method: "DELETE", path: "/v1/context/products/{id}", tags: ["Context"], summary: "Remove a product (re-adding its url restores it)" },
+      openapi: {
+        method: "DELETE",
+        path: "/v1/context/products/{id}",
+        tags: ["Context"],
+        summary: "Remove a product (re-adding its url restores it)",
+        description:
+          "Answers `{ data: { id, deleted: true } }`. Reversible: re-adding the same url through `PATCH` or `PUT /v1/context` restores it. An account shared with `editor` permission answers `403 editor_restricted`.",
+      },
       errors: ["not_found"],
       ...settingsWrite,
     })

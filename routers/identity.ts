@@ -30,7 +30,16 @@ export const identityRouter = router({
     .query(({ ctx, input }) => listAccounts(ctx, input)),
 
   me: keyProcedure
-    .meta({ openapi: { method: "GET", path: "/v1/me", tags: ["Identity"], summary: "Describe the key, its owner and plan" } })
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/v1/me",
+        tags: ["Identity"],
+        summary: "Describe the key, its owner and plan",
+        description:
+          "The key (name, shortened display, scopes), its owner, the plan with its request limits, the subscription, onboarding, the AI credit pool (null when it cannot be read) and the post quota of the billing period.",
+      },
+    })
     .input(z.object({}).prefault({}))
     .output(dataOf(me))
     .query(({ ctx }) => describeMe(ctx)),

@@ -116,7 +116,14 @@ export const scheduledPostsRouter = router({
 
   get: keyProcedure
     .meta({
-      openapi: { method: "GET", path: "/v1/scheduled-posts/{id}", tags: ["Scheduling"], summary: "Read one scheduled post" },
+      openapi: {
+        method: "GET",
+        path: "/v1/scheduled-posts/{id}",
+        tags: ["Scheduling"],
+        summary: "Read one scheduled post",
+        description:
+          "Post ids are decimal strings. Without `account_id` the post is looked for among every account the key reaches. Answers `503 upstream_unavailable` while the scheduling service is down.",
+      },
       errors: ["not_found", ...SCHEDULING_ERRORS],
     })
     .input(z.object({ id: postId, ...accountSelection }))
@@ -161,7 +168,14 @@ export const scheduledPostsRouter = router({
 
   delete: keyProcedure
     .meta({
-      openapi: { method: "DELETE", path: "/v1/scheduled-posts/{id}", tags: ["Scheduling"], summary: "Delete a post (a queued post's quota unit is refunded)" },
+      openapi: {
+        method: "DELETE",
+        path: "/v1/scheduled-posts/{id}",
+        tags: ["Scheduling"],
+        summary: "Delete a post (a queued post's quota unit is refunded)",
+        description:
+          "Answers `{ data: { id, deleted: true } }`. A post being published cannot be deleted (`400 invalid_request`); deleting a queued post gives back exactly its post-quota unit.",
+      },
       errors: ["not_found", "invalid_request", ...SCHEDULING_ERRORS],
     })
     .input(z.object({ id: postId, ...accountSelection }))

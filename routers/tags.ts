@@ -7,7 +7,15 @@ import { createTag, deleteTag, listTags, updateTag } from "../core/tags/tags.ts"
 
 export const tagsRouter = router({
   list: keyProcedure
-    .meta({ openapi: { method: "GET", path: "/v1/tags", tags: ["Tags"], summary: "List the workspace's tags by name" } })
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/v1/tags",
+        tags: ["Tags"],
+        summary: "List the workspace's tags by name",
+        description: "Tags are workspace-wide: a main account and its linked accounts share one set.",
+      },
+    })
     .input(z.object({ ...accountSelection, ...paginationInput(100) }).prefault({}))
     .use(inAccount)
     .output(listOf(tag))
@@ -15,7 +23,13 @@ export const tagsRouter = router({
 
   create: keyProcedure
     .meta({
-      openapi: { method: "POST", path: "/v1/tags", tags: ["Tags"], summary: "Create a tag" },
+      openapi: {
+        method: "POST",
+        path: "/v1/tags",
+        tags: ["Tags"],
+        summary: "Create a tag",
+        description: "Names are unique regardless of case (`409 duplicate_name`); `color` defaults to blue. `Idempotency-Key` is accepted, never required.",
+      },
       successStatus: 201,
       errors: ["duplicate_name"],
       // Not in the spec's list of idempotent POSTs; accepted here as well (never required).
@@ -28,7 +42,14 @@ export const tagsRouter = router({
 
   update: keyProcedure
     .meta({
-      openapi: { method: "PATCH", path: "/v1/tags/{id}", tags: ["Tags"], summary: "Rename or recolor a tag" },
+      openapi: {
+        method: "PATCH",
+        path: "/v1/tags/{id}",
+        tags: ["Tags"],
+        summary: "Rename or recolor a tag",
+        description:
+          "Only the fields sent change; an empty body answers `400 invalid_parameter`. Names stay unique regardless of case (`409 duplicate_name`). Without `account_id` the tag is looked for among every account the key reaches.",
+      },
       errors: ["not_found", "duplicate_name"],
     })
     .input(z.object({ id: integerId, name: tagName.optional(), color: tagColor.optional(), ...accountSelection }))
@@ -37,7 +58,13 @@ export const tagsRouter = router({
 
   delete: keyProcedure
     .meta({
-      openapi: { method: "DELETE", path: "/v1/tags/{id}", tags: ["Tags"], summary: "Delete a tag and remove it from every post" },
+      openapi: {
+        method: "DELETE",
+        path: "/v1/tags/{id}",
+        tags: ["Tags"],
+        summary: "Delete a tag and remove it from every post",
+        description: "Answers `200 { data: { id, deleted: true } }`. Without `account_id` the tag is looked for among every account the key reaches.",
+      },
       errors: ["not_found"],
     })
     .input(z.object({ id: integerId, ...accountSelection }))

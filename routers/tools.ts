@@ -33,7 +33,14 @@ export const toolsRouter = router({
 
   inlineEdit: keyProcedure
     .meta({
-      openapi: { method: "POST", path: "/v1/tools/inline-edit", tags: ["Tools"], summary: "Edit a selection by instruction, type or both" },
+      openapi: {
+        method: "POST",
+        path: "/v1/tools/inline-edit",
+        tags: ["Tools"],
+        summary: "Edit a selection by instruction, type or both",
+        description:
+          "Rewrites `text` (the selection; `full_text` is the post around it) by `instruction`, `edit_type` or both (neither: `400 invalid_parameter`), in the account's voice and rules. Answers text only; metered credits.",
+      },
       credits: { metered: 1 },
       errors: modelErrors,
     })
@@ -53,7 +60,13 @@ export const toolsRouter = router({
 
   factcheck: keyProcedure
     .meta({
-      openapi: { method: "POST", path: "/v1/tools/factcheck", tags: ["Tools"], summary: "Check a claim: true, false or unknown, with a comment and sources" },
+      openapi: {
+        method: "POST",
+        path: "/v1/tools/factcheck",
+        tags: ["Tools"],
+        summary: "Check a claim: true, false or unknown, with a comment and sources",
+        description: "Answers `result` (`true`, `false` or `unknown`), a one-sentence `comment` and `sources`. Text only; metered credits.",
+      },
       credits: { metered: 1 },
       errors: modelErrors,
     })

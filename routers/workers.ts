@@ -18,7 +18,16 @@ const SAVE_ERRORS = ["suggestion_not_found", "invalid_request", "onboarding_requ
 /** The Workers endpoints (spec: Workers). */
 export const workersRouter = router({
   list: keyProcedure
-    .meta({ openapi: { method: "GET", path: "/v1/workers", tags: ["Workers"], summary: "List the account's Workers (not paginated)" } })
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/v1/workers",
+        tags: ["Workers"],
+        summary: "List the account's Workers (not paginated)",
+        description:
+          "Workers are created in the companion app (here: `threadline workers create` or the demo world); each runs on its schedule in its timezone and writes suggestions (`GET /v1/workers/suggestions`).",
+      },
+    })
     .input(z.object({ ...accountSelection }).prefault({}))
     .use(inAccount)
     .output(z.object({ data: z.array(worker) }))

@@ -15,6 +15,7 @@ import { objectShapeOf } from "../schema_shape.ts";
 import { listProcedures } from "../trpc_internals.ts";
 import { MCP_PATH, MCP_TOOL_EXTENSION, toolNameOf, toolsetOf } from "./mcp_tools.ts";
 import { webhooksSection } from "../webhooks/webhook_openapi.ts";
+import { declaredTags } from "./openapi_tags.ts";
 
 type Json = Record<string, any>;
 
@@ -163,6 +164,8 @@ export function buildOpenApiDocument(router: AnyRouter, options: { serverUrl?: s
   // What Threadline posts to webhook endpoints (OpenAPI 3.1 `webhooks`; issue 18 scope 5).
   document.webhooks = webhooksSection();
   document["x-mcp"] = mcpExtension(document);
+  document.info.license = { name: "MIT", identifier: "MIT" };
+  document.tags = declaredTags(tagsUsedBy(document));
   document.components.headers = rateHeaderDefinitions;
   // trpc-to-openapi's own error shapes are replaced by the spec's envelope above.
   for (const name of Object.keys(document.components.schemas ?? {})) if (name.startsWith("error.")) delete document.components.schemas[name];
@@ -227,6 +230,14 @@ function errorResponse(status: number, codes: ErrorCode[], withRateHeaders: bool
     headers,
     content: { "application/json": { schema } },
   };
+}
+
+/** Every tag an operation of `paths` or `webhooks` names. */
+function tagsUsedBy(document: Json): string[] {
+  const operations = [document.paths, document.webhooks ?? {}].flatMap((items: Json) =>
+    Object.values<Json>(items).flatMap((item) => Object.values<Json>(item)),
+  );
+  return [...new Set(operations.flatMap((operation) => operation.tags ?? []))];
 }
 
 /** Where the tool server is and its toolsets, for clients reading the document. */

@@ -39,7 +39,10 @@ export function webhooksSection(): Json {
         description:
           "Posted to each enabled endpoint subscribed to the type. Verify `webhook-signature` with the endpoint's secret and any " +
           "Standard Webhooks library before trusting the body. Answer 2xx within 10 s; anything else is retried (about 3 days).",
+        operationId: `webhook-${type.replace(/[._]/g, "-")}`,
         tags: ["Webhooks"],
+        // Threadline posts these to the endpoint's URL: no bearer key; the receiver verifies `webhook-signature`.
+        security: [],
         parameters: [
           { in: "header", name: "webhook-id", ...header("The event id; the same on every retry", "evt_42") },
           { in: "header", name: "webhook-timestamp", ...header("Unix seconds of this attempt", "1767225600") },
