@@ -1,5 +1,5 @@
 /**
- * The audience section of `npm run bench` (issue 13, "Tests and measurements"): on an account
+ * The audience section of `npm run bench` (docs/areas.md "Audience"): on an account
  * with 100,000 contacts, all in one user list (audience_seed.ts), member search with `q` (a
  * common surname fragment and one person's handle) and `GET /v1/contacts?sort=engagement`
  * (page 1 and a deep page), one request at a time through the full REST path against a bare

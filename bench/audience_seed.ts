@@ -1,5 +1,5 @@
 /**
- * The audience section's data (issue 13, "Tests and measurements"): one account with
+ * The audience section's data (docs/areas.md "Audience"): one account with
  * `count` contacts whose names and handles come from a seeded PRNG (so every run searches
  * the same people), realistic engagement (most people 0, a power-law tail), all of them in
  * one user list. Loaded with bulk SQL (`unnest` of arrays), never through the API, then

@@ -1,5 +1,5 @@
 /**
- * The content section of `npm run bench` (issue 12): `GET /v1/posts/analytics` over 366
+ * The content section of `npm run bench` (docs/areas.md "Content and analytics"): `GET /v1/posts/analytics` over 366
  * days on an account with 100,000 stored posts, one request at a time through the full REST
  * path, against a bare h3 route answering the same body from the same queries on the same pool
  * (target: p50 under 50 ms and within 2x of the bare route; the SQL alone printed beside); then the content sync of an account with 10,000 posts on the

@@ -1,6 +1,6 @@
 /**
- * The covers section of `npm run bench` (issue 6: "cover jobs queued 100 at once complete
- * with bounded concurrency and memory"): 100 `POST /v1/articles/{id}/cover` requests sent
+ * The covers section of `npm run bench` (docs/operations.md "Scripts": cover jobs queued 100 at once complete
+ * with bounded concurrency and memory): 100 `POST /v1/articles/{id}/cover` requests sent
  * at once to the full-path server on real PostgreSQL, then the job runner started the way
  * `threadline serve` starts it (a bree worker thread with its own pool, the local model
  * opened from its settings, a local media store). Measures the time from the runner's

@@ -1,5 +1,5 @@
 /**
- * The dataset collection section of `npm run bench` (issue 15, "Tests and measurements"):
+ * The dataset collection section of `npm run bench` (docs/areas.md "Datasets"):
  * collecting the repliers of a post through the full REST path (`POST /v1/datasets`, `202`),
  * with the `build_dataset` job run in process the way a worker runs it while the client
  * polls `GET /v1/datasets/{id}` (every 50 ms here; the real client polls every 5 s): time to

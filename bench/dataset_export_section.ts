@@ -1,6 +1,6 @@
 /**
- * The dataset export section of `npm run bench` (issue 15, "Tests and measurements":
- * "exporting 1,000 rows as CSV (ms, and peak memory flat with rows: streamed)"): a ready
+ * The dataset export section of `npm run bench` (docs/areas.md "Datasets":
+ * exporting 1,000 rows as CSV, ms, and peak memory flat with rows: streamed): a ready
  * repliers dataset of 1,000 rows exported over REST (`GET /v1/datasets/{id}/export`, the full
  * request path), timed over BENCH_EXPORT_RUNS runs (default 5); then the heap growth while
  * exporting 1,000 and 10,000 rows (sampled every few ms while the body is read and dropped

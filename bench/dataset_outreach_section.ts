@@ -1,6 +1,6 @@
 /**
- * The outreach-drafts section of `npm run bench` (issue 15, "Tests and measurements":
- * "outreach drafts for 25 researched rows on the local engine (ms per row)"). A research
+ * The outreach-drafts section of `npm run bench` (docs/areas.md "Datasets":
+ * outreach drafts for 25 researched rows on the local engine, ms per row). A research
  * dataset of 25 people of the simulated network (the repliers of the demo's large post,
  * each with a hook that is a sentence of their own post) is drafted through the full REST
  * path, `POST /v1/datasets/{id}/outreach-drafts`, once to warm up and then

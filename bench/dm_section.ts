@@ -1,5 +1,5 @@
 /**
- * The DM section of `npm run bench` (issue 16, "Tests and measurements"): 10,000 queued
+ * The DM section of `npm run bench` (docs/areas.md "DM campaigns and auto DM"): 10,000 queued
  * messages across 100 accounts on the enterprise plan (generous limits), queued with the
  * API's own create (100 recipients per campaign), then sent by the DM sender the way the
  * job runner's `send_dms` lane runs it: one sender per account, 50 accounts at a time

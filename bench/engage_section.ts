@@ -1,5 +1,5 @@
 /**
- * The engage section of `npm run bench` (issue 17, "Tests and measurements"): through the
+ * The engage section of `npm run bench` (docs/areas.md "Engage"): through the
  * full REST path, a keyword feed's first page read fresh (`fresh=true`: search, profiles,
  * the account's replies) and cached (the 2-minute candidate cache), and one page of
  * mentions (read live with parents and grandparents), each as p50 / p95 ms over

@@ -1,5 +1,5 @@
 /**
- * The events section of `npm run bench` (issue 18): a burst of BENCH_EVENTS (default 10,000)
+ * The events section of `npm run bench` (docs/webhooks.md): a burst of BENCH_EVENTS (default 10,000)
  * events recorded in transactions of 100, the way changes record them (events/s), while a
  * Server-Sent Events client follows `GET /v1/events` on the full route (p50/p99 from each
  * event's commit to its arrival on the stream, at the default 1 s poll); then the same

@@ -1,5 +1,5 @@
 /**
- * The inspiration section of `npm run bench` (issue 12, item 4): 1,000,000 synthetic posts
+ * The inspiration section of `npm run bench` (docs/areas.md "Inspiration"): 1,000,000 synthetic posts
  * loaded into `inspiration_posts` with `insert ... select from generate_series` (text drawn
  * deterministically from a 200-word vocabulary, authors on a power law), then a two-word
  * query with filters through the full REST path, one request at a time (target: p50 under

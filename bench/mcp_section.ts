@@ -1,5 +1,5 @@
 /**
- * The MCP section of `npm run bench` (issue 11): a tool call's latency against the same
+ * The MCP section of `npm run bench` (docs/mcp.md): a tool call's latency against the same
  * REST call (target: within 1.3x), and `tools/list`'s latency. The call is
  * `tools/call tags_list {limit: 20}` against `GET /v1/tags?limit=20`, the request the
  * path section loads, on the full-path server with its key: both under autocannon (the

@@ -1,5 +1,5 @@
 /**
- * The operations section of `npm run bench` (issue 10, target: logging and metrics cost
+ * The operations section of `npm run bench` (docs/operations.md, target: logging and metrics cost
  * under 5% of throughput): the full path (`GET /v1/tags?limit=20` with a key) served three
  * ways on the same services and pool, under autocannon in ABBA order (means compared):
  *   - `no wrapper`: the h3 app's own fetch (no request id, log or metrics at all);

@@ -1,5 +1,5 @@
 /**
- * The research section of `npm run bench` (issue 15 scope 2): research runs through the
+ * The research section of `npm run bench` (docs/areas.md "Datasets"): research runs through the
  * full REST path on the simulated network and the configured model. A synchronous run of
  * 5 handles (`201`: ms, ms per profile) and a background run of 25 (`202`, then the
  * `build_dataset` job run here as the job runner runs it: seconds to `ready`, ms per

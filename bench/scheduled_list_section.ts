@@ -1,7 +1,7 @@
 /**
- * The scheduled-post listing section of `npm run bench` (issue 5: "`GET /v1/scheduled-posts`
- * on an account with 100,000 posts, page 1 and a deep page, vs the bare SQL (target: within
- * 2x)"). One account of its own gets 100,000 posts (drafts, queued and sent, some tagged) in
+ * The scheduled-post listing section of `npm run bench` (docs/operations.md "Scripts": `GET /v1/scheduled-posts`
+ * on an account with 100,000 posts, page 1 and a deep page, vs the bare SQL, target within
+ * 2x). One account of its own gets 100,000 posts (drafts, queued and sent, some tagged) in
  * one statement; then each page is read one request at a time through the full REST path and
  * through a bare h3 route running the same two queries (page + tags) on the same pool
  * (bare_scheduled_list_app.ts), the way the main section compares `GET /v1/tags`; the SQL

@@ -1,5 +1,5 @@
 /**
- * The publisher section of `npm run bench` (issue 5): 10,000 posts of one account
+ * The publisher section of `npm run bench` (docs/areas.md "Scheduling"): 10,000 posts of one account
  * (enterprise plan) due in the same minute on real PostgreSQL, published through the
  * simulated network by the job runner started the way `threadline serve` starts it (a bree
  * worker thread with its own pool and its own network). Measures the time from the due

@@ -1,5 +1,5 @@
 /**
- * The signals section of `npm run bench` (issue 14, "Tests and measurements"): one lead
+ * The signals section of `npm run bench` (docs/areas.md "Signals"): one lead
  * search on the simulated network through the full REST path (seconds, queries used;
  * signals_lead_search.ts), then the
  * agent runner over 100 active agents of one account, each with a keyword watch on a

@@ -1,5 +1,5 @@
 /**
- * The webhooks section of `npm run bench` (issue 18, "Tests and measurements"): 10,000
+ * The webhooks section of `npm run bench` (docs/webhooks.md): 10,000
  * `post.sent` events recorded by a producer (100 per transaction, like changes committing)
  * while the delivery path runs beside it the way the `deliver_webhooks` job does (sequence,
  * fan out, claim and post with 50 in flight), to one endpoint: a local receiver on loopback

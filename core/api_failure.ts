@@ -37,7 +37,7 @@ export function toApiFailure(error: unknown): ApiFailure {
   if (error instanceof TRPCError && (error.code === "PARSE_ERROR" || error.code === "BAD_REQUEST")) {
     // Only tRPC's input step answers BAD_REQUEST with zod issues; output validation (a
     // handler breaking its own schema) is INTERNAL_SERVER_ERROR and falls through to a
-    // 500 below (issue 10, item 6), as does a zod error a handler threw itself.
+    // 500 below (docs/operations.md), as does a zod error a handler threw itself.
     const issues = (cause as { issues?: unknown })?.issues;
     if (Array.isArray(issues) && issues.length > 0) return fromApi(new ApiError("invalid_parameter", describeIssues(issues as Issue[])));
     return fromApi(new ApiError("invalid_parameter", error.message));

@@ -52,7 +52,7 @@ export const ERROR_STATUS = {
   lead_not_found: 404,
   signal_not_found: 404,
   cover_style_not_found: 404,
-  // Threadline's own (issue 18, webhooks are beyond the spec): an endpoint or one of its
+  // Threadline's own (docs/webhooks.md, webhooks are beyond the spec): an endpoint or one of its
   // deliveries the key's user does not have.
   webhook_not_found: 404,
   delivery_not_found: 404,

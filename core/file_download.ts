@@ -1,7 +1,7 @@
 /**
  * What an operation flagged `download` (core/trpc.ts `EndpointMeta.download`) answers: a file
  * name, its header row and its records, produced lazily so the adapter can stream a file of
- * any length with flat memory (issue 15: "export as CSV, streamed with a CSV library"). Core
+ * any length with flat memory (docs/areas.md "Datasets": the export is CSV, streamed with a CSV library). Core
  * makes the records; the encoding (a CSV library) and the streaming live in the adapters, so
  * core stays free of `node:*`.
  */

@@ -1,7 +1,7 @@
 /**
  * What an operation flagged `stream` (core/trpc.ts `EndpointMeta.stream`) answers when the
  * client asks for `text/event-stream`: messages produced while the client stays connected
- * (issue 18 scope 4: `GET /v1/events` as Server-Sent Events). Core produces the messages;
+ * (docs/webhooks.md: `GET /v1/events` as Server-Sent Events). Core produces the messages;
  * the REST adapter encodes and writes them (adapters/http/event_stream_response.ts), so core
  * stays free of `node:*`.
  */

@@ -1,6 +1,6 @@
 /**
  * Text PostgreSQL can store. Its `text` refuses NUL, and a lone UTF-16 surrogate has no
- * UTF-8 form, so either one in any input string was a 500 (issue 10: tag names, article
+ * UTF-8 form, so either one in any input string was a 500 (tag names, article
  * titles, context fields). Every key request's raw input passes `assertStorableText`
  * before validation, so each field is refused with `400 invalid_parameter` naming it,
  * from this one place rather than per field.

@@ -1,5 +1,5 @@
 /**
- * Outreach drafts: `POST /v1/datasets/{id}/outreach-drafts` (issue 15 scope 6; spec:
+ * Outreach drafts: `POST /v1/datasets/{id}/outreach-drafts` (docs/areas.md "Datasets"; spec:
  * Datasets, Outreach drafts result, rule 7, AI credits, Constants).
  */
 import { chargesCredits, inAccount, keyProcedure, router } from "../core/trpc.ts";

@@ -1,5 +1,5 @@
 /**
- * Dataset rows and what a user does with them (issue 15 scopes 3-5; spec rule 8, Datasets,
+ * Dataset rows and what a user does with them (docs/areas.md "Datasets"; spec rule 8, Datasets,
  * Limits 3 and 7; supplement: Datasets rows, export, refine, contacts): read rows, export as
  * CSV, refine into a new dataset, copy the people into a contact list. Rows and export are
  * owner-scoped (no `account_id`).

@@ -1,6 +1,6 @@
 /**
  * Datasets: create (collect or research), list and read (`POST /v1/datasets`, `GET
- * /v1/datasets`, `GET /v1/datasets/{id}`; issue 15; spec rules 7-8, Datasets, Limits 7-8;
+ * /v1/datasets`, `GET /v1/datasets/{id}`; docs/areas.md "Datasets"; spec rules 7-8, Datasets, Limits 7-8;
  * supplement: Datasets). Reads are owner-scoped (no `account_id`).
  */
 import { z } from "zod";

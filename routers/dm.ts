@@ -1,6 +1,6 @@
 /**
  * DMs: campaigns that enqueue messages, the queue, cancel, and the plan's DM limits
- * (`/v1/dm/...`; issue 16; spec rule 7, DM limits, Errors `dm_limit_reached`, Idempotency;
+ * (`/v1/dm/...`; docs/areas.md "DM campaigns and auto DM"; spec rule 7, DM limits, Errors `dm_limit_reached`, Idempotency;
  * supplement: DMs and section 5).
  */
 import { z } from "zod";

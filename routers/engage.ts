@@ -1,5 +1,5 @@
 /**
- * Engage: reading feeds, mentions and reply drafts (issue 17; spec: Engage feed, Engage
+ * Engage: reading feeds, mentions and reply drafts (docs/areas.md "Engage"; spec: Engage feed, Engage
  * endpoints, rule 7, Limits 1, 4, 6, 8; supplement: Engage and section 5). Read-only towards
  * the network: nothing here posts a reply (rule 7).
  */

@@ -1,6 +1,6 @@
 /**
  * Events: every state change an API user would otherwise poll for, as a JSON list paged by
- * cursor or as a Server-Sent Events stream (`GET /v1/events`; issue 18 scopes 1 and 4).
+ * cursor or as a Server-Sent Events stream (`GET /v1/events`; docs/webhooks.md).
  */
 import { z } from "zod";
 import { keyProcedure, router } from "../core/trpc.ts";
@@ -33,7 +33,7 @@ export const eventsRouter = router({
           "`types` and `account_id` narrow both forms. One connection counts as one read.",
       },
       stream: "text/event-stream",
-      beyondSpec: "Issue 18: the spec offers no push; events make every polled state change readable as a list or a stream.",
+      beyondSpec: "The spec offers no push; events make every polled state change readable as a list or a stream.",
     })
     .input(eventsQuery)
     .output(eventList)
@@ -48,7 +48,7 @@ export const eventsRouter = router({
         summary: "Read your event settings",
         description: "`credits_low_threshold`: `credits.low` is recorded when a charge takes the AI credit pool below it (null: off, the default).",
       },
-      beyondSpec: "Issue 18: the threshold of the `credits.low` event.",
+      beyondSpec: "The spec offers no push; this is the threshold of the `credits.low` event.",
     })
     .input(z.object({}).prefault({}))
     .output(dataOf(eventSettings))
@@ -66,7 +66,7 @@ export const eventsRouter = router({
           "takes the pool from at least the threshold to below it, at most once per credit period (setting it again re-arms it for the " +
           "current period). Absent fields return to their defaults (PUT replaces). Per user, across all keys and accounts.",
       },
-      beyondSpec: "Issue 18: the threshold of the `credits.low` event.",
+      beyondSpec: "The spec offers no push; this is the threshold of the `credits.low` event.",
     })
     .input(z.object({ credits_low_threshold: creditsLowThreshold.nullable().optional() }).prefault({}))
     .output(dataOf(eventSettings))

@@ -42,7 +42,7 @@ const content = {
     .nullable()
     .optional()
     .meta({ description: "Reply with a plug template (`GET /v1/plug-templates`) once the first part has `threshold` likes; null removes it" }),
-  // Issue 16: a plan cap strips it and the post is still saved (`auto_dm_skipped: true`).
+  // docs/areas.md "DM campaigns and auto DM": a plan cap strips it and the post is still saved (`auto_dm_skipped: true`).
   auto_dm: autoDmInput.nullable().optional(),
 };
 

@@ -1,7 +1,7 @@
 /**
  * Signals: standing lead agents, what they watch, and the leads they found
  * (`/v1/signals/agents...`, `GET /v1/signals/leads`, `POST /v1/signals/leads/{id}/feedback`;
- * issue 14 scopes 2 to 4; spec: Other endpoints with stated parameters, Idempotency, Limits 4;
+ * docs/areas.md "Signals"; spec: Other endpoints with stated parameters, Idempotency, Limits 4;
  * supplement: Signals and section 5).
  */
 import { z } from "zod";

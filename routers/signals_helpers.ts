@@ -1,5 +1,5 @@
 /**
- * Signals' free helpers (issue 14 scope 5; spec AI credits: "Free AI calls ... charge no
+ * Signals' free helpers (docs/areas.md "Signals"; spec AI credits: "Free AI calls ... charge no
  * credits and send no `X-Credits-Charged`; the first two have only the plan request limit
  * as bound; all need the write scope"): keyword ideas, the scoring rubric of an ICP, and
  * both drawn from a web page. Nothing is stored.

@@ -1,5 +1,5 @@
 /**
- * Webhooks (issue 18 scopes 2 and 5): the key's user's endpoints, their deliveries, a test
+ * Webhooks (docs/webhooks.md): the key's user's endpoints, their deliveries, a test
  * ping, a manual retry and secret rotation (`/v1/webhooks...`). Beyond the spec, which has
  * no push ("results are obtained by polling"); deliveries follow the Standard Webhooks
  * specification (core/webhooks/webhook_secret.ts).
@@ -20,7 +20,7 @@ import { changeWebhook, createWebhook, getWebhook, listWebhooks, removeWebhook, 
 import { listDeliveries, pingWebhook, retryDelivery } from "../core/webhooks/webhook_deliveries.ts";
 
 const tags = ["Webhooks"];
-const BEYOND = "The spec offers no push (results are polled); issue 18 adds signed webhooks";
+const BEYOND = "The spec offers no push (results are polled); Threadline adds signed webhooks";
 const OWNED = "Endpoints belong to the key's user (every account of the user delivers to them); another user's endpoint is `404 webhook_not_found`.";
 const GUARD =
   "The URL must be https (http only for hosts the operator lists in `OUTBOUND_ALLOW_HOSTS`), without credentials, and neither " +

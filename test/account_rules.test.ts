@@ -1,4 +1,4 @@
-/** The model tools write with the account's context: its rules (issue 4 scope 6: "voice, rules, products"). */
+/** The model tools write with the account's context: its rules (docs/operations.md "The outside world": voice, rules and products). */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startHarness, transports, type Harness } from "./support/harness.ts";

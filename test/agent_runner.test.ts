@@ -1,5 +1,5 @@
 /**
- * The signal agent runner (issue 14, scope 3) on the simulated world, where the expected
+ * The signal agent runner (docs/areas.md "Signals") on the simulated world, where the expected
  * leads are known: a person is one when their generated topic is `startups` and their bio
  * opens with a founder role. Precision and recall of `high` against `discovery` are
  * printed; then the rules: no duplicate on a second run, paused agents stay still, a

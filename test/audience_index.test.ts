@@ -1,5 +1,5 @@
 /**
- * `GET /v1/audience/{kind}` (issue 13, scope 3; supplement section 5) on the demo world,
+ * `GET /v1/audience/{kind}` (docs/areas.md "Audience"; supplement section 5) on the demo world,
  * whose main account's audience the first start syncs: the four lists, their order and
  * meta, cursor paging without duplicates or gaps, bad input, and the account rules.
  */

@@ -1,5 +1,5 @@
 /**
- * The audience sync (issue 13, scope 3) on a hand-built network: follower and following
+ * The audience sync (docs/areas.md "Audience") on a hand-built network: follower and following
  * walks across runs within the page budgets, the plan's backfill cap, unfollows after a
  * re-walk, newcomers between walks, a failing network call (paused, index unchanged,
  * resumed), the reposters' `engaged_at` rule and the 90-day window, and the dispatch job.

@@ -1,5 +1,5 @@
 /**
- * Auto DMs on scheduled posts (issue 16 scope 4; supplement: Scheduling, auto DM): attached
+ * Auto DMs on scheduled posts (docs/areas.md "DM campaigns and auto DM"; supplement: Scheduling, auto DM): attached
  * on create and PATCH and shown without its text, bounds, the monthly `posts_with_auto_dm`
  * cap stripping it (`auto_dm_skipped: true`, the post still saved), removal returning the
  * slot, and, once the post is sent, the people who reply or repost messaged through the

@@ -2,7 +2,9 @@
  * The layout rules of STYLE.md that a scan can hold: tRPC's private API in one file
  * (core/trpc_internals.ts, guarded by test/trpc_internals.test.ts), `core/` free of
  * `node:*` imports (it runs under Deno and Bun too), and SQL tagged templates only in
- * `*_queries.ts` modules (migrations are .sql files; the migration runner is exempt).
+ * `*_queries.ts` modules (migrations are .sql files; the migration runner is exempt), and
+ * comments that cite the spec or a docs/ section, never a tracker's issue number (a reader of
+ * the repository does not have the tracker).
  */
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
@@ -27,6 +29,17 @@ function code(path: string): string {
   return readFileSync(join(root, path), "utf8")
     .replace(/\/\*[\s\S]*?\*\//g, "")
     .replace(/(^|[^:"'`\\])\/\/.*$/gm, "$1");
+}
+
+/** The comments of a file: block comments and `//` line comments, with their line numbers. */
+function comments(path: string): { line: number; text: string }[] {
+  const source = readFileSync(join(root, path), "utf8");
+  const found: { line: number; text: string }[] = [];
+  for (const match of source.matchAll(/\/\*[\s\S]*?\*\/|(?<=^|[^:"'`\\])\/\/.*$/gm)) {
+    const first = source.slice(0, match.index).split("\n").length;
+    for (const [offset, text] of match[0].split("\n").entries()) found.push({ line: first + offset, text });
+  }
+  return found;
 }
 
 const appFolders = ["core", "routers", "adapters", "jobs"];
@@ -57,6 +70,18 @@ describe("code rules (STYLE.md)", () => {
       .filter((path) => !path.endsWith("_queries.ts") && !exempt.has(path))
       .filter((path) => sqlTag.test(code(path)))
       .map((path) => relative(root, join(root, path)));
+    assert.deepEqual(offenders, []);
+  });
+
+  test("comments cite the spec or a docs/ section, never an issue number", () => {
+    // A tracker reference ("issue" or "stop" and a number, "#" and a number) a reader cannot follow.
+    const issueNumber = /\b(issues?|stops?)\s+#?\d+|\(#\d+\)|(^|\s)#\d+\b/i;
+    const files = [...["core", "routers", "adapters", "jobs", "test", "bench"].flatMap(sourceFiles), "mod.ts"];
+    const offenders = files.flatMap((path) =>
+      comments(path)
+        .filter(({ text }) => issueNumber.test(text))
+        .map(({ line, text }) => `${path}:${line}: ${text.trim()}`),
+    );
     assert.deepEqual(offenders, []);
   });
 });

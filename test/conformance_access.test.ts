@@ -1,5 +1,5 @@
 /**
- * The conformance sweep, part 1 (ARCHITECTURE: the conformance sweep; issue 10, item 4):
+ * The conformance sweep, part 1 (ARCHITECTURE: the conformance sweep; docs/operations.md):
  * every operation of the OpenAPI document is held to the auth, scope, rate-limit and
  * tenancy rules with no per-endpoint list. Runs through both transports.
  */

@@ -1,5 +1,5 @@
 /**
- * The conformance sweep, part 2 (issue 10, item 4): bad input on every operation of the
+ * The conformance sweep, part 2 (docs/operations.md): bad input on every operation of the
  * OpenAPI document, generated from each operation's schemas (fast-check, fixed seed).
  * A value the document calls invalid answers `400 invalid_parameter`; anything else
  * answers a documented status, never a 5xx and never a hang. All cases run in process;

@@ -1,5 +1,5 @@
 /**
- * Contact lists and their members (issue 13; spec: Contact lists, Limits 3, Constants;
+ * Contact lists and their members (docs/areas.md "Audience"; spec: Contact lists, Limits 3, Constants;
  * supplement: Contact Lists): user and system lists, search, single and bulk adds with
  * their exact units, bulk and single removal, the account rules, on the demo world
  * through both transports.

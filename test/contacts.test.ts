@@ -1,5 +1,5 @@
 /**
- * Contacts and notes (issue 13; supplement: Audience, section 5; Limits 3): the ranking by
+ * Contacts and notes (docs/areas.md "Audience"; supplement: Audience, section 5; Limits 3): the ranking by
  * engagement over the rolling 90 days, the detail read with lists and the live refresh
  * with its exact units, a person's replies, and notes, through both transports.
  */

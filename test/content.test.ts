@@ -1,5 +1,5 @@
 /**
- * Own content and analytics (issue 12; spec: GET /v1/posts, /v1/replies,
+ * Own content and analytics (docs/areas.md "Content and analytics"; spec: GET /v1/posts, /v1/replies,
  * /v1/replies/received, /v1/posts/analytics; Versioning 4; errors range_too_large): the
  * demo account's synced year through both transports, and the sync's rules on a
  * hand-built timeline (the counting rule, threads, bounds, failure, deletion, links).

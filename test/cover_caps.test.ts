@@ -1,5 +1,5 @@
 /**
- * Per-plan cover caps (issue 10 item 9; supplement: Articles, cover: "daily/monthly cover
+ * Per-plan cover caps (docs/choices.md, article covers; supplement: Articles, cover: "daily/monthly cover
  * caps `429` with `remaining_day`/`remaining_month`"): a basic user (5 a UTC day, 30 a UTC
  * month) is refused with `429 ai_action_limited`, `cap`, both remainders, `reset_at` and
  * `Retry-After`, and keeps its credits; failed generations do not count.

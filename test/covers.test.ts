@@ -1,5 +1,5 @@
 /**
- * Article covers (issue 6; spec: POST /v1/articles/{id}/cover, AI credits, Credit headers,
+ * Article covers (docs/areas.md "Articles and Workers"; spec: POST /v1/articles/{id}/cover, AI credits, Credit headers,
  * Idempotency; supplement: Articles "cover" row, GET /v1/cover-styles, errors
  * `article_title_required`, `cover_style_not_found`, `cover_gen_in_progress`). The request
  * answers 202 and the `generate_article_cover` job makes the image, run here through the

@@ -1,5 +1,5 @@
 /**
- * Collections (issue 15 scope 1; spec rule 8, Limits 7, Constants; supplement: Datasets,
+ * Collections (docs/areas.md "Datasets"; spec rule 8, Limits 7, Constants; supplement: Datasets,
  * collection form): every source, the filters and counts, `201` at once vs `202` walked in
  * the background while GET shows progress, `409 collection_in_progress`, the daily slots
  * (`429 collection_quota_exceeded`, research not counted, the slot given back when nobody

@@ -1,5 +1,5 @@
 /**
- * Refine (issue 15 scope 4; supplement: refine; spec Limits 7): a criterion judged on each
+ * Refine (docs/areas.md "Datasets"; supplement: refine; spec Limits 7): a criterion judged on each
  * row's own text makes a NEW dataset, synchronously (`201`) up to 100 rows with text and in
  * the background (`202`, the `build_dataset` job) beyond, resuming from saved verdicts after
  * a failure. The model is the local engine, and the OpenAI-compatible client against the

@@ -1,5 +1,5 @@
 /**
- * Research (`POST /v1/datasets` with `source: research`; issue 15 scope 2): the four
+ * Research (`POST /v1/datasets` with `source: research`; docs/areas.md "Datasets"): the four
  * sources and their exactly-one-of rule, synchronous runs (`201`) and background ones
  * (`202`, then the `build_dataset` job to `ready`, resuming after a crash without
  * duplicates, `failed` on the last attempt), 1 credit per profile researched with the

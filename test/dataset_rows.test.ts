@@ -1,6 +1,6 @@
 /**
- * Dataset rows, the CSV export and copying people into a contact list (issue 15 scopes 3 and
- * 5; spec rule 8, Datasets, Limits 7; supplement: Datasets rows, export, contacts, and section
+ * Dataset rows, the CSV export and copying people into a contact list (docs/areas.md "Datasets";
+ * spec rule 8, Datasets, Limits 7; supplement: Datasets rows, export, contacts, and section
  * 1 on the export's `Content-Disposition`). Every case runs in process and over HTTP; the
  * datasets are the demo world's and ones written here through the dataset queries.
  */

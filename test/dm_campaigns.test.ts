@@ -1,5 +1,5 @@
 /**
- * DM campaigns over REST (issue 16 scopes 1 and 3; spec rule 7, DM limits, Errors
+ * DM campaigns over REST (docs/areas.md "DM campaigns and auto DM"; spec rule 7, DM limits, Errors
  * `dm_limit_reached`, Idempotency; supplement: DMs and section 5): create with its counts,
  * validation, the account itself and duplicates, Idempotency-Key, the plan codes, limits
  * read, campaign read, queue paging, cancel, account rules, through both transports; and

@@ -1,5 +1,5 @@
 /**
- * The DM sender (issue 16 scope 2): due messages go out through the network port once each,
+ * The DM sender (docs/areas.md "DM campaigns and auto DM"): due messages go out through the network port once each,
  * tokens filled at send time, within the rolling 24-hour allowance; a permanent refusal is
  * `failed` with its unit back; an unknown outcome is reconciled before any retry (a crash
  * after the DM landed, a timeout); a lost authorisation pauses the account; concurrent

@@ -1,7 +1,7 @@
 /**
- * End to end through real `threadline serve` processes and their job runners (issue 16,
- * "Done when": "a campaign created over REST is sent exactly once within the limits by a
- * real `serve` process's jobs"): a campaign queued over REST goes out through the
+ * End to end through real `threadline serve` processes and their job runners (docs/areas.md "DM campaigns and auto DM":
+ * a campaign created over REST is sent exactly once within the limits by a
+ * real `serve` process's jobs): a campaign queued over REST goes out through the
  * `send_dms` job, every message `sent` once, and reads back on the campaign and the queue.
  * On PostgreSQL two server processes run their job runners side by side on one queue (a
  * second campaign is created on the other server), and every person still gets one DM.

@@ -1,5 +1,5 @@
 /**
- * Engage feeds (issue 17 scope 1; spec: Engage feed, States "Engage feed", POST
+ * Engage feeds (docs/areas.md "Engage"; spec: Engage feed, States "Engage feed", POST
  * /v1/engage/feeds, Limits 4; supplement: Engage and section 5): create with each source,
  * the source rules, the cap of 8 with the enrichment unit a refused list feed still spends,
  * `active`, PATCH without `type`, DELETE handing "open" on, and the account rules, through

@@ -1,5 +1,5 @@
 /**
- * Mentions (issue 17 scope 3; supplement: GET /v1/engage/mentions; spec Limits 6): read
+ * Mentions (docs/areas.md "Engage"; supplement: GET /v1/engage/mentions; spec Limits 6): read
  * live, `mention_type` reply or mention, `parent_post` with one more level of ancestry,
  * `include_replied`, `sort`, cursor paging, and a flat 3 feed fetches per call.
  */

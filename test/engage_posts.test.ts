@@ -1,5 +1,5 @@
 /**
- * Reading a feed's posts (issue 17 scope 2; supplement: GET /v1/engage/feeds/{id}/posts;
+ * Reading a feed's posts (docs/areas.md "Engage"; supplement: GET /v1/engage/feeds/{id}/posts;
  * spec Limits 1 and 6): the candidate shape, `mode`, `limit`, the cache and `fresh`, seen
  * posts sinking, `exclude_post_ids`, `include_replied`, list feeds, the feed bucket counted
  * exactly (1, or 3 for a rotating contact-list feed) and its `429 rate_limited` with

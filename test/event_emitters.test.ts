@@ -1,5 +1,5 @@
 /**
- * The emitters of issue 18 scope 1 that test/events.test.ts leaves out: `article.scheduled`
+ * The event emitters (docs/webhooks.md) that test/events.test.ts leaves out: `article.scheduled`
  * (the schedule endpoint, both transports), `article.published` and
  * `article.publish_failed` (the publish job, and the request path with X unreachable),
  * `cover.failed` (a refused and a timed-out generation), `suggestion.created` (a Worker

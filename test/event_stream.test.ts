@@ -1,5 +1,5 @@
 /**
- * `GET /v1/events` (issue 18 scope 4): the JSON list with cursor paging (both transports),
+ * `GET /v1/events` (docs/webhooks.md): the JSON list with cursor paging (both transports),
  * and the Server-Sent Events stream through the real listening server: live events,
  * resuming after `Last-Event-ID` without gaps or repeats after a disconnect, heartbeats,
  * the `types` filter, its errors, and the stream ending cleanly when the server stops.

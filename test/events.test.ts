@@ -1,5 +1,5 @@
 /**
- * Events written in the same transaction as their change (issue 18 scope 1): the scheduling
+ * Events written in the same transaction as their change (docs/webhooks.md): the scheduling
  * endpoints, the publisher, a dataset created ready, the DM sender, the signal agent runner,
  * the cover job and a credit charge each leave their event with the object as its `GET`
  * answers it; a change that rolled back leaves none; the `credits.low` settings; the

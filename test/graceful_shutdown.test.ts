@@ -1,5 +1,5 @@
 /**
- * Graceful shutdown of a real `threadline serve` (issue 10): SIGTERM while a publish job is
+ * Graceful shutdown of a real `threadline serve` (docs/operations.md): SIGTERM while a publish job is
  * mid-run loses and doubles nothing. The test holds a lock on the simulated network's
  * `network_posts`, so the publisher is stuck inside its network call when SIGTERM arrives;
  * past `SHUTDOWN_TIMEOUT_MS` the server terminates its job thread, releases the job and the

@@ -1,5 +1,5 @@
 /**
- * The MCP tool server at `/v1/mcp` (issue 11), through the SDK's own client over
+ * The MCP tool server at `/v1/mcp` (docs/mcp.md), through the SDK's own client over
  * Streamable HTTP, both in process (`threadline.fetch`) and against the listening
  * server: a tool per documented operation, the same results, limits and errors as REST.
  */

@@ -1,5 +1,5 @@
 /**
- * `threadline mcp` over stdio (issue 11, scope 4), through the SDK's stdio client:
+ * `threadline mcp` over stdio (docs/mcp.md), through the SDK's stdio client:
  * against the configured storage (PostgreSQL when DATABASE_URL is set, else an embedded
  * data directory the `demo` command filled), and relaying to a remote server's `/v1/mcp`.
  */

@@ -1,5 +1,5 @@
 /**
- * The simulated social network (issue 4; ARCHITECTURE: "The simulated network is a world,
+ * The simulated social network (docs/operations.md "The outside world"; ARCHITECTURE: "The simulated network is a world,
  * not a stub"): deterministic from its seed, realistic in shape, paged by stable cursors,
  * moving with the clock, and keeping what Threadline's users write in the database.
  */

@@ -1,5 +1,5 @@
 /**
- * The X API v2 adapter (issue 4, second adapter) against a loopback fake of X that
+ * The X API v2 adapter (docs/operations.md "The outside world") against a loopback fake of X that
  * serves the simulated world in X's shapes (test/support/fake_x_api/): the client reads
  * the same records the simulated network answers, pages by X's tokens, maps X's
  * failures to the port's typed errors (and so to the API's codes), bounds every

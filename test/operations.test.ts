@@ -1,5 +1,5 @@
 /**
- * Operations (issue 10): request logs that carry the request id, route template, status,
+ * Operations (docs/operations.md): request logs that carry the request id, route template, status,
  * account and key prefix but never a key, an Authorization value or a body; `X-Request-Id`
  * on every answer; `GET /metrics` off by default, behind its token, counting requests,
  * rate-limit refusals and jobs; `GET /healthz` and `GET /readyz` (a Redis that is not there).

@@ -1,7 +1,7 @@
 /**
  * A handler whose answer breaks its own output schema is the server's fault: `500
  * internal_error` without internals, marked `unexpected` for the log. Only input
- * validation is `400 invalid_parameter` (issue 10, item 6).
+ * validation is `400 invalid_parameter` (docs/operations.md).
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";

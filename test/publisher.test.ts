@@ -1,5 +1,5 @@
 /**
- * The publisher (issue 5): due posts go out through the SocialNetwork port as threads in
+ * The publisher (docs/areas.md "Scheduling"): due posts go out through the SocialNetwork port as threads in
  * order, end `sent` with the network's ids or `error` with a readable reason and an exact
  * quota refund, and never publish a part twice: not after a transient failure, not after
  * an unknown outcome, not when several runners race, not when the process dies between

@@ -1,5 +1,5 @@
 /**
- * `GET /readyz` while PostgreSQL is unreachable (issue 10): the instance reaches its
+ * `GET /readyz` while PostgreSQL is unreachable (docs/operations.md): the instance reaches its
  * database through a loopback TCP proxy that the test cuts and restores, so the shared
  * server is never stopped. Answers 503 naming the database while cut, 200 once restored.
  */

@@ -1,5 +1,5 @@
 /**
- * Reply drafts (issue 17 scope 4; spec: Engage, rule 7, Limits 8, AI credits; supplement:
+ * Reply drafts (docs/areas.md "Engage"; spec: Engage, rule 7, Limits 8, AI credits; supplement:
  * Engage reply-draft): exactly one of `post_id` (one unit of the daily live allowance, none
  * when cached) or `post` wording (none), `thoughts` and `tone` bounds, text only, credit
  * headers, and a full refund when the model fails before output (local engine, the `ai`

@@ -1,12 +1,12 @@
 /**
- * End to end through real `threadline serve` processes and their job runners (issue 5,
- * "Done when": "a scheduled thread goes out exactly once at its minute"): a three-part
+ * End to end through real `threadline serve` processes and their job runners (docs/areas.md "Scheduling":
+ * a scheduled thread goes out exactly once at its minute): a three-part
  * thread with an image, queued for the next minute over REST, is published by the job
  * runner at that minute as a reply chain, reads back `sent` with the network's ids, and
  * appears on the network once. On PostgreSQL two server processes run their job runners
  * side by side, and the post still goes out once. An AI cover requested over REST is made
- * by the job runner and attached (issue 6: "the background paths through the real server"), and a
- * signal agent created over REST finds and deposits leads through the jobs on its own (issue 14).
+ * by the job runner and attached (docs/areas.md "Articles and Workers": the background paths through the real server), and a
+ * signal agent created over REST finds and deposits leads through the jobs on its own (docs/areas.md "Signals").
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";

@@ -1,5 +1,5 @@
 /**
- * Signal agents and their signals (issue 14 scope 2; spec: Other endpoints with stated
+ * Signal agents and their signals (docs/areas.md "Signals"; spec: Other endpoints with stated
  * parameters, Idempotency, Limits 4; supplement: Signals): create with warnings, suggested
  * keywords and the destination list, the plan cap, main account only, PATCH, DELETE, adding
  * and removing signals with their enrichment units, through both transports.

@@ -1,5 +1,5 @@
 /**
- * The free ICP helpers (issue 14 scope 5; spec AI credits: "Free AI calls"; supplement
+ * The free ICP helpers (docs/areas.md "Signals"; spec AI credits: "Free AI calls"; supplement
  * Signals): keywords/suggest, icp/expand, icp/expand-from-url.
  */
 import { after, before, describe, test } from "node:test";

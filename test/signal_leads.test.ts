@@ -1,5 +1,5 @@
 /**
- * Stored leads and lead feedback (issue 14 scopes 3 and 4; spec: GET /v1/signals/leads;
+ * Stored leads and lead feedback (docs/areas.md "Signals"; spec: GET /v1/signals/leads;
  * supplement: Signals, section 5): filters, order and pagination, the contact's profile, and
  * feedback mirrored onto the list row, through both transports. Leads are written with
  * test/support/signal_rows.ts (finding them is the runner's suite).

@@ -1,5 +1,5 @@
 /**
- * Webhook delivery (issue 18 scope 3): events fanned out by `seq` into deliveries, posted
+ * Webhook delivery (docs/webhooks.md): events fanned out by `seq` into deliveries, posted
  * signed (verified with the `standardwebhooks` package), retried with backoff against a
  * receiver that fails then recovers, in order per object, timed out and posted again with
  * the same `webhook-id`, never twice at once, disabled after a run of failures (with a

@@ -1,5 +1,5 @@
 /**
- * The webhooks API (issue 18 scope 2): create with the secret shown once, list, get, PATCH,
+ * The webhooks API (docs/webhooks.md): create with the secret shown once, list, get, PATCH,
  * DELETE, the test ping verified with the `standardwebhooks` package, secret rotation, the
  * deliveries list, a manual retry, the outbound guard on URLs, the 10-endpoint cap and every
  * error code, through both transports. Delivery itself: webhook_delivery.test.ts.

@@ -1,8 +1,8 @@
 /**
- * End to end through real `threadline serve` processes and their job runners (issue 18,
- * "Done when": "a webhook registered over REST receives signed post.sent and dataset.ready
+ * End to end through real `threadline serve` processes and their job runners (docs/webhooks.md:
+ * a webhook registered over REST receives signed post.sent and dataset.ready
  * deliveries from a real serve process, a failing receiver gets them once it recovers, and
- * GET /v1/events streams and resumes"). The receiver on loopback is allowed by the
+ * GET /v1/events streams and resumes). The receiver on loopback is allowed by the
  * operator's `OUTBOUND_ALLOW_HOSTS`; it answers 503 until it "recovers", and every
  * delivery is verified with the `standardwebhooks` package. On PostgreSQL two server
  * processes share the queue: the post and the dataset are made on one, the stream is read

@@ -1,5 +1,5 @@
 /**
- * `threadline mcp`: the MCP tools over stdio for a local agent (issue 11, scope 4).
+ * `threadline mcp`: the MCP tools over stdio for a local agent (docs/mcp.md).
  * With `--base-url https://host/v1` it relays to that server's `/v1/mcp`; otherwise it
  * opens the configured storage (as `serve` does, job runner included, so a post the
  * agent queues is published) and runs the tools in this process. The key comes from

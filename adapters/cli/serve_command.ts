@@ -5,7 +5,7 @@
  * `curl` works at once; `--demo-file PATH` writes the demo world as JSON once listening
  * (ARCHITECTURE: Operating contract).
  *
- * SIGTERM or SIGINT shuts down gracefully (issue 10): stop accepting connections; let the
+ * SIGTERM or SIGINT shuts down gracefully (docs/operations.md): stop accepting connections; let the
  * requests in flight and the running jobs finish within `SHUTDOWN_TIMEOUT_MS`; release the
  * jobs still held past it so another process retries them at once; close the pools; exit 0.
  */

@@ -76,7 +76,7 @@ async function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>): Pro
 export async function readBoundedText(request: Request, limit: number = JSON_BODY_LIMIT): Promise<string> {
   // A declared length within the bound is the whole body (the HTTP parser reads no more),
   // so the host's own reader can take it: srvx reads the Node stream directly, which the
-  // benchmark measured far cheaper than a web stream pulled chunk by chunk (issue 11).
+  // benchmark measured far cheaper than a web stream pulled chunk by chunk (docs/mcp.md).
   const declared = request.headers.get("content-length");
   if (declared !== null && /^\d{1,9}$/.test(declared) && Number(declared) <= limit) return request.text();
   return streamText(boundedBody(request, limit));

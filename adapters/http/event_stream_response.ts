@@ -7,7 +7,7 @@
  */
 import type { MessageStream, StreamMessage, StreamTiming } from "../../core/message_stream.ts";
 
-/** The default timing: a poll every second, a heartbeat after 15 s of silence (issue 18 scope 4). */
+/** The default timing: a poll every second, a heartbeat after 15 s of silence (docs/webhooks.md). */
 export const DEFAULT_STREAM_TIMING: StreamTiming = { pollMs: 1000, heartbeatMs: 15_000 };
 
 /** Encodes one message. `data` may not hold line breaks unsplit, so each line gets its own `data:`. */

@@ -1,5 +1,5 @@
 /**
- * The fetch handler of an instance with its operations around it (issue 10): every answer,
+ * The fetch handler of an instance with its operations around it (docs/operations.md): every answer,
  * routed or not, error or not, carries `X-Request-Id`; each request gives one JSON log line
  * (request id, method, route template, status, duration, and when authenticated the account
  * and the key's display prefix; never a header value or a body) and its metrics; a failure

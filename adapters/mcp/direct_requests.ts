@@ -3,7 +3,7 @@
  * without building an SDK server and transport per request: the stateless pattern
  * costs about 300 µs of CPU per request in the SDK (an AbortController, a closing
  * error and zod parses of every message), which put a tool call at 1.55x the same
- * REST call against the issue's 1.3x (issue 11, measured by `npm run bench`). Only a
+ * REST call against the 1.3x target (docs/mcp.md, measured by `npm run bench`). Only a
  * request the SDK would accept as it is takes this path: the same headers checked,
  * the message validated with the SDK's own schemas, the same handlers answering
  * (mcp_server.ts). Everything else (initialize, ping, notifications, batches, anything

@@ -1,5 +1,5 @@
 /**
- * The tool server over stdio for local agents (issue 11, scope 4): the same tools,
+ * The tool server over stdio for local agents (docs/mcp.md): the same tools,
  * either run in this process against the configured storage, or relayed to a remote
  * Threadline's `/v1/mcp` (`--base-url`), with the key from `THREADLINE_API_KEY`.
  */

@@ -3,7 +3,7 @@
  * (authentication, scope, request buckets, input validation, account selection,
  * idempotency, credits), with the MCP request's own headers. The answer is the REST
  * body as `structuredContent`; a refusal is `isError` with the spec's error envelope,
- * never a protocol error (issue 11, scope 2).
+ * never a protocol error (docs/mcp.md).
  */
 import { type AnyRouter, callTRPCProcedure } from "@trpc/server";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";

@@ -1,7 +1,7 @@
 /**
- * The MCP tools, generated from the OpenAPI document and the router (issue 11: "every
- * REST operation is a tool ... one source of truth: a new endpoint becomes a tool with
- * no extra code"). A tool's name is the document's `x-mcp-tool` (core/docs/mcp_tools.ts),
+ * The MCP tools, generated from the OpenAPI document and the router (docs/mcp.md: every
+ * REST operation is a tool, one source of truth: a new endpoint becomes a tool with
+ * no extra code). A tool's name is the document's `x-mcp-tool` (core/docs/mcp_tools.ts),
  * its description and input JSON Schema the operation's, built from the procedure's zod
  * input and meta.
  */

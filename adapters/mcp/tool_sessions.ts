@@ -1,6 +1,6 @@
 /**
  * Which tools a caller sees: the whole catalog for a write key, the read tools for a
- * read-only key (issue 11: "a read-only key lists only read tools"), narrowed to the
+ * read-only key (docs/mcp.md: a read-only key lists only the read tools), narrowed to the
  * toolsets asked for (`?toolsets=scheduling,articles` or `X-MCP-Toolsets`).
  */
 import type { AnyRouter } from "@trpc/server";

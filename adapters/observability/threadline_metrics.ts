@@ -1,5 +1,5 @@
 /**
- * The Prometheus metrics of one Threadline instance (issue 10), in a registry of its own:
+ * The Prometheus metrics of one Threadline instance (docs/operations.md), in a registry of its own:
  * several instances share a process in tests and embedders, and prom-client's global
  * registry would mix them. Counters and histograms are this process's; the job gauges
  * are read from the jobs table at scrape time, so every process reports the queue as it is.

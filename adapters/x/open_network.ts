@@ -1,5 +1,5 @@
 /**
- * Chooses the SocialNetwork adapter (issue 4): the simulated world by default, the X API
+ * Chooses the SocialNetwork adapter (docs/operations.md "The outside world"): the simulated world by default, the X API
  * v2 client when an X API base URL and bearer token are configured; and wraps it in the
  * fault switch when `THREADLINE_FAULTS` names `x`.
  */

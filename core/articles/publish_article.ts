@@ -1,5 +1,5 @@
 /**
- * The article publisher (spec: States (Article), Articles; issue 6): publishes a claimed
+ * The article publisher (spec: States (Article), Articles; docs/areas.md "Articles and Workers"): publishes a claimed
  * article through the SocialNetwork port with the article's publish token, and settles
  * the outcome. The request path (`POST /v1/articles/{id}/publish`) and the job
  * (`publish_scheduled_article`) run this same code.

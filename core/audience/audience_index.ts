@@ -1,5 +1,5 @@
 /**
- * `GET /v1/audience/{kind}` (issue 13, scope 3; supplement section 5): a page of the
+ * `GET /v1/audience/{kind}` (docs/areas.md "Audience"; supplement section 5): a page of the
  * account's followers, following, repliers or reposters from the audience sync's index,
  * never live (no enrichment units). Keyset paging through an opaque cursor: the last row's
  * sort key, so a page never repeats or skips a person while the sync writes between pages

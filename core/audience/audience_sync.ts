@@ -1,5 +1,5 @@
 /**
- * The audience sync of one account (issue 13, scope 3; ARCHITECTURE "Sync jobs"): keeps the
+ * The audience sync of one account (docs/areas.md "Audience"; ARCHITECTURE "Sync jobs"): keeps the
  * audience index (followers, following) and the engagers (repliers, reposters of the last
  * 90 days) current through the social network port, so `GET /v1/audience/{kind}` answers
  * from the database.

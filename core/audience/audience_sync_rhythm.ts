@@ -1,5 +1,5 @@
 /**
- * The audience sync's bounds and rhythm (issue 13): pages per run and per day, how often a
+ * The audience sync's bounds and rhythm (docs/areas.md "Audience"): pages per run and per day, how often a
  * list is read again, and the page accounting every list's run shares.
  */
 import type { Clock } from "../clock.ts";

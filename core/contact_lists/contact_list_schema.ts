@@ -42,7 +42,7 @@ export const listMember = z
     ...personFields,
     source: z.string().meta({ description: "How the person was added: `manual`, `bulk`, `dataset` or `signal`" }),
     added_at: z.string(),
-    // A lead deposited by a signal agent carries its score and the feedback given on it (issue 14).
+    // A lead deposited by a signal agent carries its score and the feedback given on it (docs/areas.md "Signals").
     icp_score: z.number().int().nullable().meta({ description: "A deposited lead's fit with the agent's ICP (0 to 100); null otherwise" }),
     icp_rationale: z.string().nullable().meta({ description: "Why the agent judged it so; null unless deposited by an agent" }),
     feedback: z.enum(["fit", "not_fit"]).nullable().meta({ description: "Feedback given on the lead, mirrored here" }),

@@ -1,5 +1,5 @@
 /**
- * The content sync of one account (issue 12; ARCHITECTURE "Sync jobs"): reads the account's
+ * The content sync of one account (docs/areas.md "Content and analytics"; ARCHITECTURE "Sync jobs"): reads the account's
  * timeline and the replies it received through the social network port and stores them,
  * with a daily snapshot of its profile counters, so the content and analytics endpoints
  * answer from the database. Incremental: each run re-reads the last week (metrics move) and

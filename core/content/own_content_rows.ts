@@ -1,5 +1,5 @@
 /**
- * How the network's posts become stored rows of the account's own content (issue 12):
+ * How the network's posts become stored rows of the account's own content (docs/areas.md "Content and analytics"):
  * the spec's counting (Versioning 4: originals, quotes and thread continuations are posts;
  * answers to other accounts are replies; reposts are reposts) decided once, here.
  */

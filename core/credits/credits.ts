@@ -62,7 +62,7 @@ export async function chargeCredits(
       if (remaining < charge.amount && !charge.allowOverdraw) throw exhausted(ctx, charge.amount, pool);
       if (charge.amount === 0) return pool;
       const after = await recordMovement(tx, pool, { entry: "charge", amount: -charge.amount, reference: charge.reference, procedure: charge.procedure });
-      // Issue 18: `credits.low` when this charge crosses the user's threshold.
+      // docs/webhooks.md: `credits.low` when this charge crosses the user's threshold.
       await noteCreditsMovement(tx, pool, after, new Date(ctx.services.clock.now()));
       return after;
     },

@@ -1,5 +1,5 @@
 /**
- * Collections (issue 15 scope 1; spec rule 8, Limits 7; supplement: Datasets, collection
+ * Collections (docs/areas.md "Datasets"; spec rule 8, Limits 7; supplement: Datasets, collection
  * form): the repliers, quoters or reposters of a post, the members of a public X list, or
  * the account's own posts or replies, as a dataset of rows.
  *

@@ -1,5 +1,5 @@
 /**
- * The walk of a network collection (issue 15 scope 1): pages of 100 of a post's replies,
+ * The walk of a network collection (docs/areas.md "Datasets"): pages of 100 of a post's replies,
  * quotes or reposters, or a list's members, each page turned into rows (one per person,
  * keyed by X user id; repeat appearances counted in `duplicates`; never the account
  * itself), filtered, up to `max_rows`. The request path walks a small collection in one go;

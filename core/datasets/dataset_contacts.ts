@@ -1,5 +1,5 @@
 /**
- * `POST /v1/datasets/{id}/contacts` (issue 15 scope 5; supplement: "One write, no enrichment;
+ * `POST /v1/datasets/{id}/contacts` (docs/areas.md "Datasets"; supplement: "One write, no enrichment;
  * de-duplicated by person. Response counts `added`, `duplicates`, `skipped_without_id` ...
  * Re-running is safe"; spec Limits 7: one write, spent by the request path). The dataset's
  * people join a user contact list through the contact-list member queries, with `source`

@@ -1,5 +1,5 @@
 /**
- * The shapes of the dataset row endpoints (issue 15 scopes 3-5; supplement: Datasets rows,
+ * The shapes of the dataset row endpoints (docs/areas.md "Datasets"; supplement: Datasets rows,
  * export, refine, contacts): reading rows, the CSV export, copying people into a contact list
  * and refining by a criterion.
  */

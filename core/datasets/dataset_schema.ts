@@ -1,5 +1,5 @@
 /**
- * The shapes of the Datasets area (issue 15; spec: Datasets, Outreach drafts result, Dataset
+ * The shapes of the Datasets area (docs/areas.md "Datasets"; spec: Datasets, Outreach drafts result, Dataset
  * states, Limits 7-8, Constants; supplement: Datasets), shared by the routers, the jobs and
  * the MCP tools. The spec leaves the record and rows "not shown": these are Threadline's,
  * documented in the OpenAPI document.

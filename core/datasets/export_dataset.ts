@@ -1,5 +1,5 @@
 /**
- * `GET /v1/datasets/{id}/export?format=csv` (issue 15 scope 3; supplement: Datasets export and
+ * `GET /v1/datasets/{id}/export?format=csv` (docs/areas.md "Datasets"; supplement: Datasets export and
  * section 1, "Filename comes from `Content-Disposition` matched as `filename="..."`"): a ready
  * dataset as a CSV file named `superx-dataset-<title-slug>-<YYYY-MM-DD>.csv` (the export's UTC
  * day). Columns follow the source: people columns for people, post columns for rows that came

@@ -1,7 +1,7 @@
 /**
- * The verbatim check on research hooks (issue 15 scope 2: "hooks that are verbatim quotes
- * of their own recent posts (checked against the source text; a quote that is not
- * verbatim is dropped)"). A hook counts only when its quote appears, word for word, in
+ * The verbatim check on research hooks (docs/areas.md "Datasets": hooks are verbatim quotes
+ * of the person's own recent posts, checked against the source text; a quote that is not
+ * verbatim is dropped). A hook counts only when its quote appears, word for word, in
  * the post it names. The one tolerance: runs of whitespace match any run of whitespace
  * (a model often writes a post's line break as a space), and the stored quote is then the
  * post's own text for that span, so what is stored is always a substring of the post.

@@ -1,5 +1,5 @@
 /**
- * `POST /v1/datasets/{id}/refine` (issue 15 scope 4; supplement: refine; spec Limits 7). A
+ * `POST /v1/datasets/{id}/refine` (docs/areas.md "Datasets"; supplement: refine; spec Limits 7). A
  * refine writes a NEW dataset of the same `source` (so it can be refined again), with
  * `parent_id` the dataset it read and `params` holding the criterion, `keep_matching`,
  * `sort_by` and `limit`; the source is never touched. Only text-bearing datasets

@@ -1,5 +1,5 @@
 /**
- * How a refine judges and keeps rows (issue 15 scope 4; supplement: refine): each row's own
+ * How a refine judges and keeps rows (docs/areas.md "Datasets"; supplement: refine): each row's own
  * text (`post_text`) goes to the model task `dataset_refine` in batches of
  * `REFINE_BATCH`; a row with no text, a row the model leaves out and a row it answers
  * `unclear` are kept and counted `unclear` ("Unjudgeable rows are kept and counted as

@@ -1,5 +1,5 @@
 /**
- * Research (issue 15 scope 2; spec rules 7-8, Limits 7, 8, 11, AI credits, Credit headers;
+ * Research (docs/areas.md "Datasets"; spec rules 7-8, Limits 7, 8, 11, AI credits, Credit headers;
  * supplement: Datasets research form, 3.2 "up to 25 profiles", 3.3 "flat 1 per profile
  * actually researched; the rest refunded"). `POST /v1/datasets` with `source: research`:
  *

@@ -1,5 +1,5 @@
 /**
- * Researching one profile (issue 15 scope 2), the same for a synchronous run and the job:
+ * Researching one profile (docs/areas.md "Datasets"), the same for a synchronous run and the job:
  * resolve the person (a handle by name, a stored person by X id), read their recent
  * original posts, ask the model task `profile_research` for a brief and hooks, and keep
  * only the hooks that quote their post verbatim (hook_check.ts). A profile that cannot be

@@ -1,5 +1,5 @@
 /**
- * SQL of research runs (issue 15 scope 2): the people a run reads from a contact list, a
+ * SQL of research runs (docs/areas.md "Datasets"): the people a run reads from a contact list, a
  * signal agent's leads or another dataset, and one step of a background run (its cursor,
  * counts and skipped profiles saved together, under the dataset's row lock).
  */

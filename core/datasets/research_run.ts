@@ -1,5 +1,5 @@
 /**
- * The background half of a research run of more than 5 profiles (issue 15 scope 2), run
+ * The background half of a research run of more than 5 profiles (docs/areas.md "Datasets"), run
  * by the `build_dataset` job. The request path already took every allowance and charged 1
  * credit per granted profile (research_costs.ts); the job reads the granted profiles in
  * order, ONE transaction per profile: the row (or the skipped entry and its 1 credit

@@ -1,6 +1,6 @@
 /**
- * What a research run reads and what it says about a profile it could not read (issue 15
- * scope 2; supplement: Datasets, research form), shared by the request path and the job.
+ * What a research run reads and what it says about a profile it could not read (docs/areas.md "Datasets";
+ * supplement: Datasets, research form), shared by the request path and the job.
  */
 import type { z } from "zod";
 import type { skippedProfile } from "./dataset_schema.ts";

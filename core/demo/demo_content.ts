@@ -1,5 +1,5 @@
 /**
- * The demo accounts' synced content (issue 12, scope 6) and audience (issue 13, scope 5):
+ * The demo accounts' synced content (docs/areas.md "Content and analytics") and audience (docs/areas.md "Audience"):
  * the first start syncs their year of posts, threads, replies and reposts, the replies they
  * received and 90 days of follower history from the network, then the main account's
  * followers, following, repliers and reposters, so `/v1/posts`, `/v1/posts/analytics` and

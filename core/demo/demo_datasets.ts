@@ -1,5 +1,5 @@
 /**
- * The demo world's datasets (shared/spec/demo_world.md `datasets.*`; issue 15 scope 7), on A's
+ * The demo world's datasets (shared/spec/demo_world.md `datasets.*`; docs/areas.md "Datasets"), on A's
  * main account: a `ready` research dataset whose rows carry briefs and hooks quoted verbatim
  * from the people's own posts on the network, a `ready` collection of the repliers of the
  * demo post (`not_research`), and one dataset `collecting` and one `failed`. Re-runs find

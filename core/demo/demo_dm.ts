@@ -1,5 +1,5 @@
 /**
- * The demo world's DM campaign (`dm.campaign`; issue 16 scope 5): A's campaign "Thanks for
+ * The demo world's DM campaign (`dm.campaign`; docs/areas.md "DM campaigns and auto DM"): A's campaign "Thanks for
  * following" to five followers who accept DMs, queued with the API's own create, two sent
  * through the sender, one pending (due now: a serving process's jobs send it) and two
  * placed a day later, as `spread` places overflow. Re-runs find it by its message and leave

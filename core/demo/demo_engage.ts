@@ -1,5 +1,5 @@
 /**
- * The demo world's Engage feeds (issue 17 scope 5; shared/spec/demo_world.md `engage.*`):
+ * The demo world's Engage feeds (docs/areas.md "Engage"; shared/spec/demo_world.md `engage.*`):
  * on A's main account a keywords feed "AI builders" (the open one when A had none) and a
  * list feed on the network's public demo list. Re-runs find them by name and leave them.
  * The list's name is read from the network when it answers (`THREADLINE_FAULTS=x` leaves it

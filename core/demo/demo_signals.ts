@@ -1,6 +1,5 @@
 /**
- * The demo world's signal agent (shared/spec/demo_world.md `signals.agent`; issue 14,
- * scope 6): A's agent "Churn founders" with a keyword watch and a profile watch on the
+ * The demo world's signal agent (shared/spec/demo_world.md `signals.agent`; docs/areas.md "Signals"): A's agent "Churn founders" with a keyword watch and a profile watch on the
  * network's demo handle, its destination list `Leads: Churn founders`, and one run of the
  * runner so it has leads, some deposited (score 70 and up, the agent is `high`) and some
  * kept for review (50 to 69). Re-runs find the agent by name and leave it as it is. With

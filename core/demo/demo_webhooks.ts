@@ -1,5 +1,5 @@
 /**
- * The demo world's webhook fixture (`webhooks`; issue 18): A's endpoint "Demo receiver" on a
+ * The demo world's webhook fixture (`webhooks`; docs/webhooks.md): A's endpoint "Demo receiver" on a
  * reserved example host, disabled so a serving demo never posts anywhere, with one queued
  * `ping` delivery. Re-runs find it by its description and leave it as it is.
  */

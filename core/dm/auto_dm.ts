@@ -1,5 +1,5 @@
 /**
- * Auto DMs on scheduled posts (issue 16 scope 4; supplement: Scheduling, auto DM): the
+ * Auto DMs on scheduled posts (docs/areas.md "DM campaigns and auto DM"; supplement: Scheduling, auto DM): the
  * setting is attached on create and PATCH; a post holds one of the month's
  * `posts_with_auto_dm` slots (spec DM limits) from the month it was attached; when the plan
  * has no DMs or the month's slots are taken, the setting is stripped and the post is still

@@ -1,7 +1,7 @@
 /**
- * The engagement read of auto DMs (issue 16 scope 4: "after the post is sent, people who
+ * The engagement read of auto DMs (docs/areas.md "DM campaigns and auto DM": after the post is sent, people who
  * reply or repost are messaged through the same sender and limits, each person once per
- * post"). Every few minutes, for each sent post with an auto DM on (for a week after it
+ * post). Every few minutes, for each sent post with an auto DM on (for a week after it
  * went out), the post's direct replies and reposters are read through the network port and
  * the people not yet in the post's campaign, up to its `max` (and the plan's
  * `per_post_max`), earliest repliers first, are queued with the create's own rules

@@ -1,5 +1,5 @@
 /**
- * `POST /v1/dm/campaigns` (issue 16 scope 1; spec rule 7: "DM campaign creation only
+ * `POST /v1/dm/campaigns` (docs/areas.md "DM campaigns and auto DM"; spec rule 7: "DM campaign creation only
  * enqueues"; supplement: DMs): checks the plan and the account's network authorisation,
  * drops the account itself and people messaged in the last 24 hours, places the rest within
  * the month and the rolling day (core/dm/dm_limits.ts), and stores the campaign, its

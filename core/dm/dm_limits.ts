@@ -1,5 +1,5 @@
 /**
- * The DM limits (spec: DM limits; issue 16 scope 1): a monthly allowance whose
+ * The DM limits (spec: DM limits; docs/areas.md "DM campaigns and auto DM"): a monthly allowance whose
  * `committed` counts queued unsent messages with the sent ones, a rolling 24-hour bulk
  * allowance, and the placement of a campaign's messages within both. Everything is counted
  * from the `dm_messages` rows themselves (one source of truth): a failed, skipped or

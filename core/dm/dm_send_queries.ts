@@ -66,7 +66,7 @@ export async function markMessageSent(sql: Queryable, held: { id: number; lease:
 
 /**
  * Ends a held message `failed` with `reason`: it no longer counts against the month, so its
- * unit is back (spec issue 16: "a permanent refusal ... returns its monthly unit").
+ * unit is back (docs/areas.md "DM campaigns and auto DM": a permanent refusal returns the unit).
  */
 export async function markMessageFailed(sql: Queryable, held: { id: number; lease: Lease }, failure: { reason: string; at: Date }): Promise<boolean> {
   const rows = await sql`

@@ -1,5 +1,5 @@
 /**
- * The DM sender (issue 16 scope 2): sends an account's due messages through the
+ * The DM sender (docs/areas.md "DM campaigns and auto DM"): sends an account's due messages through the
  * SocialNetwork port (`sendDm`), one at a time, within the plan's rolling 24-hour allowance,
  * with the publisher's exactly-once discipline (core/scheduling/publish_post.ts):
  *

@@ -1,5 +1,5 @@
 /**
- * How the OpenAPI document names its operations as MCP tools (issue 11): each operation
+ * How the OpenAPI document names its operations as MCP tools (docs/mcp.md): each operation
  * carries `x-mcp-tool` (its procedure path in snake_case, or the procedure's `toolName`)
  * and belongs to the toolset of its tag. The tool server reads these names from the
  * document; the references list them, so the three never disagree.

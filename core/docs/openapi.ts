@@ -161,7 +161,7 @@ export function buildOpenApiDocument(router: AnyRouter, options: { serverUrl?: s
     }
   }
   document.paths["/v1/docs"] = { get: docsOperation() };
-  // What Threadline posts to webhook endpoints (OpenAPI 3.1 `webhooks`; issue 18 scope 5).
+  // What Threadline posts to webhook endpoints (OpenAPI 3.1 `webhooks`; docs/webhooks.md).
   document.webhooks = webhooksSection();
   document["x-mcp"] = mcpExtension(document);
   document.info.license = { name: "MIT", identifier: "MIT" };

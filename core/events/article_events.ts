@@ -1,5 +1,5 @@
 /**
- * Events about articles (issue 18 scope 1): `article.scheduled`, `article.published`,
+ * Events about articles (docs/webhooks.md): `article.scheduled`, `article.published`,
  * `article.publish_failed`, each with the Article record as `GET /v1/articles` lists it and
  * the schedule and publish endpoints answer it, recorded in the transaction that made the
  * change. The one-article read adds `cover_generation`, left out here: a generation's

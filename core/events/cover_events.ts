@@ -1,5 +1,5 @@
 /**
- * Events about article covers (issue 18 scope 1): `cover.done` and `cover.failed` (a failed
+ * Events about article covers (docs/webhooks.md): `cover.done` and `cover.failed` (a failed
  * or timed-out generation), with the generation as the `covers.status` query answers it,
  * recorded in the job's committing transaction.
  */

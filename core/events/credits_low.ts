@@ -1,5 +1,5 @@
 /**
- * `credits.low` (issue 18 scope 1: "below a threshold the user sets"): recorded in the
+ * `credits.low` (docs/webhooks.md: below a threshold the user sets): recorded in the
  * transaction of the charge that takes the AI credit pool from at least the threshold to
  * below it, at most once per credit period. The user sets the threshold with
  * `PUT /v1/events/settings` (`credits_low_threshold`, null or absent: off).

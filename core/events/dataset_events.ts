@@ -1,5 +1,5 @@
 /**
- * Events about datasets (issue 18 scope 1): `dataset.ready` and `dataset.failed`, with the
+ * Events about datasets (docs/webhooks.md): `dataset.ready` and `dataset.failed`, with the
  * dataset as `GET /v1/datasets/{id}` answers it, recorded in the transaction that ends it:
  * a background job's last commit (`finishDatasetRecorded`) or a synchronous create that
  * stores it ready (`recordDatasetEvent` after the insert).

@@ -1,5 +1,5 @@
 /**
- * Events about DMs (issue 18 scope 1): `dm.sent` and `dm.failed` with the message as the
+ * Events about DMs (docs/webhooks.md): `dm.sent` and `dm.failed` with the message as the
  * campaign and queue reads show it, and `dm_campaign.completed` (with the campaign as
  * `GET /v1/dm/campaigns/{id}` answers it) when a settled message was its campaign's last
  * one to send. All in the sender's committing transaction.

@@ -1,5 +1,5 @@
 /**
- * The event as API users see it (issue 18 scope 1): on `GET /v1/events` (JSON and
+ * The event as API users see it (docs/webhooks.md): on `GET /v1/events` (JSON and
  * Server-Sent Events) and as the body of a webhook delivery. One schema, registered as the
  * OpenAPI component `Event`, so the document names the payload once for both.
  */
@@ -31,7 +31,7 @@ export const event = z
       .meta({ description: "The object the event is about; events of one object are in order" }),
     data: z.unknown().meta({ description: "The object as its `GET` answers it at the time of the change (for `post.deleted`: `{ id }`)" }),
   })
-  .meta({ id: "Event", description: "A state change (issue 18): the same payload on `GET /v1/events` and in webhook deliveries" });
+  .meta({ id: "Event", description: "A state change: the same payload on `GET /v1/events` and in webhook deliveries" });
 
 /** An event as answered. */
 export type EventPayload = z.infer<typeof event>;

@@ -1,5 +1,5 @@
 /**
- * The event types (issue 18 scope 1): one per state change an API user would otherwise poll
+ * The event types (docs/webhooks.md): one per state change an API user would otherwise poll
  * for, named `<object>.<change>`. Adding a type here is what makes it subscribable on webhooks
  * and filterable on `GET /v1/events`.
  */
@@ -27,5 +27,5 @@ export const EVENT_TYPES = [
 /** An event type. */
 export type EventType = (typeof EVENT_TYPES)[number];
 
-/** Events are kept this long (issue 18: "Kept 30 days"). */
+/** Events are kept this long (docs/webhooks.md, "Retention": 30 days). */
 export const EVENT_RETENTION_DAYS = 30;

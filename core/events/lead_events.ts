@@ -1,5 +1,5 @@
 /**
- * `lead.found` (issue 18 scope 1): one event per lead a signal stored, with the lead as
+ * `lead.found` (docs/webhooks.md): one event per lead a signal stored, with the lead as
  * `GET /v1/signals/leads` lists it (deposit state included), in the signal's commit.
  */
 import type { Queryable } from "../db/sql.ts";

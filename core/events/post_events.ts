@@ -1,5 +1,5 @@
 /**
- * Events about scheduled posts (issue 18 scope 1): `post.scheduled`, `post.sent`,
+ * Events about scheduled posts (docs/webhooks.md): `post.scheduled`, `post.sent`,
  * `post.failed` carry the post as `GET /v1/scheduled-posts/{id}` answers it, read inside
  * the transaction that made the change; `post.deleted` carries `{ id }` (the post is gone).
  */

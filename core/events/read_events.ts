@@ -1,5 +1,5 @@
 /**
- * Reading the event outbox (issue 18 scope 4): `GET /v1/events` as a JSON list paged by
+ * Reading the event outbox (docs/webhooks.md): `GET /v1/events` as a JSON list paged by
  * cursor, and the same operation as a Server-Sent Events stream when the client asks for
  * `text/event-stream`. Both read the key's user's events (every account they own) in `seq`
  * order, after running the sequencer, so an event committed late is never skipped

@@ -1,5 +1,5 @@
 /**
- * Recording an event (issue 18 scope 1): call it inside the transaction that makes the change,
+ * Recording an event (docs/webhooks.md): call it inside the transaction that makes the change,
  * so an event exists exactly when its change committed (a rollback takes the event with it).
  * `data` is the object as its `GET` returns it.
  */

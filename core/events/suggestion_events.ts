@@ -1,5 +1,5 @@
 /**
- * `suggestion.created` (issue 18 scope 1): one event per suggestion a Worker run wrote,
+ * `suggestion.created` (docs/webhooks.md): one event per suggestion a Worker run wrote,
  * with the suggestion as `GET /v1/workers/suggestions` lists it, in the run's transaction.
  */
 import type { Queryable } from "../db/sql.ts";

@@ -199,7 +199,7 @@ export interface JobLane {
 
 /**
  * Kinds that run in a lane of their own. Publishing is mostly waiting on the network, and
- * many posts fall due in the same minute (issue 5: "go out in parallel"; the bench: 10,000
+ * many posts fall due in the same minute (docs/areas.md "Scheduling": posts due together go out in parallel; the bench: 10,000
  * due at once, all sent within 15 s), so it gets wide batches; the other kinds keep the
  * default loop and are never queued behind a burst of posts.
  */
@@ -244,7 +244,7 @@ export const periodicJobs: readonly PeriodicJob[] = [
   { kind: "dispatch_dm_sends", everySeconds: DISPATCH_DM_SENDS_EVERY_SECONDS },
   // Every 5 minutes: people who reply to or repost a sent post with an auto DM are queued.
   { kind: "dispatch_auto_dms", everySeconds: DISPATCH_AUTO_DMS_EVERY_SECONDS },
-  // Hourly: an event is gone at most an hour after its 30 days (issue 18).
+  // Hourly: an event is gone at most an hour after its 30 days (docs/webhooks.md).
   { kind: "purge_old_events", everySeconds: HOUR },
   // Every 5 seconds: events are fanned out to webhooks and due deliveries (and retries) posted.
   { kind: "deliver_webhooks", everySeconds: DELIVER_WEBHOOKS_EVERY_SECONDS },

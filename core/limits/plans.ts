@@ -32,7 +32,7 @@ export interface Plan {
   credits: CreditAllowance;
   /** Posts (and articles) scheduled or published per billing month (spec: 403 post_quota_exceeded). */
   posts: number;
-  /** Followers (and following) the audience sync walks at most per list (issue 13: "backfill up to a cap per plan"). */
+  /** Followers (and following) the audience sync walks at most per list (docs/areas.md "Audience": the walk backfills up to a cap per plan). */
   audienceBackfillCap: number;
   /** Signal agents the user keeps at once (spec: `403 cap_reached` "plan limit on signal agent create"; the numbers are Threadline's). */
   signalAgents: number;

@@ -51,8 +51,8 @@ export const leadScoringOutput = z.object({
 
 /**
  * Profile research: the brief and the hooks. Each hook names the post it quotes; core keeps a
- * hook only when its quote appears verbatim in that post (issue 15: "a quote that is not
- * verbatim is dropped").
+ * hook only when its quote appears verbatim in that post (docs/areas.md "Datasets": a quote that is not
+ * verbatim is dropped).
  */
 export const profileResearchOutput = z.object({
   summary: z.string().min(1),

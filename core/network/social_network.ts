@@ -1,5 +1,5 @@
 /**
- * The SocialNetwork port (issue 4): everything Threadline reads from or writes to X.
+ * The SocialNetwork port (docs/operations.md "The outside world"): everything Threadline reads from or writes to X.
  * Two adapters implement it: the deterministic simulated world (`adapters/x/simulated/`,
  * the embedded default) and the X API v2 client. Endpoints call it through
  * `services.network` and turn its typed errors into API errors with `networkApiError`

@@ -1,7 +1,7 @@
 /**
  * How the publisher tells a failure to retry from one to give up on, and the readable
- * reason an `error` post carries (spec, issue 5: "`error` with a readable reason after
- * bounded retries").
+ * reason an `error` post carries (spec, docs/areas.md "Scheduling": `error` with the reason after
+ * bounded retries).
  */
 import { NetworkBadRequestError, NetworkError, NetworkNotFoundError, NetworkPrivateError, NetworkRejectedError } from "../network/network_errors.ts";
 

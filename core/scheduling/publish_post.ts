@@ -1,5 +1,5 @@
 /**
- * The publisher (issue 5): publishes a due scheduled post through the SocialNetwork port,
+ * The publisher (docs/areas.md "Scheduling"): publishes a due scheduled post through the SocialNetwork port,
  * its parts in order as a thread (each part answers the previous one), media attached,
  * and ends it `sent` with the network's ids or `error` with a readable reason.
  *

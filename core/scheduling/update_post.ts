@@ -84,7 +84,7 @@ export async function updatePost(ctx: KeyContext, input: UpdatePostInput) {
     autoDmSkipped = (await applyAutoDm(tx, { id, accountId: row.account_id, now }, input.auto_dm)).skipped;
     await markMediaAttached(tx, objectKeys, now);
     if (rearm) await schedulePublication(tx, [id]);
-    // Queued, or queued at a new time (issue 18: post.scheduled).
+    // Queued, or queued at a new time (docs/webhooks.md: post.scheduled).
     if (rearm) await recordPostEvent(tx, "post.scheduled", id, now);
   });
   return { data: { ...(await readPost(sql, id)), ...(autoDmSkipped ? { auto_dm_skipped: true as const } : {}) } };

@@ -1,5 +1,5 @@
 /**
- * The agent runner's bounds and rhythm (issue 14, scope 3): what one run of one agent may
+ * The agent runner's bounds and rhythm (docs/areas.md "Signals"): what one run of one agent may
  * read, how far back a first run looks, and when the agent is due again. The spec leaves
  * all of these to us; README lists them.
  */

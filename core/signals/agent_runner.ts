@@ -1,5 +1,5 @@
 /**
- * The agent runner (issue 14, scope 3): one bounded, resumable run of one signal agent.
+ * The agent runner (docs/areas.md "Signals"): one bounded, resumable run of one signal agent.
  * For each of its signals the runner reads what is new through the network port
  * (signal_watch.ts), leaves out the account itself and people the agent already has as
  * leads, judges the rest against the agent's ICP with the model (lead_scoring.ts, with the

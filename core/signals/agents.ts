@@ -1,5 +1,5 @@
 /**
- * Standing lead agents (issue 14 scope 2; spec: Other endpoints with stated parameters,
+ * Standing lead agents (docs/areas.md "Signals"; spec: Other endpoints with stated parameters,
  * Limits 4; supplement: Signals): list, create, change, delete. An agent lives on the user's
  * main account, watches 1 to 5 signals and deposits its leads into a custom contact list of
  * that account. The runner (core/jobs) picks up active agents by `next_run_at`.

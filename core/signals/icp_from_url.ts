@@ -1,7 +1,7 @@
 /**
  * `POST /v1/signals/icp/expand-from-url` (supplement Signals: "returns rubric, an
- * `icp_description`, and keyword ideas; uses one of 20 page reads/day"; issue 14 scope
- * 5: "at most 10 calls in 10 minutes `429 rate_limited`"). The page is read through the
+ * `icp_description`, and keyword ideas; uses one of 20 page reads/day"; docs/areas.md "Signals":
+ * at most 10 calls in 10 minutes, else `429 rate_limited`). The page is read through the
  * guarded page reader like a product scrape, with the same answers (read_counted_page.ts).
  */
 import type { KeyContext } from "../context.ts";

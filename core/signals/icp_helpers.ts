@@ -1,5 +1,5 @@
 /**
- * The free ICP helpers (issue 14 scope 5; spec AI credits: "Free AI calls"): keyword ideas
+ * The free ICP helpers (docs/areas.md "Signals"; spec AI credits: "Free AI calls"): keyword ideas
  * and the scoring rubric of an ideal-customer description, from the model's
  * `keyword_suggestion` and `icp_expansion` tasks with the network's vocabulary (the
  * simulated world's topics; none on X API). Nothing is stored.

@@ -1,6 +1,6 @@
 /**
  * The ICP's own searchable phrases, for completing a keyword list the model left short
- * (issue 14 scope 5: "2 or 3 ideas"): runs of content words between punctuation and
+ * (docs/areas.md "Signals": 2 or 3 ideas): runs of content words between punctuation and
  * function words, then their single words. Taken from the ICP's own text, never made up.
  */
 import { STOPWORDS } from "../model/text_units.ts";

@@ -1,5 +1,5 @@
 /**
- * Storing what one signal found (issue 14, scope 3), in the transaction that also moves the
+ * Storing what one signal found (docs/areas.md "Signals"), in the transaction that also moves the
  * signal's cursor: the people become contacts of the account, the fits become leads of the
  * agent, and the leads at the agent's precision go into its destination list. Committed
  * together, so a failure leaves neither a half-written lead nor a cursor past unjudged

@@ -1,5 +1,5 @@
 /**
- * Lead feedback (issue 14 scope 3; supplement section 5: POST /v1/signals/leads/{leadId}/feedback):
+ * Lead feedback (docs/areas.md "Signals"; supplement section 5: POST /v1/signals/leads/{leadId}/feedback):
  * `fit`, `not_fit`, or null to clear, stamped with `feedback_at` and mirrored onto the list
  * row the lead was deposited as, in one transaction. The runner reads it to shift later scoring.
  */

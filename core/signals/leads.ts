@@ -1,5 +1,5 @@
 /**
- * Stored leads (issue 14 scope 4; spec: GET /v1/signals/leads; supplement: Signals): the
+ * Stored leads (docs/areas.md "Signals"; spec: GET /v1/signals/leads; supplement: Signals): the
  * people the account's agents judged, newest discovery first. Leads are contacts of the
  * account, so the profile shown is the contact's current one.
  */

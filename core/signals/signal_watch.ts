@@ -1,5 +1,5 @@
 /**
- * What one signal of an agent saw since its last run (issue 14, scope 3): new keyword
+ * What one signal of an agent saw since its last run (docs/areas.md "Signals"): new keyword
  * matches, people newly replying to or quoting a watched profile, new followers of a
  * watched handle, new posts by the members of a watched list. Each watch reads a bounded
  * number of pages through the network port, newest first, and answers the candidates

@@ -1,5 +1,5 @@
 /**
- * What the core tells operations about (issue 10: Prometheus metrics). A port like the
+ * What the core tells operations about (docs/operations.md: Prometheus metrics). A port like the
  * others: adapters/observability/ counts it; a runtime without one records nothing.
  * Counted where the fact happens, because the HTTP layer sees only a status: a 429 may be
  * a request bucket, the failed-attempt limiter or a daily allowance.

@@ -1,7 +1,7 @@
 /**
  * What the writing tools write with, read once per call: the account's standing rules
  * and, where asked, its own recent original posts (spec Tools: the style presets are
- * "written in the account's own voice"; issue 4: "voice, rules, products"). Reading the
+ * "written in the account's own voice"; docs/operations.md "The outside world": tools write with the account's voice, rules and products). Reading the
  * account's own posts is not a live lookup (spec Tools: "no live-data allowance"); they
  * are left out when the context turns own-post examples off.
  */

@@ -1,5 +1,5 @@
 /**
- * One attempt of one delivery (issue 18 scope 3): signed with the endpoint's secrets
+ * One attempt of one delivery (docs/webhooks.md): signed with the endpoint's secrets
  * (the previous one too for 24 hours after a rotation), posted through the outbound guard
  * with a 10 s bound, and its outcome recorded under the caller's lease: a success, the next
  * retry with backoff, or giving up. A failure extends the endpoint's failure run; a run of

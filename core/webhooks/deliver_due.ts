@@ -1,5 +1,5 @@
 /**
- * Posting due deliveries (issue 18 scope 3): claim a batch under a lease, post each with
+ * Posting due deliveries (docs/webhooks.md): claim a batch under a lease, post each with
  * bounded concurrency, record each outcome, until nothing is due. The lease outlives one
  * attempt's 10 s bound, so two processes never post one attempt at once; a process that
  * dies mid-attempt leaves the lease to run out, and the same delivery (same `webhook-id`)

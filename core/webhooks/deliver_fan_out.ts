@@ -1,5 +1,5 @@
 /**
- * The fan-out (issue 18 scope 3): turns new events into one delivery per event and
+ * The fan-out (docs/webhooks.md): turns new events into one delivery per event and
  * subscribed endpoint. Events are read by `seq` (never by id: see migration 0028), after each
  * endpoint's cursor, so an event committed late is still delivered and none twice; the
  * cursor moves in the transaction that queues the deliveries, and only from the value read

@@ -54,8 +54,8 @@ export async function insertDelivery(tx: Queryable, delivery: NewDelivery, now: 
  * its time came (`next_attempt_at` against the application's clock, which schedules it), no
  * process holds a live lease on it (leases are taken and judged on the database's clock, so
  * processes whose clocks drift apart still never post one attempt at once), its endpoint is
- * enabled, and no earlier event of the same object still waits for the same endpoint (issue 18: "events of
- * one object in order": a later event waits until the earlier one succeeded or gave up).
+ * enabled, and no earlier event of the same object still waits for the same endpoint (docs/webhooks.md: events of
+ * one object arrive in order: a later event waits until the earlier one succeeded or gave up).
  * SKIP LOCKED lets several processes claim side by side; the lease (not the row lock)
  * is what keeps a second process from posting the same attempt while the first is posting.
  */

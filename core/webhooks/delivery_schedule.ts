@@ -1,7 +1,7 @@
 /**
- * When a failed delivery is tried again, and when an endpoint is given up on (issue 18 scope
- * 3: "exponential backoff and jitter for about 3 days"; "after a run of consecutive failures
- * (say 100 or 5 days) the endpoint is disabled").
+ * When a failed delivery is tried again, and when an endpoint is given up on (docs/webhooks.md,
+ * "Deliveries": exponential backoff and jitter for about 3 days; after a run of consecutive failures
+ * (100 failures in a row or 5 days without a success) the endpoint is disabled).
  */
 
 /**
@@ -13,7 +13,7 @@ export const RETRY_DELAYS_SECONDS = [5, 300, 1800, 7200, 18_000, 36_000, 36_000,
 /** Attempts before a delivery is given up. */
 export const MAX_DELIVERY_ATTEMPTS = RETRY_DELAYS_SECONDS.length + 1;
 
-/** A 2xx within this long is a success (issue 18 scope 3). */
+/** A 2xx within this long is a success (docs/webhooks.md). */
 export const DELIVERY_TIMEOUT_MS = 10_000;
 
 /** Failed attempts in a row that disable an endpoint. */

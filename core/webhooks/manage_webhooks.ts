@@ -1,5 +1,5 @@
 /**
- * Webhook endpoints (issue 18 scope 2): a user's own (the key's user, across their
+ * Webhook endpoints (docs/webhooks.md): a user's own (the key's user, across their
  * accounts), at most 10; the URL passes the outbound guard when stored and again on every
  * delivery; the secret is shown once, at create and at rotation.
  */
@@ -22,7 +22,7 @@ import { endpointView, MAX_WEBHOOKS, type WebhookRow } from "./webhook_schema.ts
 import { newWebhookSecret } from "./webhook_secret.ts";
 import { sequenceAllEvents } from "../events/sequence_events.ts";
 
-/** How long the secret before a rotation keeps signing (issue 18: "both sign for 24 hours"). */
+/** How long the secret before a rotation keeps signing (docs/webhooks.md: old and new both sign for 24 hours). */
 export const PREVIOUS_SECRET_MS = 24 * 3_600_000;
 
 /** The create body. */

@@ -1,5 +1,5 @@
 /**
- * An endpoint's deliveries over the API (issue 18 scope 2): the list (newest first, with
+ * An endpoint's deliveries over the API (docs/webhooks.md): the list (newest first, with
  * status, response code, latency, attempt and next retry), a manual retry, and the test
  * ping. A retry or a ping is attempted at once, in the request, under the same lease as the
  * delivery job (a delivery the job is posting right now is not posted twice), and counts

@@ -1,5 +1,5 @@
 /**
- * The OpenAPI 3.1 `webhooks` section (issue 18 scope 5): what Threadline posts to an endpoint,
+ * The OpenAPI 3.1 `webhooks` section (docs/webhooks.md): what Threadline posts to an endpoint,
  * one entry per event type (and `ping`), each with the Standard Webhooks headers and the
  * event body, so generated clients and readers see the deliveries beside the routes.
  */

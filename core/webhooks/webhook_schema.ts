@@ -1,8 +1,8 @@
-/** The webhook endpoint and delivery shapes the API answers, and the endpoint inputs (issue 18 scope 2). */
+/** The webhook endpoint and delivery shapes the API answers, and the endpoint inputs (docs/webhooks.md). */
 import { z } from "zod";
 import { EVENT_TYPES } from "../events/event_types.ts";
 
-/** Endpoints per user (issue 18: "At most 10 endpoints per account"). */
+/** Endpoints per user (docs/webhooks.md: at most 10 endpoints per user). */
 export const MAX_WEBHOOKS = 10;
 
 /** Subscribable event types: each of EVENT_TYPES, or `*` for all (present and future). */

@@ -1,7 +1,7 @@
 /**
  * Checks an answer against the OpenAPI document: the JSON schema the document declares
  * for the operation and status (ajv, JSON Schema 2020-12 as OpenAPI 3.1 uses it).
- * The harness runs it on every 2xx REST answer of every suite (issue 10, item 4), so a
+ * The harness runs it on every 2xx REST answer of every suite (docs/operations.md), so a
  * documented-but-wrong response fails the test that produced it.
  */
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";

@@ -1,7 +1,7 @@
 /**
  * Covers on the local engine: a PNG whose palette, angle and bands come from a hash of
- * the prompt, with the article's title set on it when the request names one (issue 6:
- * "renders a real image from the title"; cover_title.ts), so the same article always gets
+ * the prompt, with the article's title set on it when the request names one (docs/areas.md "Articles and Workers":
+ * the local engine renders a PNG from the title; cover_title.ts), so the same article always gets
  * the same cover. It does not depict the prompt (no image model runs here): a
  * deterministic title card is what an offline engine can honestly make.
  */

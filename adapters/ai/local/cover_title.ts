@@ -1,8 +1,8 @@
 /**
  * Draws an article title onto a cover's pixels with a 5x7 bitmap font drawn for this
  * project (no font files, no dependency): the local engine's covers then show what the
- * article is about instead of an anonymous pattern (issue 6: "renders a real image from
- * the title"). Letters are drawn in capitals; accents are folded to their base letter and
+ * article is about instead of an anonymous pattern (docs/areas.md "Articles and Workers": the local engine renders a PNG from
+ * the title). Letters are drawn in capitals; accents are folded to their base letter and
  * characters the font lacks become `?`.
  */
 

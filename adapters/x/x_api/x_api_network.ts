@@ -1,5 +1,5 @@
 /**
- * The SocialNetwork port over X API v2 (issue 4): the real adapter beside the simulated
+ * The SocialNetwork port over X API v2 (docs/operations.md "The outside world"): the real adapter beside the simulated
  * world. Reads use the app-only bearer token; writes and DMs a user-context token.
  * Records, cursors and errors are mapped to the port's (x_post_record.ts,
  * x_paging.ts, x_api_errors.ts), so no endpoint knows which adapter answered.

@@ -1,5 +1,5 @@
 /**
- * The `build_dataset` job (issue 15): finishes a dataset that answered `202 collecting`. A
+ * The `build_dataset` job (docs/areas.md "Datasets"): finishes a dataset that answered `202 collecting`. A
  * refine (params.criterion) judges its source's rows; a research run reads its profiles;
  * every other source walks the network. Each runner resumes from what the dataset already
  * holds and ends it `ready` or `failed` itself (on its job's last attempt); a dataset that

@@ -1,5 +1,5 @@
 /**
- * The `deliver_webhooks` job (every 5 seconds; issue 18 scope 3): gives committed events
+ * The `deliver_webhooks` job (every 5 seconds; docs/webhooks.md): gives committed events
  * their `seq`, fans them out into deliveries (core/webhooks/deliver_fan_out.ts), then posts
  * every due delivery, first attempts and retries alike (core/webhooks/deliver_due.ts).
  * Finished deliveries are kept as long as events (30 days), then purged here. Several runs

@@ -1,5 +1,5 @@
 /**
- * The `generate_article_cover` job (issue 6): generates the image of one cover request
+ * The `generate_article_cover` job (docs/areas.md "Articles and Workers"): generates the image of one cover request
  * through the Model port, stores it in the media store as an upload of the article's
  * workspace, attaches it unless `attach: false`, and settles the credits the request
  * charged (spec AI credits: "cover generation: 25 credits kept even when it times out

@@ -1,6 +1,6 @@
 /**
- * The `purge_old_events` job (hourly): deletes events older than their 30 days (issue 18:
- * "Kept 30 days"), in batches so no statement holds many rows. Running it twice deletes
+ * The `purge_old_events` job (hourly): deletes events older than their 30 days (docs/webhooks.md,
+ * "Retention"), in batches so no statement holds many rows. Running it twice deletes
  * nothing more. A stream resuming from a purged event id simply continues after it.
  */
 import type { Queryable } from "../../db/sql.ts";

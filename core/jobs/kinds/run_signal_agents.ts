@@ -1,5 +1,5 @@
 /**
- * The signal agent jobs (issue 14, scope 3): `dispatch_signal_agents` runs every 5 minutes
+ * The signal agent jobs (docs/areas.md "Signals"): `dispatch_signal_agents` runs every 5 minutes
  * and enqueues one `run_signal_agent` per due active agent, once per agent and slot;
  * each runs the agent once (core/signals/agent_runner.ts). Two processes dispatching the
  * same slot enqueue one job (`enqueueJobOnce`), and two jobs of one agent in different

@@ -1,5 +1,5 @@
 /**
- * The Worker jobs (issue 6; spec rule 7): `dispatch_workers` runs every 5 minutes and
+ * The Worker jobs (docs/areas.md "Articles and Workers"; spec rule 7): `dispatch_workers` runs every 5 minutes and
  * enqueues one `run_worker` per due Worker and run (core/workers/run_worker.ts); each
  * `run_worker` writes the Worker's suggestions through the Model port.
  */

@@ -1,5 +1,5 @@
 /**
- * The DM jobs (issue 16 scope 2): `send_dms` sends one account's due messages
+ * The DM jobs (docs/areas.md "DM campaigns and auto DM"): `send_dms` sends one account's due messages
  * (core/dm/dm_sender.ts); `dispatch_dm_sends` enqueues it, every minute, for each account
  * with a message due; `dispatch_auto_dms` queues the people who engaged with posts carrying
  * an auto DM (core/dm/auto_dm_engagers.ts). A run that stopped because the rolling day is full or the network

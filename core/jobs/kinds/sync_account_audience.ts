@@ -1,5 +1,5 @@
 /**
- * The audience sync jobs (issue 13, scope 3): `dispatch_audience_sync` runs every 5 minutes
+ * The audience sync jobs (docs/areas.md "Audience"): `dispatch_audience_sync` runs every 5 minutes
  * and enqueues one `sync_account_audience` per account with a list due; each runs one
  * bounded sync of the account's followers, following and engagers
  * (core/audience/audience_sync.ts). A network failure pauses the list with its retry time

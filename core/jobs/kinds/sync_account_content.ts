@@ -1,5 +1,5 @@
 /**
- * The content sync jobs (issue 12): `dispatch_content_sync` runs every 5 minutes and
+ * The content sync jobs (docs/areas.md "Content and analytics"): `dispatch_content_sync` runs every 5 minutes and
  * enqueues one `sync_account_content` per account whose sync is due (each account every
  * 15 minutes); each runs one bounded sync (core/content/content_sync.ts). A failed run
  * wrote nothing and is retried with the job runner's backoff.
