@@ -24,7 +24,8 @@ const SOURCE_RULES =
   "`keywords` (1 to 5 strings, trimmed, de-duplicated case-insensitively, each at most 100 characters), `x_list_id` (numeric) or " +
   "`x_list_url` (`https://<host>/i/lists/<numeric id>`), or `list_id` (a contact list you made on the account; system lists are " +
   "`400 system_list_not_supported`). A public X list is resolved live for one enrichment unit (Limits 4), spent once the lookup " +
-  "ran even when the request is then refused; a private or missing list is `404 x_list_not_found`. Keyword and contact-list " +
+  "ran even when the request is then refused, and given back only when the network could not be reached; a private or missing " +
+  "list is `404 x_list_not_found`. Keyword and contact-list " +
   "sources cost no enrichment.";
 const sourceFields = {
   keywords: feedKeywords.optional(),
@@ -120,9 +121,10 @@ export const engageRouter = router({
           "`limit` (1 to 50, default 20) at a time; list feeds read one page (about 25) that `limit` trims. Posts you already " +
           "replied to are left out unless `include_replied=true` (then flagged `replied`); your own posts never appear. Returned " +
           "posts count as seen and sink below unseen ones later (`seen`); page with `exclude_post_ids` (up to 100). What a feed " +
-          "read is served again for 2 minutes (`meta.cached`); `fresh=true` reads the network now. Each call counts against the " +
-          "feed bucket: 1, or 3 for a contact-list feed of more than 10 members, read 10 at a time in rotation (`fetch_units`); " +
-          `over the cap \`429 rate_limited\` with \`remaining_day\`. ${BY_ID}`,
+          "read is served again for 2 minutes (`meta.cached`, per process); `fresh=true` reads the network now. Each call counts " +
+          "against the feed bucket (Limits 6), cached or not: 1, or 3 for a contact-list feed of more than 10 members, read 10 at " +
+          'a time in rotation (`fetch_units`); over the cap `429 rate_limited` with `bucket: "feed"`, `retry_after` and ' +
+          `\`remaining_day\` (fetches left today). A read that fails before answering gives its fetches back. ${BY_ID}`,
       },
       errors: ["feed_not_found", "x_list_not_found", ...LIVE_ERRORS],
     })
@@ -193,8 +195,9 @@ export const engageRouter = router({
           "Exactly one of `post_id` (read live: one unit of the daily live allowance, none when the post was looked up in the last " +
           "15 minutes) or `post` (the wording, with optional `author_name` and `author_handle`: no allowance). Optional `thoughts` " +
           "(up to 2,000 characters) steer it; `tone` one of engaging (default), humorous, creative, sarcastic, inspirational, " +
-          "concise. Returns text only: nothing is posted (rule 7). Metered credits, typically 2, refunded in full when the model " +
-          "fails before output.",
+          "concise. Written in the account's voice; returns text only: nothing is posted (rule 7). Metered credits, typically 2, " +
+          "with the `X-Credits-*` headers, refunded in full when the model fails before output. `meta.live_lookups` says whether " +
+          "the allowance was spent; the 15-minute cache of looked-up posts is the one `GET /v1/x/posts/{id}` fills.",
       },
       credits: { metered: 1 },
       exactlyOneOf: ["post_id", "post"],
