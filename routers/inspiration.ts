@@ -12,7 +12,7 @@ export const inspirationRouter = router({
         tags: ["Inspiration"],
         summary: "Search public posts for inspiration",
         description:
-          "Relevance-ranked full-text search of a stored corpus of recent public posts, with engagement, author-size, time, language and topic filters. Weak and promotional matches are dropped, so a page may be short; `has_more` does not need a full page. Pages 1 to 7. Counts as a read.",
+          "Relevance-ranked full-text search of a stored corpus of recent public posts, with engagement, author-size, time, language and topic filters. Owner-scoped: no `account_id`. With a query, weak matches (relevance under 0.01 on `ts_rank_cd`'s 0-1 scale: the query's words scattered more than about eight words apart) and promotional posts (a strong self-promotion score) are dropped, so a page may be short; `has_more` says whether a next page (up to 7) has posts. Pages 1 to 7. Counts as a read.",
       },
     })
     .input(inspirationInput)
