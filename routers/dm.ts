@@ -53,12 +53,13 @@ export const dmRouter = router({
         description:
           `Only enqueues (spec rule 7): the sender job sends each message once, within the plan's limits. \`recipients\`: 1 to ${MAX_RECIPIENTS}; ` +
           "each needs its own `message` or the shared one (1 to 1,000 characters); `[name]`, `[first]` and `[handle]` are filled per recipient " +
-          "when the message is sent. The account itself is never messaged (counted in `skipped`); people messaged in the last 24 hours, " +
+          'when the message is sent (from the row, else the person\'s profile, else "there"). The account itself is never messaged (counted in `skipped`); people messaged in the last 24 hours, ' +
           "already queued, or repeated in the request are counted in `duplicates` and not queued. Limits (`GET /v1/dm/limits`): a campaign " +
           "the UTC month cannot hold is `429 dm_limit_reached` with `scope: month` (units are counted against the month the campaign is " +
           "made in); what the rolling 24 hours cannot hold is `429 dm_limit_reached` with `scope: day`, unless `spread: true` places it " +
-          "over the following days (`scheduled`). On a plan without scheduling, `spread` is ignored and the overflow is counted in " +
-          "`skipped` (still `scope: day` when nothing fits today). Refusals carry `Retry-After`. A plan without DMs answers " +
+          "at the start of each following 24 hours with room (`scheduled`), never beyond the month's units. On a plan without scheduling, `spread` is ignored and the overflow is counted in " +
+          "`skipped` (still `scope: day` when nothing fits today). Refusals carry `Retry-After` (to the next month, or until the " +
+          "oldest send leaves the window). A plan without DMs answers " +
           "`403 dm_not_in_plan`; an account whose X authorisation was lost `409 reauth_required`. Answers `id` (also as `campaign_id`) " +
           "and the counts. Supports `Idempotency-Key`. No AI credits.",
       },
@@ -163,7 +164,12 @@ export const dmRouter = router({
           "The plan's DM limits and their use (spec: DM limits): `monthly.max` per UTC month and `monthly.committed` (sent plus " +
           "queued unsent messages), `daily_bulk.max` over any rolling 24 hours, `per_post_max` (people one post's `auto_dm` may " +
           "message), `posts_with_auto_dm` (scheduled posts per month that may carry one) and `scheduling_enabled` (whether `spread` " +
-          "works). A plan without DMs answers `403 dm_not_in_plan`.",
+          "works). `daily_bulk.used` counts messages sent or in flight in the last 24 hours plus queued ones due within the next " +
+          "24. Counts come from the message rows themselves, so a failed, skipped or cancelled message gives its unit back the moment " +
+          "its row changes. Per account, by the owner's plan; monthly / rolling 24 hours / `per_post_max` / `posts_with_auto_dm` / " +
+          "`scheduling_enabled`: basic 300 / 50 / 25 / 5 / no; pro 2,000 / 200 / 100 / 30 / yes; advanced 6,000 / 500 / 100 / 100 / " +
+          "yes; ultra 20,000 / 1,000 / 100 / 300 / yes; enterprise 1,000,000 / 100,000 / 100 / 10,000 / yes. A plan without DMs " +
+          "(trial) answers `403 dm_not_in_plan`.",
       },
       errors: ["dm_not_in_plan"],
     })
