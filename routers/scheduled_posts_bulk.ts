@@ -12,7 +12,7 @@ import { bulkAutoRetweet } from "../core/scheduling/bulk_auto_retweet.ts";
 import { bulkDelete } from "../core/scheduling/bulk_delete.ts";
 
 const COMMON =
-  "Acts on queued posts of one account (`account_id`, default main): drafts, sent and error posts, posts due or being published, and ids of no post of the account are skipped with a reason. Each id gets a result. Re-running converges.";
+  "Acts on queued posts of one account (`account_id`, default main): drafts, sent and error posts, posts due or being published, and ids of no post of the account are skipped with a reason. Each id gets a result (`updated`/`deleted`, or `skipped` with a reason) beside the counts. One write and one transaction. Re-running converges.";
 
 /** The three bulk queue endpoints, mounted as `bulk` in the scheduled-posts router. */
 export const scheduledPostsBulkRouter = router({
