@@ -60,7 +60,7 @@ export const articlesRouter = router({
         tags: ["Articles"],
         summary: "Save an article draft",
         description:
-          "The body is Markdown; constructs X articles cannot hold degrade to text and are listed in `warnings`; a link or image URL that is not http(s) is refused.",
+          "The body is Markdown, in both directions. The network's subset is kept (headings 1-3, two list levels, one quote level, bold, italic, strikethrough, http(s) links and images, a post URL on its own line); code, HTML, tables, footnotes and task boxes degrade to text, deeper nesting flattens, and each change is reported in `warnings`; a link or image URL that is not http(s) is refused.",
       },
       successStatus: 201,
       idempotent: true,
@@ -157,7 +157,7 @@ export const articlesRouter = router({
         tags: ["Articles"],
         summary: "Publish an article now",
         description:
-          "Send an `Idempotency-Key`. Needs the premium tier on the connected X account. A failure returns the article to draft (502 x_publish_failed, quota refunded); on 504 upstream_timeout it stays `publishing` until the outcome is reconciled: read it before retrying (a retry never publishes twice).",
+          "Send an `Idempotency-Key`. Needs the premium tier on the connected X account (`403 x_premium_required`). A failure returns the article to draft (502 x_publish_failed, quota refunded; also for the network's 10 drafts / 5 publishes a day); on 504 upstream_timeout it stays `publishing` until the outcome is reconciled by the publication's token (a retry, or a job 150 s later), never guessed: read it before retrying (a retry never publishes twice).",
       },
       idempotent: true,
       errors: [
