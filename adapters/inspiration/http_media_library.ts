@@ -1,6 +1,6 @@
 /**
  * The MediaLibrary port over HTTP: a hosted library at `INSPIRATION_MEDIA_URL`, with
- * `INSPIRATION_MEDIA_KEY` as a bearer token. The protocol (README, "Inspiration media"):
+ * `INSPIRATION_MEDIA_KEY` as a bearer token. The protocol (docs/areas.md, "Inspiration media"):
  *
  *   POST {INSPIRATION_MEDIA_URL}/search
  *   { "q": string | null, "platforms": ["x", ...], "since": ISO-8601 | null,

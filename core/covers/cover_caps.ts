@@ -1,7 +1,7 @@
 /**
  * Per-plan cover caps (supplement: Articles, `POST /v1/articles/{id}/cover`: "daily/monthly
  * cover caps `429` with `remaining_day`/`remaining_month`"). The numbers are Threadline's
- * choice (the source shows none), documented in README and the OpenAPI document. They are
+ * choice (the source shows none), documented in docs/choices.md and the OpenAPI document. They are
  * counted per credit owner (the account owner, as credits are) in PostgreSQL from the
  * generations themselves, per UTC day and UTC calendar month; a generation that failed was
  * refunded and does not count. The answer is `429 ai_action_limited` (the spec's code for

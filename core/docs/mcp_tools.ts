@@ -27,7 +27,7 @@ export function toolsetOf(tag: string): string {
     .replace(/^_|_$/g, "");
 }
 
-/** How to connect the usual clients, for the references and README. */
+/** How to connect the usual clients, for the references and docs/mcp.md. */
 export function mcpConnectionGuide(serverUrl: string): string[] {
   const url = `${serverUrl.replace(/\/+$/, "")}${MCP_PATH}`;
   return [

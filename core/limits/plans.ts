@@ -1,6 +1,6 @@
 /**
  * Plans and their request buckets (spec: Limits 1-2). The spec leaves per-plan numbers
- * "not shown"; these are Threadline's choices, documented in README and the OpenAPI
+ * "not shown"; these are Threadline's choices, documented in docs/choices.md and the OpenAPI
  * document. Feed-fetch numbers follow the supplement (section 3.1). `basic` is the
  * plan of 30 reads and 10 writes per minute the spec's sample message names.
  */

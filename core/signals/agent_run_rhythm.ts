@@ -1,7 +1,7 @@
 /**
  * The agent runner's bounds and rhythm (docs/areas.md "Signals"): what one run of one agent may
  * read, how far back a first run looks, and when the agent is due again. The spec leaves
- * all of these to us; README lists them.
+ * all of these to us; docs/areas.md ("Signals") lists them.
  */
 import type { Clock } from "../clock.ts";
 import type { Sql } from "../db/sql.ts";
