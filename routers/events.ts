@@ -3,9 +3,9 @@
  * cursor or as a Server-Sent Events stream (`GET /v1/events`; docs/webhooks.md).
  */
 import { z } from "zod";
-import { keyProcedure, router } from "../core/trpc.ts";
+import { inAccount, keyProcedure, router } from "../core/trpc.ts";
 import { dataOf } from "../core/schema.ts";
-import { putEventSettings, readEventSettings } from "../core/events/credits_low.ts";
+import { putEventSettings, readEventSettings } from "../core/events/event_settings.ts";
 import { eventList, eventsQuery, readEvents } from "../core/events/read_events.ts";
 import { EVENT_RETENTION_DAYS, EVENT_TYPES } from "../core/events/event_types.ts";
 import { creditsLowThreshold, eventSettings } from "../core/events/event_schema.ts";
@@ -36,6 +36,7 @@ export const eventsRouter = router({
       beyondSpec: "The spec offers no push; events make every polled state change readable as a list or a stream.",
     })
     .input(eventsQuery)
+    .use(inAccount)
     .output(eventList)
     .query(({ ctx, input }) => readEvents(ctx, input)),
 

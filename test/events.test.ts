@@ -29,7 +29,7 @@ import { deductPostQuota } from "../core/scheduling/post_quota.ts";
 import { publishScheduledPost } from "../core/scheduling/publish_post.ts";
 import { schedulePublication } from "../core/scheduling/schedule_publication.ts";
 import { insertPost, updatePostColumns } from "../core/scheduling/scheduled_posts_queries.ts";
-import { recordPostEvent } from "../core/events/post_events.ts";
+import { recordPostEvent } from "../core/scheduling/post_events.ts";
 import { sequenceEvents } from "../core/events/events_queries.ts";
 import { purgeOldEvents } from "../core/jobs/kinds/purge_old_events.ts";
 import { NetworkRejectedError } from "../core/network/network_errors.ts";

@@ -16,7 +16,7 @@
  *   token, and publishing with a token the network already published answers that article
  *   instead of publishing a second one (both adapters; `adapters/x/*article_writes.ts`).
  */
-import { recordArticleEvent, recordArticleEventById } from "../events/article_events.ts";
+import { recordArticleEvent, recordArticleEventById } from "./article_events.ts";
 import type { Clock } from "../clock.ts";
 import type { Sql } from "../db/sql.ts";
 import type { JobRow } from "../jobs/jobs_queries.ts";

@@ -9,7 +9,7 @@
  * 9), and scheduling needs a finished onboarding (`403 onboarding_required`), as scheduled
  * posts do; unscheduling does not, so a user can always take an article off the queue.
  */
-import { recordArticleEvent } from "../events/article_events.ts";
+import { recordArticleEvent } from "./article_events.ts";
 import type { KeyContext } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { deductPostQuota, refundPostQuota } from "../scheduling/post_quota.ts";

@@ -5,7 +5,7 @@
  * locked, the ledger row appended and the running total moved together, so the ledger
  * always balances. A pool that cannot be read refuses the call.
  */
-import { noteCreditsMovement } from "../events/credits_low.ts";
+import { noteCreditsMovement } from "./credits_low.ts";
 import type { Context } from "../context.ts";
 import type { Queryable, Sql } from "../db/sql.ts";
 import { ApiError } from "../errors.ts";

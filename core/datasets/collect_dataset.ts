@@ -14,7 +14,7 @@
  * - One background collection per account (`409 collection_in_progress`, from the unique
  *   index `datasets_one_collecting`).
  */
-import { finishDatasetRecorded, recordDatasetEvent } from "../events/dataset_events.ts";
+import { finishDatasetRecorded, recordDatasetEvent } from "./dataset_events.ts";
 import type { AccountContext } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { isUniqueViolation } from "../db/pg_errors.ts";

@@ -14,7 +14,7 @@
  * credits: the daily slot bounds it (Threadline's choice; the spec's AI credit table does not
  * price it). A model failure in the request answers `502`/`503`/`504` and stores nothing.
  */
-import { finishDatasetRecorded, recordDatasetEvent } from "../events/dataset_events.ts";
+import { finishDatasetRecorded, recordDatasetEvent } from "./dataset_events.ts";
 import type { AccountContext } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { isUniqueViolation } from "../db/pg_errors.ts";

@@ -17,7 +17,7 @@
  * Reset on `202` (spec: Credit headers). Research takes no daily collection slot and runs
  * beside a background collection (Limits 7; index `datasets_one_collecting`).
  */
-import { recordDatasetEvent } from "../events/dataset_events.ts";
+import { recordDatasetEvent } from "./dataset_events.ts";
 import type { AccountContext } from "../context.ts";
 import type { JobDeps } from "../jobs/job_kinds.ts";
 import type { JobRow } from "../jobs/jobs_queries.ts";

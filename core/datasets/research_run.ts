@@ -14,7 +14,7 @@ import type { JobRow } from "../jobs/jobs_queries.ts";
 import { type CreditOwner, refundCreditsIn } from "../credits/credits.ts";
 import { planById } from "../limits/plans.ts";
 import { appendRows, type DatasetRow, lastPosition } from "./datasets_queries.ts";
-import { finishDatasetRecorded } from "../events/dataset_events.ts";
+import { finishDatasetRecorded } from "./dataset_events.ts";
 import { lockResearchRun, researchedCount, saveResearchStep } from "./research_queries.ts";
 import { researchTarget } from "./research_profile.ts";
 import { CREDITS_PER_PROFILE } from "./research_costs.ts";

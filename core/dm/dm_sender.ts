@@ -19,7 +19,7 @@
  * `failed` with the reason, which returns its monthly unit; losing the network
  * authorisation pauses the account (`reauth_required`) with its messages kept.
  */
-import { settleDmRecorded } from "../events/dm_events.ts";
+import { settleDmRecorded } from "./dm_events.ts";
 import type { Clock } from "../clock.ts";
 import type { Sql } from "../db/sql.ts";
 import {

@@ -6,9 +6,8 @@
  * (migration 0028).
  */
 import { z } from "zod";
-import type { KeyContext } from "../context.ts";
+import type { AccountContext } from "../context.ts";
 import { ApiError } from "../errors.ts";
-import { resolveAccount } from "../accounts/resolve_account.ts";
 import type { Sql } from "../db/sql.ts";
 import { accountIdValue, commaListOf, limitParam, timestamp } from "../schema.ts";
 import { pause } from "../abortable_pause.ts";
@@ -61,14 +60,14 @@ type EventsQuery = z.output<typeof eventsQuery>;
  * `text/event-stream`, a stream of them (`ctx.reply.stream`) with an empty list as the
  * procedure's answer.
  */
-export async function readEvents(ctx: KeyContext, input: EventsQuery): Promise<z.infer<typeof eventList>> {
+export async function readEvents(ctx: AccountContext, input: EventsQuery): Promise<z.infer<typeof eventList>> {
   const { sql } = ctx.services;
   const filter: EventFilter = { since: input.since === undefined ? undefined : new Date(input.since) };
-  if (input.account_id !== undefined) {
-    // Another user's account is `404 account_not_found`, as on every endpoint (rule 6); an
-    // account shared with you has no events of yours: its events belong to its owner.
-    filter.accountId = (await resolveAccount(ctx, ctx.principal, input.account_id, { write: false })).id;
-  }
+  // `ctx.account` was resolved from `account_id` by the procedure (`inAccount`): another
+  // user's account is `404 account_not_found`, as on every endpoint (rule 6); an account
+  // shared with you has no events of yours: its events belong to its owner. Without
+  // `account_id` the key's user reads every account they own, not only the main one.
+  if (input.account_id !== undefined) filter.accountId = ctx.account.id;
   const header = lastEventIdHeader(ctx.transport.headers.get("last-event-id"));
   await sequenceAllEvents(sql);
   if (ctx.transport.acceptsStream) {

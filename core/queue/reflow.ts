@@ -13,7 +13,7 @@
  * months ahead (the furthest a post may be queued); posts due sooner are the publisher's
  * and are left alone.
  */
-import { recordPostsScheduled } from "../events/post_events.ts";
+import { recordPostsScheduled } from "../scheduling/post_events.ts";
 import type { Queryable } from "../db/sql.ts";
 import { MAX_LEAD_MONTHS, MIN_LEAD_SECONDS } from "../scheduling/post_content.ts";
 import { schedulePublication } from "../scheduling/schedule_publication.ts";

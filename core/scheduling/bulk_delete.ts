@@ -4,7 +4,7 @@
  * exactly the unit it took, to the period it was taken from (`quota_period_start`). Drafts,
  * sent and error posts are skipped (they are not queued); a deleted id is skipped on a rerun.
  */
-import { recordPostsDeleted } from "../events/post_events.ts";
+import { recordPostsDeleted } from "./post_events.ts";
 import type { AccountContext } from "../context.ts";
 import { assertSchedulerReachable } from "./scheduling_gate.ts";
 import { refundPostQuota } from "./post_quota.ts";

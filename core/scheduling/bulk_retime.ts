@@ -7,7 +7,7 @@
  * or sent converges (supplement: "deleted id is skipped"); a move to the time a post
  * already has is a no-op, skipped as `unchanged`.
  */
-import { recordPostsScheduled } from "../events/post_events.ts";
+import { recordPostsScheduled } from "./post_events.ts";
 import type { AccountContext } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { checkScheduleTime } from "./post_content.ts";

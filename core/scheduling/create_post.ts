@@ -14,7 +14,7 @@ import { assertOnboarded, assertSchedulerReachable } from "./scheduling_gate.ts"
 import { checkParts, checkScheduleTime, checkTags, type ContentInput, partsOf } from "./post_content.ts";
 import { deductPostQuota } from "./post_quota.ts";
 import { schedulePublication } from "./schedule_publication.ts";
-import { recordPostEvent } from "../events/post_events.ts";
+import { recordPostEvent } from "./post_events.ts";
 import { accountHasPremium, insertPost, setPostTags, updatePostColumns } from "./scheduled_posts_queries.ts";
 import { readPost } from "./read_post.ts";
 import { publishNowAndRead } from "./publish_now_request.ts";

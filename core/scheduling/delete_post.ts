@@ -2,7 +2,7 @@
  * `DELETE /v1/scheduled-posts/{id}`: removes the post; a queued post gives back exactly
  * the quota unit it took. A sent post's record goes; the network keeps the post.
  */
-import { recordPostsDeleted } from "../events/post_events.ts";
+import { recordPostsDeleted } from "./post_events.ts";
 import type { KeyContext } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { assertSchedulerReachable } from "./scheduling_gate.ts";

@@ -36,7 +36,7 @@ import {
   type PublishPartRow,
 } from "./publish_queries.ts";
 import { armFollowUps } from "./post_follow_ups.ts";
-import { recordPostEvent } from "../events/post_events.ts";
+import { recordPostEvent } from "./post_events.ts";
 import { carriedParts } from "./carried_parts.ts";
 import type { PublishJobPayload } from "./schedule_publication.ts";
 

@@ -5,7 +5,7 @@
  * becomes queued only through `status: "scheduled"` (a `scheduled_for` alone never promotes
  * it) and takes a quota unit; back to `draft` returns exactly that unit.
  */
-import { recordPostEvent } from "../events/post_events.ts";
+import { recordPostEvent } from "./post_events.ts";
 import type { KeyContext } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { markMediaAttached } from "../media/attachable_media.ts";

@@ -5,7 +5,7 @@
  * together, so a failure leaves neither a half-written lead nor a cursor past unjudged
  * people, and the next run resumes from the old cursor.
  */
-import { recordLeadsFound } from "../events/lead_events.ts";
+import { recordLeadsFound } from "./lead_events.ts";
 import type { Queryable } from "../db/sql.ts";
 import type { NetworkUser } from "../network/network_records.ts";
 import { upsertContactProfiles } from "../audience/contacts_queries.ts";

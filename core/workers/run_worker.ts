@@ -7,7 +7,7 @@
  * no longer the Worker's (already done, or the Worker was changed) does nothing, so a
  * job delivered twice writes one batch.
  */
-import { recordSuggestionsCreated } from "../events/suggestion_events.ts";
+import { recordSuggestionsCreated } from "./suggestion_events.ts";
 import type { Clock } from "../clock.ts";
 import type { Queryable, Sql } from "../db/sql.ts";
 import type { Model } from "../model/model.ts";

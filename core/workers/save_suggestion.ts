@@ -8,7 +8,7 @@
  * is well-formed but refused, as the scheduling service refuses a payload).
  * No AI credits (supplement 3.3).
  */
-import { recordPostsScheduled } from "../events/post_events.ts";
+import { recordPostsScheduled } from "../scheduling/post_events.ts";
 import type { KeyContext } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { assertOnboarded, assertSchedulerReachable } from "../scheduling/scheduling_gate.ts";

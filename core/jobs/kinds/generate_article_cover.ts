@@ -13,7 +13,7 @@
  * unreachable or rate-limited model, the store, the database); the last attempt ends
  * `failed` and refunds instead of throwing.
  */
-import { recordCoverEvent } from "../../events/cover_events.ts";
+import { recordCoverEvent } from "../../covers/cover_events.ts";
 import type { Clock } from "../../clock.ts";
 import type { Sql } from "../../db/sql.ts";
 import type { JobRow } from "../jobs_queries.ts";

@@ -4,8 +4,8 @@
  * the transaction that made the change; `post.deleted` carries `{ id }` (the post is gone).
  */
 import type { Queryable } from "../db/sql.ts";
-import { readPost } from "../scheduling/read_post.ts";
-import { recordEvent } from "./record_event.ts";
+import { readPost } from "./read_post.ts";
+import { recordEvent } from "../events/record_event.ts";
 
 /** Records `type` for post `postId` in `tx`, with the post as it now reads. */
 export async function recordPostEvent(tx: Queryable, type: "post.scheduled" | "post.sent" | "post.failed", postId: number, now: Date): Promise<void> {

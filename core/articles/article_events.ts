@@ -6,9 +6,9 @@
  * changes are the `cover.*` events' (test/event_emitters.test.ts compares both reads).
  */
 import type { Queryable } from "../db/sql.ts";
-import { toArticle } from "../articles/article_view.ts";
-import { articleById, type ArticleRow } from "../articles/articles_queries.ts";
-import { recordEvent } from "./record_event.ts";
+import { toArticle } from "./article_view.ts";
+import { articleById, type ArticleRow } from "./articles_queries.ts";
+import { recordEvent } from "../events/record_event.ts";
 
 /** An article event type. */
 export type ArticleEventType = "article.scheduled" | "article.published" | "article.publish_failed";

@@ -4,9 +4,9 @@
  * recorded in the job's committing transaction.
  */
 import type { Queryable } from "../db/sql.ts";
-import { lockGeneration } from "../covers/cover_queries.ts";
-import { generationView } from "../covers/cover_view.ts";
-import { recordEvent } from "./record_event.ts";
+import { lockGeneration } from "./cover_queries.ts";
+import { generationView } from "./cover_view.ts";
+import { recordEvent } from "../events/record_event.ts";
 
 /** Records `type` for generation `id`, read in `tx` after it ended. */
 export async function recordCoverEvent(tx: Queryable, type: "cover.done" | "cover.failed", id: number, now: Date): Promise<void> {

@@ -1,6 +1,6 @@
 /** SQL the DM events read (core/events/dm_events.ts): the settled message, and its campaign's state. */
 import type { Queryable } from "../db/sql.ts";
-import type { CampaignRow, MessageRow } from "../dm/dm_queries.ts";
+import type { CampaignRow, MessageRow } from "./dm_queries.ts";
 
 /** A message by id. */
 export async function dmMessageById(sql: Queryable, id: number): Promise<MessageRow | undefined> {

@@ -3,9 +3,9 @@
  * `GET /v1/signals/leads` lists it (deposit state included), in the signal's commit.
  */
 import type { Queryable } from "../db/sql.ts";
-import { toLead } from "../signals/leads.ts";
-import { leadById } from "../signals/leads_queries.ts";
-import { recordEvent } from "./record_event.ts";
+import { toLead } from "./leads.ts";
+import { leadById } from "./leads_queries.ts";
+import { recordEvent } from "../events/record_event.ts";
 
 /** Records `lead.found` for each of `leads` (just stored, and deposited when they were), read in `tx`. */
 export async function recordLeadsFound(tx: Queryable, leads: readonly { id: number }[], now: Date): Promise<void> {

@@ -3,9 +3,9 @@
  * with the suggestion as `GET /v1/workers/suggestions` lists it, in the run's transaction.
  */
 import type { Queryable } from "../db/sql.ts";
-import { suggestionsOfRun } from "../workers/workers_queries.ts";
-import { toSuggestion } from "../workers/worker_view.ts";
-import { recordEvent } from "./record_event.ts";
+import { suggestionsOfRun } from "./workers_queries.ts";
+import { toSuggestion } from "./worker_view.ts";
+import { recordEvent } from "../events/record_event.ts";
 
 /** Records `suggestion.created` for each suggestion of worker `workerId`'s run at `runAt`. */
 export async function recordSuggestionsCreated(tx: Queryable, workerId: number, runAt: Date, now: Date): Promise<void> {

@@ -5,11 +5,10 @@
  * `PUT /v1/events/settings` (`credits_low_threshold`, null or absent: off).
  */
 import type { Queryable } from "../db/sql.ts";
-import type { KeyContext } from "../context.ts";
-import type { PoolRow } from "../credits/credits_queries.ts";
-import { remainingOf } from "../credits/pool_remaining.ts";
-import { eventSettingsOf, eventSettingsOfAccount, markCreditsLowAnnounced, putCreditsLowThreshold } from "./event_settings_queries.ts";
-import { recordEvent } from "./record_event.ts";
+import type { PoolRow } from "./credits_queries.ts";
+import { remainingOf } from "./pool_remaining.ts";
+import { eventSettingsOfAccount, markCreditsLowAnnounced } from "../events/event_settings_queries.ts";
+import { recordEvent } from "../events/record_event.ts";
 
 /**
  * Called by a charge inside its transaction with the pool before and after the movement
@@ -35,17 +34,4 @@ export async function noteCreditsMovement(tx: Queryable, before: PoolRow, after:
     period_end: after.period_end.toISOString(),
   };
   await recordEvent(tx, { accountId: after.owner_id, type: "credits.low", objectType: "credits", objectId: after.owner_id, data, now });
-}
-
-/** The event settings as `GET /v1/events/settings` answers them. */
-export async function readEventSettings(ctx: KeyContext) {
-  const row = await eventSettingsOf(ctx.services.sql, ctx.principal.userId);
-  return { data: { credits_low_threshold: row?.credits_low_threshold ?? null } };
-}
-
-/** `PUT /v1/events/settings`: replaces the settings (an absent threshold turns `credits.low` off). */
-export async function putEventSettings(ctx: KeyContext, input: { credits_low_threshold?: number | null }) {
-  const threshold = input.credits_low_threshold ?? null;
-  await putCreditsLowThreshold(ctx.services.sql, ctx.principal.userId, threshold, new Date(ctx.services.clock.now()));
-  return { data: { credits_low_threshold: threshold } };
 }

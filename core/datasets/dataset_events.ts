@@ -5,9 +5,9 @@
  * stores it ready (`recordDatasetEvent` after the insert).
  */
 import type { Queryable, Sql } from "../db/sql.ts";
-import { datasetById, finishDataset } from "../datasets/datasets_queries.ts";
-import { datasetView } from "../datasets/dataset_view.ts";
-import { recordEvent } from "./record_event.ts";
+import { datasetById, finishDataset } from "./datasets_queries.ts";
+import { datasetView } from "./dataset_view.ts";
+import { recordEvent } from "../events/record_event.ts";
 
 /** Records `dataset.ready` or `dataset.failed` (by its status) for dataset `id`, read in `tx`. */
 export async function recordDatasetEvent(tx: Queryable, id: string, now: Date): Promise<void> {

@@ -5,9 +5,9 @@
  * one to send. All in the sender's committing transaction.
  */
 import type { Queryable, Sql } from "../db/sql.ts";
-import { campaignView, messageView } from "../dm/read_campaigns.ts";
+import { campaignView, messageView } from "./read_campaigns.ts";
 import { campaignHasUnsettled, dmMessageById, lockCampaign } from "./dm_event_queries.ts";
-import { recordEvent } from "./record_event.ts";
+import { recordEvent } from "../events/record_event.ts";
 
 /**
  * Runs `settle` (which ends message `messageId` `sent` or `failed` and answers whether it
