@@ -18,7 +18,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Sql } from "../core/db/sql.ts";
-import { jobLanes } from "../core/jobs/job_kinds.ts";
+import { jobLanes } from "../jobs/task_list.ts";
 import { COVER_CREDITS, COVER_JOB_KIND } from "../core/covers/cover_job.ts";
 import { startJobRunner } from "../jobs/index.ts";
 import { createThreadline } from "../mod.ts";

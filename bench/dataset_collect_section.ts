@@ -9,7 +9,7 @@
  */
 import { performance } from "node:perf_hooks";
 import type { Services } from "../core/context.ts";
-import { jobHandlers } from "../core/jobs/job_kinds.ts";
+import { jobHandlers } from "../jobs/task_list.ts";
 import { runJobsOnce } from "../core/jobs/job_runner.ts";
 import { seedSectionUser } from "./seed.ts";
 import { formatColumns, round } from "./report.ts";

@@ -14,7 +14,7 @@ import { randomBytes } from "node:crypto";
 import { pathToFileURL } from "node:url";
 import { availableParallelism } from "node:os";
 import type { Sql } from "../core/db/sql.ts";
-import { jobLanes } from "../core/jobs/job_kinds.ts";
+import { jobLanes } from "../jobs/task_list.ts";
 import { schedulePublication } from "../core/scheduling/schedule_publication.ts";
 import { startJobRunner } from "../jobs/index.ts";
 import { createThreadline } from "../mod.ts";

@@ -6,7 +6,7 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { jobHandlers } from "../core/jobs/job_kinds.ts";
+import { jobHandlers } from "../jobs/task_list.ts";
 import { runJobsOnce } from "../core/jobs/job_runner.ts";
 import { NetworkTimeoutError, NetworkUnavailableError } from "../core/network/network_errors.ts";
 import type { SocialNetwork } from "../core/network/social_network.ts";

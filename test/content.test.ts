@@ -11,7 +11,7 @@ import { manualClock } from "./support/manual_clock.ts";
 import { syncAccountContent } from "../core/content/content_sync.ts";
 import { syncStateOf } from "../core/content/content_sync_queries.ts";
 import { categoryOf } from "../core/content/own_content_rows.ts";
-import { dispatchContentSync } from "../core/jobs/kinds/sync_account_content.ts";
+import { dispatchContentSync } from "../core/content/content_jobs.ts";
 import { NetworkUnavailableError } from "../core/network/network_errors.ts";
 import type { NetworkPost, NetworkUser, Page } from "../core/network/network_records.ts";
 import type { SocialNetwork } from "../core/network/social_network.ts";

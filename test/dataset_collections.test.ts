@@ -14,7 +14,7 @@ import { childEnv, pollUntil, startNode } from "./support/child_node.ts";
 import type { NetworkDemoFixtures } from "../core/network/network_records.ts";
 import type { SocialNetwork } from "../core/network/social_network.ts";
 import { NetworkUnavailableError } from "../core/network/network_errors.ts";
-import { jobHandlers } from "../core/jobs/job_kinds.ts";
+import { jobHandlers } from "../jobs/task_list.ts";
 import { runJobsOnce } from "../core/jobs/job_runner.ts";
 import { enqueueJob, sweepStaleJobs } from "../core/jobs/jobs_queries.ts";
 import { insertDataset } from "../core/datasets/datasets_queries.ts";

@@ -13,7 +13,7 @@ import { startFakeOpenAiServer, type FakeOpenAiServer } from "./support/fake_ope
 import { insertTestDataset, ownerOf, replierRow } from "./support/dataset_rows.ts";
 import type { Sql } from "../core/db/sql.ts";
 import type { Model } from "../core/model/model.ts";
-import { jobHandlers } from "../core/jobs/job_kinds.ts";
+import { jobHandlers } from "../jobs/task_list.ts";
 import { runJobsOnce } from "../core/jobs/job_runner.ts";
 import type { JobRow } from "../core/jobs/jobs_queries.ts";
 import { datasetById } from "../core/datasets/datasets_queries.ts";

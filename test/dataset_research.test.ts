@@ -18,7 +18,7 @@ import { chargeCredits, creditState, refundCreditsIn, type CreditOwner } from ".
 import { planById } from "../core/limits/plans.ts";
 import { consumeAllowances, releaseAllowances, type AllowanceSpec } from "../core/limits/allowances.ts";
 import { dailyActionCap, LIVE_LOOKUPS, PLATFORM_LIVE_DATA } from "../core/limits/allowance_catalog.ts";
-import { jobHandlers } from "../core/jobs/job_kinds.ts";
+import { jobHandlers } from "../jobs/task_list.ts";
 import { runJobsOnce } from "../core/jobs/job_runner.ts";
 import type { JobRow } from "../core/jobs/jobs_queries.ts";
 import { datasetById, deleteDataset, insertDataset, rowsPage, type StoredRow } from "../core/datasets/datasets_queries.ts";

@@ -27,7 +27,7 @@ import { enqueueCampaign } from "../core/dm/create_campaign.ts";
 import { dmAllowanceOf } from "../core/dm/dm_limits.ts";
 import { sendDueMessages } from "../core/dm/dm_sender.ts";
 import { sequenceEvents } from "../core/events/events_queries.ts";
-import { jobHandlers } from "../core/jobs/job_kinds.ts";
+import { jobHandlers } from "../jobs/task_list.ts";
 import { enqueueJob } from "../core/jobs/jobs_queries.ts";
 import { runJobsOnce } from "../core/jobs/job_runner.ts";
 import { ModelFailedError, ModelTimeoutError } from "../core/model/model_errors.ts";

@@ -19,7 +19,7 @@ import { chargeCredits, creditState, grantCredits, type CreditOwner } from "../c
 import { planById } from "../core/limits/plans.ts";
 import { creditOwnerRow } from "../core/covers/cover_queries.ts";
 import { COVER_JOB_KIND } from "../core/covers/cover_job.ts";
-import { jobHandlers, periodicJobs } from "../core/jobs/job_kinds.ts";
+import { jobHandlers, periodicJobs } from "../jobs/task_list.ts";
 import { runJobsOnce } from "../core/jobs/job_runner.ts";
 import { enqueueCampaign } from "../core/dm/create_campaign.ts";
 import { dmAllowanceOf } from "../core/dm/dm_limits.ts";
@@ -31,7 +31,7 @@ import { schedulePublication } from "../core/scheduling/schedule_publication.ts"
 import { insertPost, updatePostColumns } from "../core/scheduling/scheduled_posts_queries.ts";
 import { recordPostEvent } from "../core/scheduling/post_events.ts";
 import { sequenceEvents } from "../core/events/events_queries.ts";
-import { purgeOldEvents } from "../core/jobs/kinds/purge_old_events.ts";
+import { purgeOldEvents } from "../core/events/events_jobs.ts";
 import { NetworkRejectedError } from "../core/network/network_errors.ts";
 
 let harness: Harness;

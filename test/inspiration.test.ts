@@ -13,7 +13,7 @@ import { INSPIRATION_TOPICS } from "../core/inspiration/topic_lexicon.ts";
 import { ingestInspiration } from "../core/inspiration/ingest_inspiration.ts";
 import { type InspirationPostInput, refreshTierRates, upsertInspirationPosts } from "../core/inspiration/inspiration_queries.ts";
 import { TOPIC_EXAMPLES } from "./fixtures/topic_examples.ts";
-import { jobHandlers, periodicJobs } from "../core/jobs/job_kinds.ts";
+import { jobHandlers, periodicJobs } from "../jobs/task_list.ts";
 import type { JobRow } from "../core/jobs/jobs_queries.ts";
 
 // A clock that stands still: the simulated world posts nothing new between two ingests.

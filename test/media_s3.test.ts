@@ -11,7 +11,7 @@ import { startHarness, transports, type Harness } from "./support/harness.ts";
 import { startFakeS3, type FakeS3 } from "./support/fake_s3_server.ts";
 import { GIF_1X1, PNG_1X1, rejectsWithCode } from "./support/media_bytes.ts";
 import { checkAttachableMedia } from "../core/media/attachable_media.ts";
-import { purgeUnattachedMedia } from "../core/jobs/kinds/purge_unattached_media.ts";
+import { purgeUnattachedMedia } from "../core/media/media_jobs.ts";
 import { presignUrl, sha256Hex, signHeaders } from "../adapters/media/sigv4.ts";
 import { mediaStoreConfig } from "../adapters/media/open_media_store.ts";
 import { createS3MediaStore } from "../adapters/media/s3_media_store.ts";

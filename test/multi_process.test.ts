@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import postgres from "postgres";
-import { periodicJobs } from "../core/jobs/job_kinds.ts";
+import { periodicJobs } from "../jobs/task_list.ts";
 import { childEnv, pollUntil, startNode, type RunningNode } from "./support/child_node.ts";
 import { createTestDatabase, type TestDatabase } from "./support/test_database.ts";
 

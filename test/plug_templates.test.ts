@@ -9,7 +9,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { jobHandlers } from "../core/jobs/job_kinds.ts";
+import { jobHandlers } from "../jobs/task_list.ts";
 import { runJobsOnce } from "../core/jobs/job_runner.ts";
 import { ensureDemoPlugTemplates } from "../core/demo/demo_plug_templates.ts";
 import { createPlugTemplate } from "../core/plug_templates/plug_templates.ts";

@@ -7,7 +7,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { jobHandlers } from "../core/jobs/job_kinds.ts";
+import { jobHandlers } from "../jobs/task_list.ts";
 import { runJobsOnce } from "../core/jobs/job_runner.ts";
 import { FOLLOW_UP_JOB_KIND } from "../core/scheduling/post_follow_ups.ts";
 import { NetworkNotFoundError } from "../core/network/network_errors.ts";

@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import type { Clock } from "../core/clock.ts";
 import type { Sql } from "../core/db/sql.ts";
-import { jobHandlers } from "../core/jobs/job_kinds.ts";
+import { jobHandlers } from "../jobs/task_list.ts";
 import { runJobsOnce } from "../core/jobs/job_runner.ts";
 import { sweepStaleJobs, type JobRow } from "../core/jobs/jobs_queries.ts";
 import { NetworkTimeoutError, NetworkUnavailableError } from "../core/network/network_errors.ts";

@@ -19,7 +19,7 @@ import { fanOutEvents } from "../core/webhooks/deliver_fan_out.ts";
 import { deliverDue } from "../core/webhooks/deliver_due.ts";
 import type { DeliveryDeps } from "../core/webhooks/deliver_attempt.ts";
 import { createGuardedWebhookSender } from "../adapters/outbound/guarded_post.ts";
-import { jobHandlers } from "../core/jobs/job_kinds.ts";
+import { jobHandlers } from "../jobs/task_list.ts";
 import type { JobRow } from "../core/jobs/jobs_queries.ts";
 
 let harness: Harness;

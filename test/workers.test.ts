@@ -17,7 +17,7 @@ import { insertSuggestions, workerById, type WorkerRow } from "../core/workers/w
 import { ledgerBalanceOf } from "../core/scheduling/post_quota_queries.ts";
 import { enqueueJob } from "../core/jobs/jobs_queries.ts";
 import { runJobsOnce } from "../core/jobs/job_runner.ts";
-import { jobHandlers, periodicJobs } from "../core/jobs/job_kinds.ts";
+import { jobHandlers, periodicJobs } from "../jobs/task_list.ts";
 import { wallTimeAt } from "../core/queue/zoned_time.ts";
 import { FORMAT_TEMPLATES } from "../core/workers/format_templates.ts";
 

@@ -6,7 +6,7 @@
  */
 import type { Clock } from "../../core/clock.ts";
 import type { Sql } from "../../core/db/sql.ts";
-import type { JobDeps } from "../../core/jobs/job_kinds.ts";
+import type { JobDeps } from "../../jobs/task_list.ts";
 import type { JobEventListener } from "../../core/jobs/job_events.ts";
 import type { MediaStore } from "../../core/media/media_store.ts";
 import type { Model } from "../../core/model/model.ts";

@@ -13,7 +13,7 @@ import { parseArgs } from "node:util";
 import { openDatabase } from "../../adapters/postgres/open_database.ts";
 import { openNetwork } from "../../adapters/x/open_network.ts";
 import { systemClock } from "../../core/clock.ts";
-import { jobHandlers } from "../../core/jobs/job_kinds.ts";
+import { jobHandlers } from "../../jobs/task_list.ts";
 import { runJobsOnce } from "../../core/jobs/job_runner.ts";
 import type { SocialNetwork } from "../../core/network/social_network.ts";
 

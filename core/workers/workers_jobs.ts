@@ -3,11 +3,11 @@
  * enqueues one `run_worker` per due Worker and run (core/workers/run_worker.ts); each
  * `run_worker` writes the Worker's suggestions through the Model port.
  */
-import type { Clock } from "../../clock.ts";
-import type { Sql } from "../../db/sql.ts";
-import type { Model } from "../../model/model.ts";
-import type { SocialNetwork } from "../../network/social_network.ts";
-import { dispatchDueWorkers, runWorker, type RunWorkerPayload } from "../../workers/run_worker.ts";
+import type { Clock } from "../clock.ts";
+import type { Sql } from "../db/sql.ts";
+import type { Model } from "../model/model.ts";
+import type { SocialNetwork } from "../network/social_network.ts";
+import { dispatchDueWorkers, runWorker, type RunWorkerPayload } from "./run_worker.ts";
 
 /** What the Worker jobs use (the job runner's deps; `model` is absent only in runners built without one). */
 export interface WorkerJobDeps {

@@ -5,13 +5,13 @@
  * same slot enqueue one job (`enqueueJobOnce`), and two jobs of one agent in different
  * slots run it once between them (the runner claims the agent before reading anything).
  */
-import type { Clock } from "../../clock.ts";
-import type { Sql } from "../../db/sql.ts";
-import type { Model } from "../../model/model.ts";
-import type { SocialNetwork } from "../../network/social_network.ts";
-import { dueAgentIds } from "../../signals/agent_run_queries.ts";
-import { runSignalAgent } from "../../signals/agent_runner.ts";
-import { enqueueAgentRun } from "../../signals/agent_run_queue.ts";
+import type { Clock } from "../clock.ts";
+import type { Sql } from "../db/sql.ts";
+import type { Model } from "../model/model.ts";
+import type { SocialNetwork } from "../network/social_network.ts";
+import { dueAgentIds } from "./agent_run_queries.ts";
+import { runSignalAgent } from "./agent_runner.ts";
+import { enqueueAgentRun } from "./agent_run_queue.ts";
 
 /** Agents dispatched per run at most (the rest wait for the next run, longest overdue first). */
 const DISPATCH_BATCH = 500;

@@ -3,9 +3,9 @@
  * "Retention"), in batches so no statement holds many rows. Running it twice deletes
  * nothing more. A stream resuming from a purged event id simply continues after it.
  */
-import type { Queryable } from "../../db/sql.ts";
-import { deleteEventsBefore } from "../../events/events_queries.ts";
-import { EVENT_RETENTION_DAYS } from "../../events/event_types.ts";
+import type { Queryable } from "../db/sql.ts";
+import { deleteEventsBefore } from "./events_queries.ts";
+import { EVENT_RETENTION_DAYS } from "./event_types.ts";
 
 /** Events deleted per statement. */
 const BATCH = 1000;

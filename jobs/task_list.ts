@@ -4,53 +4,53 @@
  * `jobHandlers` builds and claim nothing else; the scheduler enqueues `periodicJobs`.
  * (Several exports, one thing: the registry is only useful read together.)
  */
-import type { Clock } from "../clock.ts";
-import type { Sql } from "../db/sql.ts";
-import type { JobHandler } from "./job_runner.ts";
-import type { JobRow } from "./jobs_queries.ts";
-import type { PeriodicJob } from "./enqueue_periodic_jobs.ts";
-import { purgeIdempotencyKeys } from "./kinds/purge_idempotency_keys.ts";
-import { resetCreditPools } from "./kinds/reset_credit_pools.ts";
-import { purgeFinishedJobs } from "./kinds/purge_finished_jobs.ts";
-import { purgeUnattachedMedia } from "./kinds/purge_unattached_media.ts";
-import type { MediaStore } from "../media/media_store.ts";
-import type { SocialNetwork } from "../network/social_network.ts";
-import { publishFromJob } from "../scheduling/publish_post.ts";
-import { workerHolderPrefix } from "../publishing/lease_queries.ts";
-import type { PublishJobPayload } from "../scheduling/schedule_publication.ts";
-import { type FollowUpPayload, runFollowUp } from "../scheduling/post_follow_ups.ts";
-import type { Model } from "../model/model.ts";
-import type { CoverJobPayload } from "../covers/cover_job.ts";
-import { generateArticleCover } from "./kinds/generate_article_cover.ts";
-import { DISPATCH_WORKERS_EVERY_SECONDS, dispatchWorkersJob, runWorkerJob } from "./kinds/run_worker.ts";
-import type { RunWorkerPayload } from "../workers/run_worker.ts";
-import { publishArticleFromJob } from "../articles/publish_article.ts";
-import type { ArticleJobPayload } from "../articles/article_publication.ts";
-import type { JobEventListener } from "./job_events.ts";
+import type { Clock } from "../core/clock.ts";
+import type { Sql } from "../core/db/sql.ts";
+import type { JobHandler } from "../core/jobs/job_runner.ts";
+import type { JobRow } from "../core/jobs/jobs_queries.ts";
+import type { PeriodicJob } from "../core/jobs/enqueue_periodic_jobs.ts";
+import { purgeIdempotencyKeys } from "../core/idempotency/idempotency_jobs.ts";
+import { resetCreditPools } from "../core/credits/credits_jobs.ts";
+import { purgeFinishedJobs } from "../core/jobs/purge_finished_jobs.ts";
+import { purgeUnattachedMedia } from "../core/media/media_jobs.ts";
+import type { MediaStore } from "../core/media/media_store.ts";
+import type { SocialNetwork } from "../core/network/social_network.ts";
+import { publishFromJob } from "../core/scheduling/publish_post.ts";
+import { workerHolderPrefix } from "../core/publishing/lease_queries.ts";
+import type { PublishJobPayload } from "../core/scheduling/schedule_publication.ts";
+import { type FollowUpPayload, runFollowUp } from "../core/scheduling/post_follow_ups.ts";
+import type { Model } from "../core/model/model.ts";
+import type { CoverJobPayload } from "../core/covers/cover_job.ts";
+import { generateArticleCover } from "../core/covers/generate_article_cover.ts";
+import { DISPATCH_WORKERS_EVERY_SECONDS, dispatchWorkersJob, runWorkerJob } from "../core/workers/workers_jobs.ts";
+import type { RunWorkerPayload } from "../core/workers/run_worker.ts";
+import { publishArticleFromJob } from "../core/articles/publish_article.ts";
+import type { ArticleJobPayload } from "../core/articles/article_publication.ts";
+import type { JobEventListener } from "../core/jobs/job_events.ts";
 import {
   DISPATCH_CONTENT_SYNC_EVERY_SECONDS,
   dispatchContentSync,
   type SyncAccountContentPayload,
   syncAccountContentJob,
-} from "./kinds/sync_account_content.ts";
+} from "../core/content/content_jobs.ts";
 import {
   DISPATCH_AUDIENCE_SYNC_EVERY_SECONDS,
   dispatchAudienceSync,
   type SyncAccountAudiencePayload,
   syncAccountAudienceJob,
-} from "./kinds/sync_account_audience.ts";
-import { INGEST_INSPIRATION_EVERY_SECONDS, ingestInspirationJob } from "./kinds/ingest_inspiration.ts";
-import { DISPATCH_SIGNAL_AGENTS_EVERY_SECONDS } from "../signals/agent_run_queue.ts";
-import { dispatchSignalAgents, type RunSignalAgentPayload, runSignalAgentJob } from "./kinds/run_signal_agents.ts";
-import type { BuildDatasetPayload } from "../datasets/dataset_job.ts";
-import { buildDataset } from "./kinds/build_dataset.ts";
-import { purgeExpiredDatasets } from "./kinds/purge_expired_datasets.ts";
-import { DISPATCH_DM_SENDS_EVERY_SECONDS, type SendDmsPayload } from "../dm/dm_sending_jobs.ts";
-import { dispatchAutoDmsJob, dispatchDmSendsJob, sendDmsJob } from "./kinds/send_dms.ts";
-import { DISPATCH_AUTO_DMS_EVERY_SECONDS } from "../dm/auto_dm_engagers.ts";
-import { purgeOldEvents } from "./kinds/purge_old_events.ts";
-import type { WebhookSender } from "../webhooks/webhook_sender.ts";
-import { DELIVER_WEBHOOKS_EVERY_SECONDS, deliverWebhooksJob } from "./kinds/deliver_webhooks.ts";
+} from "../core/audience/audience_jobs.ts";
+import { INGEST_INSPIRATION_EVERY_SECONDS, ingestInspirationJob } from "../core/inspiration/inspiration_jobs.ts";
+import { DISPATCH_SIGNAL_AGENTS_EVERY_SECONDS } from "../core/signals/agent_run_queue.ts";
+import { dispatchSignalAgents, type RunSignalAgentPayload, runSignalAgentJob } from "../core/signals/signals_jobs.ts";
+import type { BuildDatasetPayload } from "../core/datasets/dataset_job.ts";
+import { buildDataset } from "../core/datasets/build_dataset.ts";
+import { purgeExpiredDatasets } from "../core/datasets/purge_expired_datasets.ts";
+import { DISPATCH_DM_SENDS_EVERY_SECONDS, type SendDmsPayload } from "../core/dm/dm_sending_jobs.ts";
+import { dispatchAutoDmsJob, dispatchDmSendsJob, sendDmsJob } from "../core/dm/dm_jobs.ts";
+import { DISPATCH_AUTO_DMS_EVERY_SECONDS } from "../core/dm/auto_dm_engagers.ts";
+import { purgeOldEvents } from "../core/events/events_jobs.ts";
+import type { WebhookSender } from "../core/webhooks/webhook_sender.ts";
+import { DELIVER_WEBHOOKS_EVERY_SECONDS, deliverWebhooksJob } from "../core/webhooks/webhooks_jobs.ts";
 
 /** The payload of each job kind. */
 export interface JobPayloads {

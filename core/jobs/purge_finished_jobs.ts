@@ -1,6 +1,6 @@
 /** The `purge_finished_jobs` job: keeps the jobs table from growing without bound. */
-import type { Queryable } from "../../db/sql.ts";
-import { deleteFinishedJobs } from "../jobs_queries.ts";
+import type { Queryable } from "../db/sql.ts";
+import { deleteFinishedJobs } from "./jobs_queries.ts";
 
 /** Finished jobs are kept this long for inspection (`last_error` of failed ones in particular). */
 const RETENTION_MS = 7 * 24 * 60 * 60 * 1000;

@@ -1,7 +1,7 @@
 /** The `reset_credit_pools` job: starts new credit periods (the credits area owns the rule). */
-import type { Sql } from "../../db/sql.ts";
-import { renewExpiredPools } from "../../credits/credits.ts";
-import { tableExists } from "../jobs_queries.ts";
+import type { Sql } from "../db/sql.ts";
+import { renewExpiredPools } from "./credits.ts";
+import { tableExists } from "../jobs/jobs_queries.ts";
 
 const BATCH = 500;
 const MAX_ROUNDS = 100;

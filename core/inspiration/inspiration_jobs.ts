@@ -4,7 +4,7 @@
  * (core/inspiration/ingest_inspiration.ts). Idempotent upserts, so a retry or an
  * overlapping run only refreshes metrics.
  */
-import { ingestInspiration, type IngestDeps } from "../../inspiration/ingest_inspiration.ts";
+import { ingestInspiration, type IngestDeps } from "./ingest_inspiration.ts";
 
 /** How often the corpus is refreshed. */
 export const INGEST_INSPIRATION_EVERY_SECONDS = 30 * 60;

@@ -1,7 +1,7 @@
 /** The `purge_idempotency_keys` job: forgets idempotency keys past their 24-hour life. */
-import type { Queryable } from "../../db/sql.ts";
-import { purgeExpiredKeys } from "../../idempotency/idempotency_queries.ts";
-import { tableExists } from "../jobs_queries.ts";
+import type { Queryable } from "../db/sql.ts";
+import { purgeExpiredKeys } from "./idempotency_queries.ts";
+import { tableExists } from "../jobs/jobs_queries.ts";
 
 /**
  * Deletes `idempotency_keys` rows past retention (spec, Idempotency: "Keys are retained 24

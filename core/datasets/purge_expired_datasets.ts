@@ -4,8 +4,8 @@
  * treat an expired id as `404` (datasets_queries.ts `ownedDataset`), so the purge only
  * frees the space; running it twice deletes nothing more.
  */
-import type { Queryable } from "../../db/sql.ts";
-import { deleteExpiredDatasets } from "../../datasets/dataset_purge_queries.ts";
+import type { Queryable } from "../db/sql.ts";
+import { deleteExpiredDatasets } from "./dataset_purge_queries.ts";
 
 /** Datasets deleted per statement. */
 const BATCH = 100;

@@ -5,10 +5,10 @@
  * (core/audience/audience_sync.ts). A network failure pauses the list with its retry time
  * instead of failing the job, so the job runner's backoff never doubles the sync's own.
  */
-import { accountsDueForAudienceSync } from "../../audience/audience_sync_queries.ts";
-import { syncAccountAudience } from "../../audience/audience_sync.ts";
-import { AUDIENCE_SYNC_LIMITS, type AudienceSyncDeps } from "../../audience/audience_sync_rhythm.ts";
-import { enqueueJobOnce } from "../jobs_queries.ts";
+import { accountsDueForAudienceSync } from "./audience_sync_queries.ts";
+import { syncAccountAudience } from "./audience_sync.ts";
+import { AUDIENCE_SYNC_LIMITS, type AudienceSyncDeps } from "./audience_sync_rhythm.ts";
+import { enqueueJobOnce } from "../jobs/jobs_queries.ts";
 
 /** How often due syncs are dispatched. */
 export const DISPATCH_AUDIENCE_SYNC_EVERY_SECONDS = 300;

@@ -6,12 +6,12 @@
  * at once (two processes, a slow run overlapping the next slot) are safe: the fan-out moves
  * each cursor once and deliveries are claimed under leases.
  */
-import type { JobDeps } from "../job_kinds.ts";
-import type { JobRow } from "../jobs_queries.ts";
-import { fanOutEvents } from "../../webhooks/deliver_fan_out.ts";
-import { deliverDue } from "../../webhooks/deliver_due.ts";
-import { deleteDeliveriesBefore } from "../../webhooks/deliveries_queries.ts";
-import { EVENT_RETENTION_DAYS } from "../../events/event_types.ts";
+import type { JobDeps } from "../../jobs/task_list.ts";
+import type { JobRow } from "../jobs/jobs_queries.ts";
+import { fanOutEvents } from "./deliver_fan_out.ts";
+import { deliverDue } from "./deliver_due.ts";
+import { deleteDeliveriesBefore } from "./deliveries_queries.ts";
+import { EVENT_RETENTION_DAYS } from "../events/event_types.ts";
 
 /** How often the job runs: a new event is posted about 5 s after it commits, a first retry 5 s after a failure. */
 export const DELIVER_WEBHOOKS_EVERY_SECONDS = 5;

@@ -13,20 +13,20 @@
  * unreachable or rate-limited model, the store, the database); the last attempt ends
  * `failed` and refunds instead of throwing.
  */
-import { recordCoverEvent } from "../../covers/cover_events.ts";
-import type { Clock } from "../../clock.ts";
-import type { Sql } from "../../db/sql.ts";
-import type { JobRow } from "../jobs_queries.ts";
-import type { MediaStore } from "../../media/media_store.ts";
-import type { ImageResult, Model } from "../../model/model.ts";
-import { ModelTimeoutError, ModelUnavailableError } from "../../model/model_errors.ts";
-import { modelApiError } from "../../model/model_api_error.ts";
-import { ApiError } from "../../errors.ts";
-import { planById } from "../../limits/plans.ts";
-import { refundCreditsIn } from "../../credits/credits.ts";
-import { insertUpload, markAttached, markUploaded } from "../../media/media_queries.ts";
-import { articleById } from "../../articles/articles_queries.ts";
-import type { CoverJobPayload } from "../../covers/cover_job.ts";
+import { recordCoverEvent } from "./cover_events.ts";
+import type { Clock } from "../clock.ts";
+import type { Sql } from "../db/sql.ts";
+import type { JobRow } from "../jobs/jobs_queries.ts";
+import type { MediaStore } from "../media/media_store.ts";
+import type { ImageResult, Model } from "../model/model.ts";
+import { ModelTimeoutError, ModelUnavailableError } from "../model/model_errors.ts";
+import { modelApiError } from "../model/model_api_error.ts";
+import { ApiError } from "../errors.ts";
+import { planById } from "../limits/plans.ts";
+import { refundCreditsIn } from "../credits/credits.ts";
+import { insertUpload, markAttached, markUploaded } from "../media/media_queries.ts";
+import { articleById } from "../articles/articles_queries.ts";
+import type { CoverJobPayload } from "./cover_job.ts";
 import {
   creditOwnerRow,
   lockGeneration,
@@ -35,7 +35,7 @@ import {
   setArticleCover,
   startGeneration,
   type CoverGenerationRow,
-} from "../../covers/cover_queries.ts";
+} from "./cover_queries.ts";
 
 /** What the job uses. */
 export interface CoverJobDeps {

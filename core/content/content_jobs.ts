@@ -4,9 +4,9 @@
  * 15 minutes); each runs one bounded sync (core/content/content_sync.ts). A failed run
  * wrote nothing and is retried with the job runner's backoff.
  */
-import { accountsDueForSync } from "../../content/content_sync_queries.ts";
-import { type ContentSyncDeps, CONTENT_SYNC_LIMITS, syncAccountContent } from "../../content/content_sync.ts";
-import { enqueueJobOnce } from "../jobs_queries.ts";
+import { accountsDueForSync } from "./content_sync_queries.ts";
+import { type ContentSyncDeps, CONTENT_SYNC_LIMITS, syncAccountContent } from "./content_sync.ts";
+import { enqueueJobOnce } from "../jobs/jobs_queries.ts";
 
 /** How often due syncs are dispatched. */
 export const DISPATCH_CONTENT_SYNC_EVERY_SECONDS = 300;

@@ -5,13 +5,13 @@
  * holds and ends it `ready` or `failed` itself (on its job's last attempt); a dataset that
  * is no longer collecting (finished, or purged) is left alone.
  */
-import type { JobDeps } from "../job_kinds.ts";
-import type { JobRow } from "../jobs_queries.ts";
-import type { BuildDatasetPayload } from "../../datasets/dataset_job.ts";
-import { datasetById } from "../../datasets/datasets_queries.ts";
-import { runCollection } from "../../datasets/collect_dataset.ts";
-import { runResearch } from "../../datasets/research_dataset.ts";
-import { runRefine } from "../../datasets/refine_dataset.ts";
+import type { JobDeps } from "../../jobs/task_list.ts";
+import type { JobRow } from "../jobs/jobs_queries.ts";
+import type { BuildDatasetPayload } from "./dataset_job.ts";
+import { datasetById } from "./datasets_queries.ts";
+import { runCollection } from "./collect_dataset.ts";
+import { runResearch } from "./research_dataset.ts";
+import { runRefine } from "./refine_dataset.ts";
 
 /** Runs one background dataset. */
 export async function buildDataset(deps: JobDeps, payload: BuildDatasetPayload, job: JobRow): Promise<void> {

@@ -3,9 +3,9 @@
  * their stored objects first, then their rows (spec: POST /v1/media, "unattached uploads
  * deleted after 24 hours"; Constants).
  */
-import type { Queryable } from "../../db/sql.ts";
-import type { MediaStore } from "../../media/media_store.ts";
-import { claimUnattachedUploads, deletePurgedUploads } from "../../media/media_queries.ts";
+import type { Queryable } from "../db/sql.ts";
+import type { MediaStore } from "./media_store.ts";
+import { claimUnattachedUploads, deletePurgedUploads } from "./media_queries.ts";
 
 /** Age after which an upload never attached is deleted. */
 const UNATTACHED_LIFETIME_MS = 24 * 60 * 60 * 1000;

@@ -8,12 +8,12 @@
  * where they are logged and counted with the server's logger and metrics.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { systemClock } from "../core/clock.ts";
-import { runJobLanes } from "../core/jobs/job_loop.ts";
-import { jobHandlers, jobLanes, periodicJobs } from "../core/jobs/job_kinds.ts";
-import type { JobEvent } from "../core/jobs/job_events.ts";
-import { openDatabase } from "../adapters/postgres/open_database.ts";
-import { jobDepsOf, openPorts, type PortSettings } from "../adapters/runtime/open_ports.ts";
+import { systemClock } from "../../core/clock.ts";
+import { runJobLanes } from "../../core/jobs/job_loop.ts";
+import { jobHandlers, jobLanes, periodicJobs } from "../../jobs/task_list.ts";
+import type { JobEvent } from "../../core/jobs/job_events.ts";
+import { openDatabase } from "../postgres/open_database.ts";
+import { jobDepsOf, openPorts, type PortSettings } from "./open_ports.ts";
 
 /** What `startJobRunner` hands this worker through bree's `workerData`. */
 export interface RunDueJobsSettings {

@@ -5,12 +5,12 @@
  * an auto DM (core/dm/auto_dm_engagers.ts). A run that stopped because the rolling day is full or the network
  * asked to wait is picked up again by the dispatcher once messages are due.
  */
-import type { JobDeps } from "../job_kinds.ts";
-import type { JobRow } from "../jobs_queries.ts";
-import { workerHolderPrefix } from "../../publishing/lease_queries.ts";
-import { sendDueMessages } from "../../dm/dm_sender.ts";
-import { dispatchDmSends, type SendDmsPayload } from "../../dm/dm_sending_jobs.ts";
-import { dispatchAutoDms } from "../../dm/auto_dm_engagers.ts";
+import type { JobDeps } from "../../jobs/task_list.ts";
+import type { JobRow } from "../jobs/jobs_queries.ts";
+import { workerHolderPrefix } from "../publishing/lease_queries.ts";
+import { sendDueMessages } from "./dm_sender.ts";
+import { dispatchDmSends, type SendDmsPayload } from "./dm_sending_jobs.ts";
+import { dispatchAutoDms } from "./auto_dm_engagers.ts";
 
 /** Runs one account's sending; the worker's id prefixes each message's lease holder. */
 export async function sendDmsJob(deps: JobDeps, payload: SendDmsPayload, job: Pick<JobRow, "locked_by">): Promise<void> {
