@@ -20,7 +20,7 @@ import { pathToFileURL } from "node:url";
 import type { Sql } from "../core/db/sql.ts";
 import { jobLanes } from "../jobs/task_list.ts";
 import { COVER_CREDITS, COVER_JOB_KIND } from "../core/covers/cover_job.ts";
-import { startJobRunner } from "../jobs/index.ts";
+import { startJobs } from "../adapters/runtime/start_jobs.ts";
 import { createThreadline } from "../mod.ts";
 import { runBenchProcess } from "./bench_process.ts";
 import type { CleanupStack } from "./cleanup_stack.ts";
@@ -93,11 +93,9 @@ export async function measureCoverJobs(target: CoverJobsTarget, notPostgres: str
     peakRss = Math.max(peakRss, process.memoryUsage.rss());
   }, 100);
   const runStarted = performance.now();
-  const runner = await startJobRunner({
+  const runner = await startJobs({
     databaseUrl: target.databaseUrl,
-    mediaConfig: { kind: "local", dir: mediaDir },
-    modelSettings: {},
-    networkSettings: {},
+    ports: { media: { kind: "local", dir: mediaDir }, model: {}, network: {} },
     periodic: false,
     pollIntervalMs: 100,
     logger: console,

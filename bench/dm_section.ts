@@ -3,7 +3,7 @@
  * messages across 100 accounts on the enterprise plan (generous limits), queued with the
  * API's own create (100 recipients per campaign), then sent by the DM sender the way the
  * job runner's `send_dms` lane runs it: one sender per account, 50 accounts at a time
- * (core/jobs/job_kinds.ts). Reports messages/s until every message is sent, and the peak
+ * (jobs/task_list.ts). Reports messages/s until every message is sent, and the peak
  * memory (RSS and heap, sampled every 50 ms) while sending. BENCH_DM_ACCOUNTS (default
  * 100), BENCH_DM_PER_ACCOUNT (default 100), BENCH_DM_CONCURRENCY (default 50).
  */

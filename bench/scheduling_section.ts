@@ -16,7 +16,7 @@ import { availableParallelism } from "node:os";
 import type { Sql } from "../core/db/sql.ts";
 import { jobLanes } from "../jobs/task_list.ts";
 import { schedulePublication } from "../core/scheduling/schedule_publication.ts";
-import { startJobRunner } from "../jobs/index.ts";
+import { startJobs } from "../adapters/runtime/start_jobs.ts";
 import { createThreadline } from "../mod.ts";
 import { runBenchProcess } from "./bench_process.ts";
 import type { CleanupStack } from "./cleanup_stack.ts";
@@ -83,7 +83,7 @@ export async function measureScheduling(target: SchedulingTarget, notPostgres: s
   const sampler = setInterval(() => {
     peakRss = Math.max(peakRss, process.memoryUsage.rss());
   }, 100);
-  const runner = await startJobRunner({ databaseUrl: target.databaseUrl, networkSettings: {}, logger: console });
+  const runner = await startJobs({ databaseUrl: target.databaseUrl, ports: { network: {} }, logger: console });
   console.log(
     `publisher: ${count} posts scheduled for ${minute.toISOString()} (setup ${setupSeconds.toFixed(1)} s); runner started, waiting for the minute ...`,
   );

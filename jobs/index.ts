@@ -1,14 +1,18 @@
 /**
  * Starts the background job runner of a server process (`threadline serve`, or a host that
  * mounts Threadline and calls `start()`); never from `openRuntime`, since tests open many
- * runtimes and must not each start workers.
+ * runtimes and must not each start workers. The composition root (adapters/runtime/
+ * start_jobs.ts) decides where jobs run and hands this runner everything: it imports no task
+ * and no adapter.
  *
  * Two shapes, one loop (core/jobs/job_loop.ts):
- * - PostgreSQL (`databaseUrl`): bree starts the long-lived worker thread `run_due_jobs.ts`
- *   with its own pool, so handlers never compete with requests for the event loop.
- *   Several processes (and hosts) run side by side; SKIP LOCKED keeps them off each other's jobs.
- * - Embedded PGlite (no `databaseUrl`): the loop runs in this thread on the server's own
- *   pool. A worker thread could reach PGlite only through a second connection to the
+ * - PostgreSQL (`thread`): bree starts a long-lived worker thread from the entry file it is
+ *   given (adapters/runtime/run_due_jobs.ts, the composition root of that thread, which opens
+ *   its own pool and ports from `wiring`), so handlers never compete with requests for the
+ *   event loop. Several processes (and hosts) run side by side; SKIP LOCKED keeps them off
+ *   each other's jobs.
+ * - Embedded PGlite (`inProcess`): the loop runs in this thread on the server's own pool and
+ *   ports. A worker thread could reach PGlite only through a second connection to the
  *   pglite-socket server, and that server interleaves the extended-protocol messages of
  *   concurrent connections: measured here, a second connection running transactions beside
  *   the server's gave `portal "" does not exist` errors and then a hang. One connection,
@@ -21,35 +25,18 @@
  * another process retries them at once instead of waiting out their leases.
  */
 import { hostname } from "node:os";
-import { fileURLToPath } from "node:url";
 import Bree from "bree";
-import type { Clock } from "../core/clock.ts";
-import { systemClock } from "../core/clock.ts";
 import type { Sql } from "../core/db/sql.ts";
-import { runJobLanes } from "../core/jobs/job_loop.ts";
-import { jobHandlers, jobLanes, periodicJobs, type JobDeps } from "./task_list.ts";
+import { runJobTasks } from "../core/jobs/job_loop.ts";
+import type { JobDeps } from "../core/jobs/job_deps.ts";
+import type { JobTasks } from "../core/jobs/job_task.ts";
 import type { JobEvent, JobEventListener } from "../core/jobs/job_events.ts";
 import { releaseJobsHeldBy } from "../core/jobs/jobs_queries.ts";
 import { releaseLeasesOf } from "../core/publishing/lease_queries.ts";
-import type { SocialNetwork } from "../core/network/social_network.ts";
-import type { NetworkSettings } from "../adapters/x/open_network.ts";
-import type { RunDueJobsSettings } from "../adapters/runtime/run_due_jobs.ts";
-import type { MediaStore } from "../core/media/media_store.ts";
-import type { MediaStoreConfig } from "../adapters/media/open_media_store.ts";
-import type { Model } from "../core/model/model.ts";
-import type { ModelSettings } from "../adapters/runtime/config.ts";
-import { openPorts, type PortSettings } from "../adapters/runtime/open_ports.ts";
-import { createGuardedWebhookSender } from "../adapters/outbound/guarded_post.ts";
+import type { JobThreadData, JobThreadLoop } from "./job_thread.ts";
 
-/** How to run jobs. */
-export interface JobRunnerOptions {
-  /** PostgreSQL URL: jobs run in a bree worker thread with its own pool. */
-  databaseUrl?: string;
-  /**
-   * The server's pool: jobs run on it in this thread when there is no `databaseUrl`
-   * (embedded PGlite); with a worker thread it releases the thread's leases on `stop()`.
-   */
-  sql?: Sql;
+/** How the loop claims and runs, wherever it runs. */
+export interface JobLoopSettings {
   /** Lock owner of claimed jobs; default `<host>:<pid>:<main|jobs-N>`. */
   workerId?: string;
   /** Jobs claimed per statement (default 10) and run at once (default the same). */
@@ -61,35 +48,34 @@ export interface JobRunnerOptions {
   pollIntervalMs?: number;
   /** Interval of the stale-lock sweep (default 15 000 ms). */
   sweepIntervalMs?: number;
-  /** Pool of the worker thread (default 4). */
-  poolSize?: number;
-  /** Enqueue the periodic kinds of core/jobs/job_kinds.ts (default true). */
+  /** Enqueue the periodic kinds of the task list (default true). */
   periodic?: boolean;
-  /** In-process mode only; a worker thread uses the system clock. */
-  clock?: Clock;
-  /** The ports' settings (adapters/runtime/open_ports.ts): a worker thread opens its own ports from them. */
-  ports?: PortSettings;
-  /** In-process mode: the server's opened ports, so handlers share its network, media store and model. */
-  deps?: Pick<JobDeps, "network" | "media" | "model" | "webhookSender">;
   /** Hears claims, failures and sent posts (adapters/observability/job_event_sink.ts). */
   events?: JobEventListener;
   /** How long `stop()` lets the jobs in hand finish before terminating them and releasing their leases (default 30 000 ms). */
   stopTimeoutMs?: number;
   /** Where bree's own warnings and errors go (a dead worker thread). */
   logger?: Pick<Console, "warn" | "error">;
-  /** @deprecated Use `ports`. The network settings of `ports`. */
-  networkSettings?: NetworkSettings;
-  /** @deprecated Use `ports`. The media store of `ports`. */
-  mediaConfig?: MediaStoreConfig;
-  /** @deprecated Use `ports`. The model settings of `ports`. */
-  modelSettings?: ModelSettings;
-  /** @deprecated Use `deps`. */
-  network?: SocialNetwork;
-  /** @deprecated Use `deps`. */
-  media?: MediaStore;
-  /** @deprecated Use `deps`. */
-  model?: Model;
 }
+
+/** Embedded PGlite: the loop runs in this thread, on the server's pool and ports (`deps.sql`). */
+export interface InProcessJobs {
+  tasks: JobTasks;
+  deps: JobDeps;
+}
+
+/** PostgreSQL: a bree worker thread whose entry file opens its own pool and ports. */
+export interface ThreadJobs {
+  /** The thread's entry (a `.ts` file gets the TypeScript preload, tsx_preload.mjs). */
+  file: string;
+  /** Plain (structured-clone safe) data the entry wires the thread from; opaque here. */
+  wiring: unknown;
+  /** The server's pool: releases the thread's jobs and leases on `stop()`. */
+  sql?: Sql;
+}
+
+/** How to run jobs: in this thread or in a worker thread, and the loop's settings. */
+export type JobRunnerOptions = JobLoopSettings & ({ inProcess: InProcessJobs; thread?: never } | { thread: ThreadJobs; inProcess?: never });
 
 /** A job still running at shutdown, handed back to the queue for another process. */
 export interface ReleasedJob {
@@ -109,69 +95,43 @@ export interface JobRunner {
   stop(): Promise<ReleasedJob[]>;
 }
 
-/**
- * The worker thread file: the compiled `.js` beside this module in the published package
- * (dist/), else the `.ts` source with its TypeScript preload (tsx_preload.mjs).
- */
-const COMPILED = import.meta.url.endsWith(".js");
-const WORKER_FILE = fileURLToPath(new URL(COMPILED ? "./run_due_jobs.js" : "./run_due_jobs.ts", import.meta.url));
-const WORKER_EXEC_ARGV = COMPILED ? [] : ["--import", new URL("./tsx_preload.mjs", import.meta.url).href];
+/** The preload that lets a worker thread load TypeScript on Node 20 (tsx registers only the main thread there). */
+const TSX_PRELOAD = new URL("./tsx_preload.mjs", import.meta.url).href;
 const WORKER_NAME = "run_due_jobs";
 
 /** Runners started in this process, so each has its own lock owner. */
 let runnersStarted = 0;
 
-/** Starts running jobs: in a bree worker thread with PostgreSQL, in this thread with embedded PGlite. */
+/** Starts running jobs: in a bree worker thread (`thread`) or in this thread (`inProcess`). */
 export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunner> {
   const logger = options.logger ?? console;
-  const settings = {
-    batchSize: options.batchSize ?? 10,
+  const batchSize = options.batchSize ?? 10;
+  const loop = {
+    batchSize,
     leaseSeconds: options.leaseSeconds ?? 300,
     pollIntervalMs: options.pollIntervalMs ?? 1000,
     sweepIntervalMs: options.sweepIntervalMs ?? 15_000,
     periodic: options.periodic ?? true,
+    concurrency: options.concurrency ?? batchSize,
   };
-  const concurrency = options.concurrency ?? settings.batchSize;
   const stopTimeoutMs = options.stopTimeoutMs ?? 30_000;
   const events = options.events ?? legacyEvents(logger);
-  const ports: PortSettings = options.ports ?? {
-    network: options.networkSettings ?? {},
-    media: options.mediaConfig ?? { kind: "none" },
-    model: options.modelSettings ?? {},
-    outbound: {},
-  };
   const sequence = ++runnersStarted;
-  if (!options.databaseUrl) {
-    if (!options.sql) throw new Error("startJobRunner needs a databaseUrl (PostgreSQL) or the server's sql pool (embedded)");
-    const clock = options.clock ?? systemClock;
-    const given = options.deps ?? { network: options.network, media: options.media, model: options.model };
-    const opened = given.network && given.model ? undefined : await openPorts(options.sql, clock, ports);
-    const deps: JobDeps = {
-      sql: options.sql,
-      clock,
-      network: given.network ?? opened!.network,
-      media: given.media ?? opened?.media,
-      model: given.model ?? opened!.model,
-      webhookSender: options.deps?.webhookSender ?? opened?.webhookSender ?? createGuardedWebhookSender(ports.outbound),
-      events,
-    };
+  if (options.inProcess) {
     const workerId = options.workerId ?? `${hostname()}:${process.pid}:main${sequence > 1 ? `-${sequence}` : ""}`;
-    return startInProcess(deps, { ...settings, concurrency, workerId, stopTimeoutMs, events });
+    return startInProcess(options.inProcess, { ...loop, workerId, stopTimeoutMs, events });
   }
-  const workerData: RunDueJobsSettings = {
-    ...settings,
-    databaseUrl: options.databaseUrl,
-    workerId: options.workerId ?? `${hostname()}:${process.pid}:jobs-${sequence}`,
-    concurrency,
-    poolSize: options.poolSize ?? 4,
-    ports,
+  const workerData: JobThreadData<unknown> = {
+    loop: { ...loop, workerId: options.workerId ?? `${hostname()}:${process.pid}:jobs-${sequence}` },
+    wiring: options.thread.wiring,
   };
-  return startWorkerThread(workerData, { stopTimeoutMs, logger, events, sql: options.sql });
+  return startWorkerThread(options.thread, workerData, { stopTimeoutMs, logger, events });
 }
 
 async function startWorkerThread(
-  workerData: RunDueJobsSettings & { workerId: string },
-  options: { stopTimeoutMs: number; logger: Pick<Console, "warn" | "error">; events: JobEventListener; sql?: Sql },
+  thread: ThreadJobs,
+  workerData: JobThreadData<unknown>,
+  options: { stopTimeoutMs: number; logger: Pick<Console, "warn" | "error">; events: JobEventListener },
 ): Promise<JobRunner> {
   const { logger, events } = options;
   let stopping = false;
@@ -184,16 +144,16 @@ async function startWorkerThread(
     // bree logs every start and exit at info level; keep its warnings and errors.
     logger: { info() {}, warn: (...args: unknown[]) => logger.warn(...args), error: (...args: unknown[]) => logger.error(...args) },
     errorHandler: (error, data) => logger.error(`Job worker "${data.name}" failed:`, error),
-    // The thread's JobEvents (run_due_jobs.ts); bree itself still handles "done".
+    // The thread's JobEvents (job_thread.ts); bree itself still handles "done".
     workerMessageHandler: ({ message }: { message?: unknown }) => {
       if (typeof message === "object" && message !== null && "event" in message) events(message as JobEvent);
     },
     jobs: [
       {
         name: WORKER_NAME,
-        path: WORKER_FILE,
-        // No interval: the worker loops by itself (run_due_jobs.ts); bree supervises it.
-        worker: { execArgv: WORKER_EXEC_ARGV, workerData },
+        path: thread.file,
+        // No interval: the worker loops by itself (job_thread.ts); bree supervises it.
+        worker: { execArgv: thread.file.endsWith(".ts") ? ["--import", TSX_PRELOAD] : [], workerData },
       },
     ],
   });
@@ -212,7 +172,7 @@ async function startWorkerThread(
   let stopped: Promise<ReleasedJob[]> | undefined;
   return {
     mode: "worker-thread",
-    workerId: workerData.workerId,
+    workerId: workerData.loop.workerId,
     stop() {
       return (stopped ??= (async () => {
         stopping = true;
@@ -225,39 +185,18 @@ async function startWorkerThread(
         } finally {
           clearTimeout(deadline);
         }
-        return options.sql ? releaseHeld(options.sql, workerData.workerId) : [];
+        return thread.sql ? releaseHeld(thread.sql, workerData.loop.workerId) : [];
       })());
     },
   };
 }
 
-function startInProcess(
-  deps: JobDeps,
-  settings: {
-    batchSize: number;
-    concurrency: number;
-    leaseSeconds: number;
-    pollIntervalMs: number;
-    sweepIntervalMs: number;
-    periodic: boolean;
-    workerId: string;
-    stopTimeoutMs: number;
-    events: JobEventListener;
-  },
-): JobRunner {
+function startInProcess(jobs: InProcessJobs, settings: JobThreadLoop & { stopTimeoutMs: number; events: JobEventListener }): JobRunner {
   const controller = new AbortController();
   const { workerId } = settings;
-  const loop = runJobLanes({
-    ...settings,
-    lanes: jobLanes,
-    sql: deps.sql,
-    clock: deps.clock,
-    handlers: jobHandlers(deps),
-    workerId,
-    signal: controller.signal,
-    periodic: settings.periodic ? periodicJobs : [],
-    events: settings.events,
-  });
+  // Handlers report to the runner's listener (publisher lateness), as in a worker thread.
+  const deps = { ...jobs.deps, events: settings.events };
+  const loop = runJobTasks({ ...settings, tasks: jobs.tasks, deps, signal: controller.signal });
   let stopped: Promise<ReleasedJob[]> | undefined;
   return {
     mode: "in-process",

@@ -1,251 +1,81 @@
 /**
- * The registry of job kinds: an area adds its kind here, in one place, as its payload type,
- * its handler and (when it runs on a clock) its period. Workers run exactly the handlers
- * `jobHandlers` builds and claim nothing else; the scheduler enqueues `periodicJobs`.
- * (Several exports, one thing: the registry is only useful read together.)
+ * The task list: every job kind this server runs, assembled once from what the areas export
+ * (each area's `<area>_jobs.ts`: handler, lane, period). The payload types, the lanes and
+ * the periodic kinds all come from this one table. Nothing below imports it: the runner
+ * receives it (jobs/index.ts, adapters/runtime), and an area enqueues a job by its kind's
+ * name (core/jobs/jobs_queries.ts `enqueueJob`).
  */
-import type { Clock } from "../core/clock.ts";
-import type { Sql } from "../core/db/sql.ts";
 import type { JobHandler } from "../core/jobs/job_runner.ts";
-import type { JobRow } from "../core/jobs/jobs_queries.ts";
-import type { PeriodicJob } from "../core/jobs/enqueue_periodic_jobs.ts";
-import { purgeIdempotencyKeys } from "../core/idempotency/idempotency_jobs.ts";
-import { resetCreditPools } from "../core/credits/credits_jobs.ts";
-import { purgeFinishedJobs } from "../core/jobs/purge_finished_jobs.ts";
-import { purgeUnattachedMedia } from "../core/media/media_jobs.ts";
-import type { MediaStore } from "../core/media/media_store.ts";
-import type { SocialNetwork } from "../core/network/social_network.ts";
-import { publishFromJob } from "../core/scheduling/publish_post.ts";
-import { workerHolderPrefix } from "../core/publishing/lease_queries.ts";
-import type { PublishJobPayload } from "../core/scheduling/schedule_publication.ts";
-import { type FollowUpPayload, runFollowUp } from "../core/scheduling/post_follow_ups.ts";
-import type { Model } from "../core/model/model.ts";
-import type { CoverJobPayload } from "../core/covers/cover_job.ts";
-import { generateArticleCover } from "../core/covers/generate_article_cover.ts";
-import { DISPATCH_WORKERS_EVERY_SECONDS, dispatchWorkersJob, runWorkerJob } from "../core/workers/workers_jobs.ts";
-import type { RunWorkerPayload } from "../core/workers/run_worker.ts";
-import { publishArticleFromJob } from "../core/articles/publish_article.ts";
-import type { ArticleJobPayload } from "../core/articles/article_publication.ts";
-import type { JobEventListener } from "../core/jobs/job_events.ts";
-import {
-  DISPATCH_CONTENT_SYNC_EVERY_SECONDS,
-  dispatchContentSync,
-  type SyncAccountContentPayload,
-  syncAccountContentJob,
-} from "../core/content/content_jobs.ts";
-import {
-  DISPATCH_AUDIENCE_SYNC_EVERY_SECONDS,
-  dispatchAudienceSync,
-  type SyncAccountAudiencePayload,
-  syncAccountAudienceJob,
-} from "../core/audience/audience_jobs.ts";
-import { INGEST_INSPIRATION_EVERY_SECONDS, ingestInspirationJob } from "../core/inspiration/inspiration_jobs.ts";
-import { DISPATCH_SIGNAL_AGENTS_EVERY_SECONDS } from "../core/signals/agent_run_queue.ts";
-import { dispatchSignalAgents, type RunSignalAgentPayload, runSignalAgentJob } from "../core/signals/signals_jobs.ts";
-import type { BuildDatasetPayload } from "../core/datasets/dataset_job.ts";
-import { buildDataset } from "../core/datasets/build_dataset.ts";
-import { purgeExpiredDatasets } from "../core/datasets/purge_expired_datasets.ts";
-import { DISPATCH_DM_SENDS_EVERY_SECONDS, type SendDmsPayload } from "../core/dm/dm_sending_jobs.ts";
-import { dispatchAutoDmsJob, dispatchDmSendsJob, sendDmsJob } from "../core/dm/dm_jobs.ts";
-import { DISPATCH_AUTO_DMS_EVERY_SECONDS } from "../core/dm/auto_dm_engagers.ts";
-import { purgeOldEvents } from "../core/events/events_jobs.ts";
-import type { WebhookSender } from "../core/webhooks/webhook_sender.ts";
-import { DELIVER_WEBHOOKS_EVERY_SECONDS, deliverWebhooksJob } from "../core/webhooks/webhooks_jobs.ts";
+import type { JobDeps } from "../core/jobs/job_deps.ts";
+import { type JobTask, type PayloadOf, periodicTasks, taskHandlers, taskLanes } from "../core/jobs/job_task.ts";
+import { queueJobs } from "../core/jobs/purge_finished_jobs.ts";
+import { idempotencyJobs } from "../core/idempotency/idempotency_jobs.ts";
+import { creditsJobs } from "../core/credits/credits_jobs.ts";
+import { mediaJobs } from "../core/media/media_jobs.ts";
+import { schedulingJobs } from "../core/scheduling/scheduling_jobs.ts";
+import { coversJobs } from "../core/covers/covers_jobs.ts";
+import { workersJobs } from "../core/workers/workers_jobs.ts";
+import { articlesJobs } from "../core/articles/articles_jobs.ts";
+import { contentJobs } from "../core/content/content_jobs.ts";
+import { inspirationJobs } from "../core/inspiration/inspiration_jobs.ts";
+import { audienceJobs } from "../core/audience/audience_jobs.ts";
+import { signalsJobs } from "../core/signals/signals_jobs.ts";
+import { datasetsJobs } from "../core/datasets/datasets_jobs.ts";
+import { dmJobs } from "../core/dm/dm_jobs.ts";
+import { eventsJobs } from "../core/events/events_jobs.ts";
+import { webhooksJobs } from "../core/webhooks/webhooks_jobs.ts";
 
-/** The payload of each job kind. */
-export interface JobPayloads {
-  purge_idempotency_keys: Record<string, never>;
-  reset_credit_pools: Record<string, never>;
-  purge_finished_jobs: Record<string, never>;
-  purge_unattached_media: Record<string, never>;
-  publish_scheduled_post: PublishJobPayload;
-  post_follow_up: FollowUpPayload;
-  generate_article_cover: CoverJobPayload;
-  dispatch_workers: Record<string, never>;
-  run_worker: RunWorkerPayload;
-  publish_scheduled_article: ArticleJobPayload;
-  dispatch_content_sync: Record<string, never>;
-  sync_account_content: SyncAccountContentPayload;
-  ingest_inspiration: Record<string, never>;
-  dispatch_audience_sync: Record<string, never>;
-  sync_account_audience: SyncAccountAudiencePayload;
-  dispatch_signal_agents: Record<string, never>;
-  run_signal_agent: RunSignalAgentPayload;
-  build_dataset: BuildDatasetPayload;
-  purge_expired_datasets: Record<string, never>;
-  send_dms: SendDmsPayload;
-  dispatch_dm_sends: Record<string, never>;
-  dispatch_auto_dms: Record<string, never>;
-  purge_old_events: Record<string, never>;
-  deliver_webhooks: Record<string, never>;
-}
+const areas = [
+  idempotencyJobs,
+  creditsJobs,
+  queueJobs,
+  mediaJobs,
+  schedulingJobs,
+  coversJobs,
+  workersJobs,
+  articlesJobs,
+  contentJobs,
+  inspirationJobs,
+  audienceJobs,
+  signalsJobs,
+  datasetsJobs,
+  dmJobs,
+  eventsJobs,
+  webhooksJobs,
+] as const;
+
+// Two areas naming the same kind would silently replace one handler with the other.
+const duplicates = areas.flatMap(Object.keys).filter((kind, i, all) => all.indexOf(kind) !== i);
+if (duplicates.length > 0) throw new Error(`Job kinds declared twice: ${duplicates.join(", ")}`);
+
+/** Every job kind, by name. */
+export const taskList = Object.assign({}, ...areas) as UnionToIntersection<(typeof areas)[number]>;
+
+type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
 
 /** A job kind this server knows. */
-export type JobKind = keyof JobPayloads;
+export type JobKind = keyof typeof taskList;
 
-/** What handlers may use: a worker thread has its own pool, not the server's Services. */
-export interface JobDeps {
-  sql: Sql;
-  clock: Clock;
-  /** The social network the publisher posts through (a worker thread opens its own). */
-  network: SocialNetwork;
-  /** The media store uploads are deleted from (absent: MEDIA_STORE=none; only rows go). */
-  media?: MediaStore;
-  /** The model article covers are generated with (a worker thread opens its own from the same settings). */
-  model?: Model;
-  /** Posts webhook deliveries through the outbound guard (absent: `deliver_webhooks` fails). */
-  webhookSender?: WebhookSender;
-  /** Hears what handlers report (publisher lateness); absent: nothing reported. */
-  events?: JobEventListener;
-}
+/** The payload of each job kind. */
+export type JobPayloads = { [K in JobKind]: PayloadOf<(typeof taskList)[K]> };
+
+// Every handler accepts the deps the runner gives (a compile-time check of the whole table).
+taskList satisfies { [K in JobKind]: JobTask<JobPayloads[K], JobDeps> };
 
 /** A handler per kind, typed by the kind's payload. */
 export type KnownJobHandlers = { [K in JobKind]: JobHandler<JobPayloads[K]> };
 
-/** Builds the handler of every kind. */
+/** Builds the handler of every kind on `deps`. */
 export function jobHandlers(deps: JobDeps): KnownJobHandlers {
-  const now = () => new Date(deps.clock.now());
-  return {
-    purge_idempotency_keys: async () => {
-      await purgeIdempotencyKeys(deps.sql);
-    },
-    reset_credit_pools: async () => {
-      await resetCreditPools(deps.sql, now());
-    },
-    purge_finished_jobs: async () => {
-      await purgeFinishedJobs(deps.sql, now());
-    },
-    purge_unattached_media: async () => {
-      await purgeUnattachedMedia(deps.sql, deps.media, now());
-    },
-    publish_scheduled_post: async (payload, job) => {
-      const result = await publishFromJob(deps, payload, job, { holderPrefix: holderPrefixOf(job) });
-      if (result.outcome === "sent" && result.scheduledFor) {
-        const latenessSeconds = Math.max(0, (deps.clock.now() - result.scheduledFor.getTime()) / 1000);
-        deps.events?.({ event: "post_sent", jobId: job.id, latenessSeconds });
-      }
-    },
-    post_follow_up: async (payload) => {
-      await runFollowUp(deps, payload);
-    },
-    generate_article_cover: async (payload, job) => {
-      await generateArticleCover(deps, payload, job);
-    },
-    dispatch_workers: async () => {
-      await dispatchWorkersJob(deps);
-    },
-    run_worker: async (payload) => {
-      await runWorkerJob(deps, payload);
-    },
-    publish_scheduled_article: async (payload, job) => {
-      await publishArticleFromJob(deps, payload, job, { holderPrefix: holderPrefixOf(job) });
-    },
-    dispatch_content_sync: async () => {
-      await dispatchContentSync(deps);
-    },
-    sync_account_content: async (payload) => {
-      await syncAccountContentJob(deps, payload);
-    },
-    ingest_inspiration: async () => {
-      await ingestInspirationJob(deps);
-    },
-    dispatch_audience_sync: async () => {
-      await dispatchAudienceSync(deps);
-    },
-    sync_account_audience: async (payload) => {
-      await syncAccountAudienceJob(deps, payload);
-    },
-    dispatch_signal_agents: async () => {
-      await dispatchSignalAgents(deps);
-    },
-    run_signal_agent: async (payload) => {
-      await runSignalAgentJob(deps, payload);
-    },
-    build_dataset: async (payload, job) => {
-      await buildDataset(deps, payload, job);
-    },
-    purge_expired_datasets: async () => {
-      await purgeExpiredDatasets(deps.sql, now());
-    },
-    send_dms: async (payload, job) => {
-      await sendDmsJob(deps, payload, job);
-    },
-    dispatch_dm_sends: async () => {
-      await dispatchDmSendsJob(deps);
-    },
-    dispatch_auto_dms: async () => {
-      await dispatchAutoDmsJob(deps);
-    },
-    purge_old_events: async () => {
-      await purgeOldEvents(deps.sql, now());
-    },
-    deliver_webhooks: async (_payload, job) => {
-      await deliverWebhooksJob(deps, job);
-    },
-  };
+  return taskHandlers(taskList, deps) as KnownJobHandlers;
 }
 
-/** The lease holder prefix of the worker running `job` (graceful shutdown releases its leases). */
-function holderPrefixOf(job: Pick<JobRow, "locked_by">): string | undefined {
-  return job.locked_by ? workerHolderPrefix(job.locked_by) : undefined;
-}
-
-/** A claim loop of its own for some kinds (core/jobs/job_loop.ts `runJobLanes`). */
-export interface JobLane {
-  kinds: readonly JobKind[];
-  batchSize: number;
-  concurrency: number;
-}
+/** Kinds that run in a lane of their own (the areas' `lane`). */
+export const jobLanes = taskLanes(taskList);
 
 /**
- * Kinds that run in a lane of their own. Publishing is mostly waiting on the network, and
- * many posts fall due in the same minute (docs/areas.md "Scheduling": posts due together go out in parallel; the bench: 10,000
- * due at once, all sent within 15 s), so it gets wide batches; the other kinds keep the
- * default loop and are never queued behind a burst of posts.
+ * Kinds enqueued on a clock (the areas' `everySeconds`). Each slot's run is keyed by the
+ * slot's start, so however many processes schedule, each slot's run is enqueued once
+ * (`enqueueJobOnce`).
  */
-export const jobLanes: readonly JobLane[] = [
-  { kinds: ["publish_scheduled_post"], batchSize: 100, concurrency: 100 },
-  // Covers take 60-100 s on a real image model and hold an image in memory each, so their
-  // own lane keeps them from blocking the default loop, and a bounded width bounds memory
-  // (bench/cover_jobs_section.ts: 100 queued at once).
-  { kinds: ["generate_article_cover"], batchSize: 8, concurrency: 8 },
-  // DM sending: one job per account, each mostly waiting on the network, message after message.
-  { kinds: ["send_dms"], batchSize: 50, concurrency: 50 },
-  // Webhook delivery: a run posts batches of deliveries (each up to 10 s) and must never hold up the default loop.
-  { kinds: ["deliver_webhooks"], batchSize: 2, concurrency: 2 },
-];
-
-const HOUR = 3600;
-
-/**
- * Kinds enqueued on a clock. Each slot's run is keyed by the slot's start, so however many
- * processes schedule, each hour's run is enqueued once (`enqueueJobOnce`).
- */
-export const periodicJobs: readonly PeriodicJob[] = [
-  { kind: "purge_idempotency_keys", everySeconds: HOUR },
-  // Hourly so a pool whose billing date passed is reset within the hour.
-  { kind: "reset_credit_pools", everySeconds: HOUR },
-  { kind: "purge_finished_jobs", everySeconds: 24 * HOUR },
-  // Hourly, so an upload no post attached is gone at most an hour after its 24 hours.
-  { kind: "purge_unattached_media", everySeconds: HOUR },
-  // Every 5 minutes: a Worker's run starts at most 5 minutes after its scheduled time.
-  { kind: "dispatch_workers", everySeconds: DISPATCH_WORKERS_EVERY_SECONDS },
-  // Every 5 minutes: an account's content is synced about every 15 (core/content/content_sync.ts).
-  { kind: "dispatch_content_sync", everySeconds: DISPATCH_CONTENT_SYNC_EVERY_SECONDS },
-  // Every 30 minutes: the inspiration corpus follows the network's recent posts and metrics.
-  { kind: "ingest_inspiration", everySeconds: INGEST_INSPIRATION_EVERY_SECONDS },
-  // Every 5 minutes: a walk in progress continues every 5, an up-to-date list is re-read hourly (core/audience/audience_sync.ts).
-  { kind: "dispatch_audience_sync", everySeconds: DISPATCH_AUDIENCE_SYNC_EVERY_SECONDS },
-  // Every 5 minutes: an active agent runs hourly, at most 5 minutes late (core/signals/agent_run_rhythm.ts).
-  { kind: "dispatch_signal_agents", everySeconds: DISPATCH_SIGNAL_AGENTS_EVERY_SECONDS },
-  // Hourly: a dataset is gone at most an hour after its 30 days (reads 404 it at once).
-  { kind: "purge_expired_datasets", everySeconds: HOUR },
-  // Every minute: a DM placed over coming days goes out at most a minute after it is due.
-  { kind: "dispatch_dm_sends", everySeconds: DISPATCH_DM_SENDS_EVERY_SECONDS },
-  // Every 5 minutes: people who reply to or repost a sent post with an auto DM are queued.
-  { kind: "dispatch_auto_dms", everySeconds: DISPATCH_AUTO_DMS_EVERY_SECONDS },
-  // Hourly: an event is gone at most an hour after its 30 days (docs/webhooks.md).
-  { kind: "purge_old_events", everySeconds: HOUR },
-  // Every 5 seconds: events are fanned out to webhooks and due deliveries (and retries) posted.
-  { kind: "deliver_webhooks", everySeconds: DELIVER_WEBHOOKS_EVERY_SECONDS },
-];
+export const periodicJobs = periodicTasks(taskList);

@@ -11,7 +11,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startHarness, type Harness } from "./support/harness.ts";
 import { pollUntil } from "./support/child_node.ts";
-import { startJobRunner } from "../jobs/index.ts";
+import { startJobs } from "../adapters/runtime/start_jobs.ts";
 import { manualClock } from "./support/manual_clock.ts";
 import { insertAgentRow, insertSignalRow } from "./support/agent_rows.ts";
 import type { Sql } from "../core/db/sql.ts";
@@ -407,9 +407,9 @@ describe("the agent runner on the simulated world", () => {
     // scheduler would enqueue in the next 5-minute slot is enqueued here.
     const agent = await keywordAgent("Served", "churn", { precision: "discovery" });
     await enqueueJob(sql(), { kind: "dispatch_signal_agents" });
-    const runner = await startJobRunner(
+    const runner = await startJobs(
       harness.config.databaseUrl
-        ? { databaseUrl: harness.config.databaseUrl, periodic: false, pollIntervalMs: 100, modelSettings: {} }
+        ? { databaseUrl: harness.config.databaseUrl, periodic: false, pollIntervalMs: 100, ports: { model: {} } }
         : { sql: sql(), deps: { network: network(), model: harness.services.model }, periodic: false, pollIntervalMs: 100 },
     );
     try {

@@ -29,7 +29,7 @@ import { generateArticleCover } from "../core/covers/generate_article_cover.ts";
 import { creditOwnerRow, insertCoverStyle, type CoverGenerationRow } from "../core/covers/cover_queries.ts";
 import { COVER_JOB_KIND, COVER_MAX_ATTEMPTS } from "../core/covers/cover_job.ts";
 import { latestCoverGeneration } from "../core/covers/cover_reads.ts";
-import { startJobRunner } from "../jobs/index.ts";
+import { startJobs } from "../adapters/runtime/start_jobs.ts";
 
 const storage = process.env.DATABASE_URL ? "PostgreSQL" : "embedded PGlite";
 
@@ -507,12 +507,11 @@ describe("covers in a bree worker thread", {
     const id = await insertArticle(sql, harness.world.accounts.main, { title: "Made in a worker thread" });
     const answer = await transports(harness)[1].request("POST", `/v1/articles/${id}/cover`, { key: harness.world.keys.write, body: {} });
     assert.equal(answer.status, 202, JSON.stringify(answer.body));
-    const runner = await startJobRunner({
+    const runner = await startJobs({
       databaseUrl: harness.config.databaseUrl,
       periodic: false,
       pollIntervalMs: 100,
-      mediaConfig: { kind: "local", dir, signingSecret: "covers-worker-secret" },
-      modelSettings: {},
+      ports: { media: { kind: "local", dir, signingSecret: "covers-worker-secret" }, model: {} },
     });
     try {
       assert.equal(runner.mode, "worker-thread");

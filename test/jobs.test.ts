@@ -13,7 +13,7 @@ import { enqueuePeriodicJobs } from "../core/jobs/enqueue_periodic_jobs.ts";
 import { purgeIdempotencyKeys } from "../core/idempotency/idempotency_jobs.ts";
 import { resetCreditPools } from "../core/credits/credits_jobs.ts";
 import { jobHandlers } from "../jobs/task_list.ts";
-import { startJobRunner } from "../jobs/index.ts";
+import { startJobs } from "../adapters/runtime/start_jobs.ts";
 import { openNetwork } from "../adapters/x/open_network.ts";
 import { migrateSimulatedNetwork } from "../adapters/x/simulated/simulated_migrations.ts";
 import type { Database } from "../adapters/postgres/open_database.ts";
@@ -416,7 +416,7 @@ for (const { mode, skip } of modes) {
       }
     });
 
-    test("startJobRunner() runs the periodic jobs end to end", async () => {
+    test("startJobs() runs the periodic jobs end to end", async () => {
       // An old finished job for purge_finished_jobs, a fresh one it must keep.
       const [{ id: stale }] = await sql<{ id: number }[]>`
         insert into jobs (kind, status, finished_at) values ('test_old', 'done', now() - interval '8 days') returning id`;
@@ -424,7 +424,7 @@ for (const { mode, skip } of modes) {
         insert into jobs (kind, status, finished_at) values ('test_recent', 'done', now() - interval '1 day') returning id`;
       const warnings: unknown[] = [];
       const logger = { warn: (...args: unknown[]) => warnings.push(args), error: (...args: unknown[]) => warnings.push(args) };
-      const runner = await startJobRunner(mode === "postgres" ? { databaseUrl: testDb.url, pollIntervalMs: 50, logger } : { sql, pollIntervalMs: 50, logger });
+      const runner = await startJobs(mode === "postgres" ? { databaseUrl: testDb.url, pollIntervalMs: 50, logger } : { sql, pollIntervalMs: 50, logger });
       try {
         assert.equal(runner.mode, mode === "postgres" ? "worker-thread" : "in-process");
         const kinds = ["purge_idempotency_keys", "reset_credit_pools", "purge_finished_jobs"];
@@ -486,11 +486,11 @@ describe("bree worker threads", () => {
     assert.deepEqual(result, { messages: [{ slot: "2025-01-02T03:00:00.000Z", input: "hello" }, "done"], errors: [] });
   });
 
-  test("startJobRunner() restarts a worker thread that dies and still stops promptly", async () => {
+  test("startJobs() restarts a worker thread that dies and still stops promptly", async () => {
     const errors: string[] = [];
     const logger = { warn: () => {}, error: (...args: unknown[]) => errors.push(args.map(String).join(" ")) };
     // Nothing listens on port 1: the worker's openDatabase() throws at startup.
-    const runner = await startJobRunner({ databaseUrl: "postgres://nobody@127.0.0.1:1/none", logger });
+    const runner = await startJobs({ databaseUrl: "postgres://nobody@127.0.0.1:1/none", logger });
     try {
       assert.equal(runner.mode, "worker-thread");
       // The first death and the restart one second later.

@@ -13,7 +13,7 @@ import { checkAttachableMedia, markMediaAttached } from "../core/media/attachabl
 import { purgeUnattachedMedia } from "../core/media/media_jobs.ts";
 import { periodicJobs } from "../jobs/task_list.ts";
 import { enqueueJob } from "../core/jobs/jobs_queries.ts";
-import { startJobRunner } from "../jobs/index.ts";
+import { startJobs } from "../adapters/runtime/start_jobs.ts";
 import { pollUntil } from "./support/child_node.ts";
 import { GIF_1X1, JPEG_HEAD, PNG_1X1, WEBP_1X1, rejectsWithCode } from "./support/media_bytes.ts";
 import { mkdtemp, rm, stat } from "node:fs/promises";
@@ -438,11 +438,11 @@ describe("the purge in a bree worker thread opens the media store from its worke
     const { sql } = harness.services;
     await sql`update media_uploads set created_at = now() - interval '25 hours' where object_key = ${object_key}`;
     const jobId = await enqueueJob(sql, { kind: "purge_unattached_media", payload: {} });
-    const runner = await startJobRunner({
+    const runner = await startJobs({
       databaseUrl: harness.config.databaseUrl,
       periodic: false,
       pollIntervalMs: 100,
-      mediaConfig: { kind: "local", dir, signingSecret: "worker-test-secret" },
+      ports: { media: { kind: "local", dir, signingSecret: "worker-test-secret" } },
     });
     try {
       assert.equal(runner.mode, "worker-thread");

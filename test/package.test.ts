@@ -48,7 +48,7 @@ test("the package holds compiled JavaScript, declarations, the migrations and th
   for (const file of [
     "mod.js",
     "mod.d.ts",
-    join("jobs", "run_due_jobs.js"),
+    join("adapters", "runtime", "run_due_jobs.js"),
     join("adapters", "cli", "bin.js"),
     join("core", "db", "migrations", "0001_platform.sql"),
   ]) {

@@ -21,7 +21,7 @@ import { deductPostQuota } from "../core/scheduling/post_quota.ts";
 import { publishNow, publishScheduledPost, partToken, type PublishDeps, type PublishNowResult } from "../core/scheduling/publish_post.ts";
 import { schedulePublication } from "../core/scheduling/schedule_publication.ts";
 import { insertPost, updatePostColumns, type StoredPart } from "../core/scheduling/scheduled_posts_queries.ts";
-import { startJobRunner } from "../jobs/index.ts";
+import { startJobs } from "../adapters/runtime/start_jobs.ts";
 import { childEnv, pollUntil, startNode } from "./support/child_node.ts";
 import { startHarness, transports, type Harness } from "./support/harness.ts";
 
@@ -473,7 +473,7 @@ describe(`the publisher on ${process.env.DATABASE_URL ? "PostgreSQL" : "embedded
 
   test("the worker thread opens its own network and publishes what the server's network then reads", { skip: postgresOnly }, async () => {
     const { postId } = await schedulePost(texts(2));
-    const runner = await startJobRunner({ databaseUrl: harness.database.url, networkSettings: {}, periodic: false, pollIntervalMs: 50 });
+    const runner = await startJobs({ databaseUrl: harness.database.url, ports: { network: {} }, periodic: false, pollIntervalMs: 50 });
     try {
       const ids = await pollUntil(
         "the post to be sent",

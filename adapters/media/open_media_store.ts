@@ -1,7 +1,7 @@
 /**
  * Picks and opens the media store from the configuration (`MEDIA_STORE`): `local`
  * (default), `s3` or `none`. The resolved description is plain data, so a bree worker
- * thread can open the same store from its `workerData` (jobs/run_due_jobs.ts).
+ * thread can open the same store from its `workerData` (adapters/runtime/run_due_jobs.ts).
  */
 import { randomBytes } from "node:crypto";
 import { mkdtemp } from "node:fs/promises";

@@ -1,12 +1,12 @@
 /**
  * The outside world a configuration names (social network, media store, model), opened
  * the same way by the server (open_runtime.ts) and by the job worker thread
- * (jobs/run_due_jobs.ts), which has its own pool and receives the settings as plain data.
+ * (run_due_jobs.ts), which has its own pool and receives the settings as plain data.
  * Adding a port that jobs use means adding it here, once.
  */
 import type { Clock } from "../../core/clock.ts";
 import type { Sql } from "../../core/db/sql.ts";
-import type { JobDeps } from "../../jobs/task_list.ts";
+import type { JobDeps } from "../../core/jobs/job_deps.ts";
 import type { JobEventListener } from "../../core/jobs/job_events.ts";
 import type { MediaStore } from "../../core/media/media_store.ts";
 import type { Model } from "../../core/model/model.ts";

@@ -35,7 +35,8 @@ import { openLogger, type Logger } from "../observability/open_logger.ts";
 import { createThreadlineMetrics, type ThreadlineMetrics } from "../observability/threadline_metrics.ts";
 import { migrateNetwork } from "../x/open_network.ts";
 import { jobEventSink } from "../observability/job_event_sink.ts";
-import { startJobRunner, type JobRunner, type JobRunnerOptions } from "../../jobs/index.ts";
+import type { JobRunner } from "../../jobs/index.ts";
+import { startJobs, type StartJobsOptions } from "./start_jobs.ts";
 
 /** The default of `SHUTDOWN_TIMEOUT_MS`: inside Kubernetes' default 30 s grace period, with room to release and close. */
 export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 25_000;
@@ -53,7 +54,7 @@ export interface Runtime {
   /** The media store as plain data (defaults filled in), for job worker threads. */
   mediaConfig: MediaStoreConfig;
   /** Starts the job runner with this runtime's ports, logger and metrics (`overrides`: tests, the bench). */
-  startJobs(overrides?: Partial<JobRunnerOptions>): Promise<JobRunner>;
+  startJobs(overrides?: Partial<StartJobsOptions>): Promise<JobRunner>;
   close(): Promise<void>;
 }
 
@@ -120,8 +121,8 @@ export async function openRuntime(router: AnyRouter, config: ThreadlineConfig): 
     metrics,
     mediaConfig: ports.settings.media,
     startJobs: (overrides = {}) =>
-      startJobRunner({
-        // Worker threads on PostgreSQL, this thread on embedded PGlite (jobs/index.ts).
+      startJobs({
+        // Worker threads on PostgreSQL, this thread on embedded PGlite (start_jobs.ts).
         databaseUrl: config.databaseUrl,
         sql: database.sql,
         clock: config.clock,

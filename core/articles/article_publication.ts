@@ -8,7 +8,7 @@
 import type { Queryable } from "../db/sql.ts";
 import { enqueueJob } from "../jobs/jobs_queries.ts";
 
-/** The job kind that publishes (or reconciles) one article (core/jobs/job_kinds.ts). */
+/** The job kind that publishes (or reconciles) one article (articles_jobs.ts). */
 export const ARTICLE_PUBLISH_JOB_KIND = "publish_scheduled_article";
 
 /** The payload of an article publish job. */

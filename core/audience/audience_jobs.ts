@@ -9,6 +9,7 @@ import { accountsDueForAudienceSync } from "./audience_sync_queries.ts";
 import { syncAccountAudience } from "./audience_sync.ts";
 import { AUDIENCE_SYNC_LIMITS, type AudienceSyncDeps } from "./audience_sync_rhythm.ts";
 import { enqueueJobOnce } from "../jobs/jobs_queries.ts";
+import type { JobTasks } from "../jobs/job_task.ts";
 
 /** How often due syncs are dispatched. */
 export const DISPATCH_AUDIENCE_SYNC_EVERY_SECONDS = 300;
@@ -34,7 +35,11 @@ export async function dispatchAudienceSync(deps: Pick<AudienceSyncDeps, "sql" | 
   return queued;
 }
 
-/** The `sync_account_audience` job. */
-export async function syncAccountAudienceJob(deps: AudienceSyncDeps, payload: SyncAccountAudiencePayload): Promise<void> {
-  await syncAccountAudience(deps, payload.accountId);
-}
+/** The audience area's job kinds (assembled in jobs/task_list.ts). */
+export const audienceJobs = {
+  // Every 5 minutes: a walk in progress continues every 5, an up-to-date list is re-read hourly (audience_sync.ts).
+  dispatch_audience_sync: { handler: dispatchAudienceSync, everySeconds: DISPATCH_AUDIENCE_SYNC_EVERY_SECONDS },
+  sync_account_audience: {
+    handler: (deps: AudienceSyncDeps, payload: SyncAccountAudiencePayload) => syncAccountAudience(deps, payload.accountId),
+  },
+} satisfies JobTasks;

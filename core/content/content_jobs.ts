@@ -7,6 +7,7 @@
 import { accountsDueForSync } from "./content_sync_queries.ts";
 import { type ContentSyncDeps, CONTENT_SYNC_LIMITS, syncAccountContent } from "./content_sync.ts";
 import { enqueueJobOnce } from "../jobs/jobs_queries.ts";
+import type { JobTasks } from "../jobs/job_task.ts";
 
 /** How often due syncs are dispatched. */
 export const DISPATCH_CONTENT_SYNC_EVERY_SECONDS = 300;
@@ -31,7 +32,11 @@ export async function dispatchContentSync(deps: Pick<ContentSyncDeps, "sql" | "c
   return queued;
 }
 
-/** The `sync_account_content` job. */
-export async function syncAccountContentJob(deps: ContentSyncDeps, payload: SyncAccountContentPayload): Promise<void> {
-  await syncAccountContent(deps, payload.accountId);
-}
+/** The content area's job kinds (assembled in jobs/task_list.ts). */
+export const contentJobs = {
+  // Every 5 minutes: an account's content is synced about every 15 (content_sync.ts).
+  dispatch_content_sync: { handler: dispatchContentSync, everySeconds: DISPATCH_CONTENT_SYNC_EVERY_SECONDS },
+  sync_account_content: {
+    handler: (deps: ContentSyncDeps, payload: SyncAccountContentPayload) => syncAccountContent(deps, payload.accountId),
+  },
+} satisfies JobTasks;

@@ -1,7 +1,7 @@
 /**
- * The `generate_article_cover` job as the request path enqueues it (core/jobs/kinds/
- * generate_article_cover.ts runs it): one job per cover generation, keyed by the
- * generation, so a replayed enqueue never makes a second job.
+ * The `generate_article_cover` job as the request path enqueues it (generate_article_cover.ts
+ * runs it): one job per cover generation, keyed by the generation, so a replayed enqueue
+ * never makes a second job.
  */
 import type { Queryable } from "../db/sql.ts";
 import { enqueueJob } from "../jobs/jobs_queries.ts";
@@ -9,7 +9,7 @@ import { enqueueJob } from "../jobs/jobs_queries.ts";
 /** Credits a cover costs (supplement 3.3: "Article cover: flat 25"); the job keeps or refunds them. */
 export const COVER_CREDITS = 25;
 
-/** The job kind that generates one cover (core/jobs/job_kinds.ts). */
+/** The job kind that generates one cover (covers_jobs.ts). */
 export const COVER_JOB_KIND = "generate_article_cover";
 
 /**

@@ -2,6 +2,8 @@
 import type { Sql } from "../db/sql.ts";
 import { renewExpiredPools } from "./credits.ts";
 import { tableExists } from "../jobs/jobs_queries.ts";
+import type { JobTasks } from "../jobs/job_task.ts";
+import type { Clock } from "../clock.ts";
 
 const BATCH = 500;
 const MAX_ROUNDS = 100;
@@ -24,3 +26,12 @@ export async function resetCreditPools(sql: Sql, now: Date): Promise<number> {
   }
   return renewed;
 }
+
+/** The credits area's job kind (assembled in jobs/task_list.ts). */
+export const creditsJobs = {
+  // Hourly, so a pool whose billing date passed is reset within the hour.
+  reset_credit_pools: {
+    handler: (deps: { sql: Sql; clock: Clock }) => resetCreditPools(deps.sql, new Date(deps.clock.now())),
+    everySeconds: 60 * 60,
+  },
+} satisfies JobTasks;

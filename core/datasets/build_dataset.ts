@@ -5,7 +5,7 @@
  * holds and ends it `ready` or `failed` itself (on its job's last attempt); a dataset that
  * is no longer collecting (finished, or purged) is left alone.
  */
-import type { JobDeps } from "../../jobs/task_list.ts";
+import type { JobDeps } from "../jobs/job_deps.ts";
 import type { JobRow } from "../jobs/jobs_queries.ts";
 import type { BuildDatasetPayload } from "./dataset_job.ts";
 import { datasetById } from "./datasets_queries.ts";

@@ -2,7 +2,7 @@
  * The `build_dataset` job as the request path enqueues it: one job per background dataset
  * (a large collection, a research run of more than 5 profiles, a refine of more than 100
  * rows), keyed by the dataset, so a replayed enqueue never makes a second job. The job
- * (core/jobs/kinds/build_dataset.ts) resumes from the dataset's saved cursor on a retry.
+ * (build_dataset.ts) resumes from the dataset's saved cursor on a retry.
  */
 import type { Queryable } from "../db/sql.ts";
 import { enqueueJob } from "../jobs/jobs_queries.ts";

@@ -1,4 +1,4 @@
-/** SQL of the purge of expired datasets (core/jobs/kinds/purge_expired_datasets.ts). */
+/** SQL of the purge of expired datasets (purge_expired_datasets.ts). */
 import type { Queryable } from "../db/sql.ts";
 
 /**

@@ -18,7 +18,7 @@ import { finishDatasetRecorded, recordDatasetEvent } from "./dataset_events.ts";
 import type { AccountContext } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { isUniqueViolation } from "../db/pg_errors.ts";
-import type { JobDeps } from "../../jobs/task_list.ts";
+import type { JobDeps } from "../jobs/job_deps.ts";
 import type { JobRow } from "../jobs/jobs_queries.ts";
 import { modelApiError } from "../model/model_api_error.ts";
 import { assertCollectionSlot, quotaDayOf } from "./collection_quota.ts";

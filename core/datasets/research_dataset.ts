@@ -19,7 +19,7 @@
  */
 import { recordDatasetEvent } from "./dataset_events.ts";
 import type { AccountContext } from "../context.ts";
-import type { JobDeps } from "../../jobs/task_list.ts";
+import type { JobDeps } from "../jobs/job_deps.ts";
 import type { JobRow } from "../jobs/jobs_queries.ts";
 import { chargeCredits, type CreditState, creditOwner, creditState, refundCredits } from "../credits/credits.ts";
 import { setCreditHeaders } from "../credits/credit_call.ts";

@@ -9,7 +9,7 @@
  * `ready` with 0 rows and that note, every credit given back), or `failed` on the job's
  * last attempt with the credits of the profiles not yet read refunded.
  */
-import type { JobDeps } from "../../jobs/task_list.ts";
+import type { JobDeps } from "../jobs/job_deps.ts";
 import type { JobRow } from "../jobs/jobs_queries.ts";
 import { type CreditOwner, refundCreditsIn } from "../credits/credits.ts";
 import { planById } from "../limits/plans.ts";

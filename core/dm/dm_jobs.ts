@@ -1,28 +1,32 @@
 /**
- * The DM jobs (docs/areas.md "DM campaigns and auto DM"): `send_dms` sends one account's due messages
- * (core/dm/dm_sender.ts); `dispatch_dm_sends` enqueues it, every minute, for each account
- * with a message due; `dispatch_auto_dms` queues the people who engaged with posts carrying
- * an auto DM (core/dm/auto_dm_engagers.ts). A run that stopped because the rolling day is full or the network
- * asked to wait is picked up again by the dispatcher once messages are due.
+ * The DM jobs (docs/areas.md "DM campaigns and auto DM"): `send_dms` sends one account's due messages (dm_sender.ts);
+ * `dispatch_dm_sends` enqueues it, every minute, for each account with a message due
+ * (dm_sending_jobs.ts); `dispatch_auto_dms` queues the people who engaged with posts carrying
+ * an auto DM (auto_dm_engagers.ts). A run that stopped because the rolling day is full or the
+ * network asked to wait is picked up again by the dispatcher once messages are due.
  */
-import type { JobDeps } from "../../jobs/task_list.ts";
+import type { JobDeps } from "../jobs/job_deps.ts";
+import type { JobTasks } from "../jobs/job_task.ts";
 import type { JobRow } from "../jobs/jobs_queries.ts";
 import { workerHolderPrefix } from "../publishing/lease_queries.ts";
 import { sendDueMessages } from "./dm_sender.ts";
-import { dispatchDmSends, type SendDmsPayload } from "./dm_sending_jobs.ts";
-import { dispatchAutoDms } from "./auto_dm_engagers.ts";
+import { DISPATCH_DM_SENDS_EVERY_SECONDS, dispatchDmSends, type SendDmsPayload } from "./dm_sending_jobs.ts";
+import { DISPATCH_AUTO_DMS_EVERY_SECONDS, dispatchAutoDms } from "./auto_dm_engagers.ts";
 
-/** Runs one account's sending; the worker's id prefixes each message's lease holder. */
-export async function sendDmsJob(deps: JobDeps, payload: SendDmsPayload, job: Pick<JobRow, "locked_by">): Promise<void> {
-  await sendDueMessages(deps, payload.accountId, job.locked_by ? { holderPrefix: workerHolderPrefix(job.locked_by) } : {});
-}
-
-/** Enqueues `send_dms` for every account with a message due now. */
-export async function dispatchDmSendsJob(deps: JobDeps): Promise<void> {
-  await dispatchDmSends(deps.sql, new Date(deps.clock.now()));
-}
-
-/** Queues the people who replied to or reposted sent posts with an auto DM. */
-export async function dispatchAutoDmsJob(deps: JobDeps): Promise<void> {
-  await dispatchAutoDms(deps);
-}
+/** The DM area's job kinds (assembled in jobs/task_list.ts). */
+export const dmJobs = {
+  send_dms: {
+    // The worker's id prefixes each message's lease holder, so graceful shutdown releases them.
+    handler: (deps: Pick<JobDeps, "sql" | "network" | "clock">, payload: SendDmsPayload, job: JobRow) =>
+      sendDueMessages(deps, payload.accountId, job.locked_by ? { holderPrefix: workerHolderPrefix(job.locked_by) } : {}),
+    // One job per account, each mostly waiting on the network, message after message.
+    lane: { batchSize: 50, concurrency: 50 },
+  },
+  // Every minute: a DM placed over coming days goes out at most a minute after it is due.
+  dispatch_dm_sends: {
+    handler: (deps: Pick<JobDeps, "sql" | "clock">) => dispatchDmSends(deps.sql, new Date(deps.clock.now())),
+    everySeconds: DISPATCH_DM_SENDS_EVERY_SECONDS,
+  },
+  // Every 5 minutes: people who reply to or repost a sent post with an auto DM are queued.
+  dispatch_auto_dms: { handler: dispatchAutoDms, everySeconds: DISPATCH_AUTO_DMS_EVERY_SECONDS },
+} satisfies JobTasks;

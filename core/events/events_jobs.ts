@@ -6,6 +6,8 @@
 import type { Queryable } from "../db/sql.ts";
 import { deleteEventsBefore } from "./events_queries.ts";
 import { EVENT_RETENTION_DAYS } from "./event_types.ts";
+import type { JobTasks } from "../jobs/job_task.ts";
+import type { Clock } from "../clock.ts";
 
 /** Events deleted per statement. */
 const BATCH = 1000;
@@ -20,3 +22,9 @@ export async function purgeOldEvents(sql: Queryable, now: Date): Promise<number>
     if (deleted < BATCH) return total;
   }
 }
+
+/** The outbox's job kind (assembled in jobs/task_list.ts). */
+export const eventsJobs = {
+  // Hourly: an event is gone at most an hour after its 30 days.
+  purge_old_events: { handler: (deps: { sql: Queryable; clock: Clock }) => purgeOldEvents(deps.sql, new Date(deps.clock.now())), everySeconds: 60 * 60 },
+} satisfies JobTasks;

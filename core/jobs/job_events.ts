@@ -1,6 +1,6 @@
 /**
  * What a job runner reports as it works, as plain data: the runner in a worker thread
- * posts these to the server's thread (jobs/run_due_jobs.ts), the in-process runner hands
+ * posts these to the server's thread (jobs/job_thread.ts), the in-process runner hands
  * them over directly, and one sink (adapters/observability/job_event_sink.ts) logs and
  * counts them with the server's logger and metrics registry. One path for both shapes,
  * so per-process counters are right whichever thread ran the job.

@@ -1,7 +1,8 @@
 /**
  * A worker's life: sweep stale locks, enqueue due periodic runs, claim and run batches,
  * wait a poll interval when the queue is empty; until told to stop. Runs the same in a bree
- * worker thread (jobs/run_due_jobs.ts) and in the server's own thread (embedded PGlite).
+ * worker thread (jobs/job_thread.ts) and in the server's own thread (embedded PGlite). It
+ * receives the task list (`runJobTasks`); it imports none.
  */
 import type { Clock } from "../clock.ts";
 import type { Queryable } from "../db/sql.ts";
@@ -10,6 +11,7 @@ import { sweepStaleJobs, type JobRow } from "./jobs_queries.ts";
 import { runJobsOnce, type JobHandlers } from "./job_runner.ts";
 import { enqueuePeriodicJobs, periodicSlot, type PeriodicJob } from "./enqueue_periodic_jobs.ts";
 import { errorFacts, type JobEventListener } from "./job_events.ts";
+import { type JobTasks, periodicTasks, taskHandlers, taskLanes } from "./job_task.ts";
 
 /** How the loop works. */
 export interface JobLoopOptions {
@@ -19,7 +21,7 @@ export interface JobLoopOptions {
   clock: Clock;
   /** Ends the loop once the batch in hand is finished. */
   signal: AbortSignal;
-  /** Kinds enqueued on a clock (job_kinds.ts); default none. */
+  /** Kinds enqueued on a clock (the task list's `everySeconds`); default none. */
   periodic?: readonly PeriodicJob[];
   batchSize?: number;
   leaseSeconds?: number;
@@ -80,7 +82,7 @@ export async function runJobLoop(options: JobLoopOptions): Promise<void> {
   }
 }
 
-/** Kinds claimed by a loop of their own, with its own batch size and concurrency (job_kinds.ts `jobLanes`). */
+/** Kinds claimed by a loop of their own, with its own batch size and concurrency (the task list's `lane`). */
 export interface JobLaneSettings {
   kinds: readonly string[];
   batchSize: number;
@@ -106,4 +108,25 @@ export async function runJobLanes(options: JobLoopOptions & { lanes: readonly Jo
     }))
     .filter((lane) => Object.keys(lane.handlers).length > 0);
   await Promise.all([runJobLoop({ ...base, handlers: handlersOf((kind) => !laned.has(kind)) }), ...loops.map((loop) => runJobLoop(loop))]);
+}
+
+/** What `runJobTasks` runs: a task list bound to its deps, and the loop's settings. */
+export type JobTasksLoopOptions<Deps extends { sql: Queryable; clock: Clock }> = Omit<JobLoopOptions, "sql" | "clock" | "handlers" | "periodic"> & {
+  tasks: JobTasks<Deps>;
+  deps: Deps;
+  /** Enqueue the task list's periodic kinds. */
+  periodic: boolean;
+};
+
+/** Runs `tasks` on `deps` (`runJobLanes` with the list's handlers, lanes and periodic kinds) until `signal` aborts. */
+export function runJobTasks<Deps extends { sql: Queryable; clock: Clock }>(options: JobTasksLoopOptions<Deps>): Promise<void> {
+  const { tasks, deps, periodic, ...loop } = options;
+  return runJobLanes({
+    ...loop,
+    sql: deps.sql,
+    clock: deps.clock,
+    handlers: taskHandlers(tasks, deps),
+    lanes: taskLanes(tasks),
+    periodic: periodic ? periodicTasks(tasks) : [],
+  });
 }

@@ -1,6 +1,8 @@
 /** The `purge_finished_jobs` job: keeps the jobs table from growing without bound. */
 import type { Queryable } from "../db/sql.ts";
 import { deleteFinishedJobs } from "./jobs_queries.ts";
+import type { JobTasks } from "./job_task.ts";
+import type { Clock } from "../clock.ts";
 
 /** Finished jobs are kept this long for inspection (`last_error` of failed ones in particular). */
 const RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
@@ -21,3 +23,11 @@ export async function purgeFinishedJobs(sql: Queryable, now: Date): Promise<numb
     if (deleted < CHUNK) return total;
   }
 }
+
+/** The queue's own job kind (assembled in jobs/task_list.ts). */
+export const queueJobs = {
+  purge_finished_jobs: {
+    handler: (deps: { sql: Queryable; clock: Clock }) => purgeFinishedJobs(deps.sql, new Date(deps.clock.now())),
+    everySeconds: 24 * 60 * 60,
+  },
+} satisfies JobTasks;

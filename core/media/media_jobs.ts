@@ -6,6 +6,8 @@
 import type { Queryable } from "../db/sql.ts";
 import type { MediaStore } from "./media_store.ts";
 import { claimUnattachedUploads, deletePurgedUploads } from "./media_queries.ts";
+import type { JobTasks } from "../jobs/job_task.ts";
+import type { Clock } from "../clock.ts";
 
 /** Age after which an upload never attached is deleted. */
 const UNATTACHED_LIFETIME_MS = 24 * 60 * 60 * 1000;
@@ -42,3 +44,12 @@ export async function purgeUnattachedMedia(sql: Queryable, store: MediaStore | u
     if (keys.length < CHUNK) return total;
   }
 }
+
+/** The media area's job kind (assembled in jobs/task_list.ts). */
+export const mediaJobs = {
+  // Hourly, so an upload no post attached is gone at most an hour after its 24 hours.
+  purge_unattached_media: {
+    handler: (deps: { sql: Queryable; media?: MediaStore; clock: Clock }) => purgeUnattachedMedia(deps.sql, deps.media, new Date(deps.clock.now())),
+    everySeconds: 60 * 60,
+  },
+} satisfies JobTasks;

@@ -7,7 +7,7 @@
 import type { Queryable } from "../db/sql.ts";
 import { bumpAndEnqueuePublications } from "./publish_queries.ts";
 
-/** The job kind that publishes one post (core/jobs/job_kinds.ts). */
+/** The job kind that publishes one post (scheduling_jobs.ts). */
 export const PUBLISH_JOB_KIND = "publish_scheduled_post";
 
 /** The payload of a publish job. */

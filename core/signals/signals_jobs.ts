@@ -11,7 +11,8 @@ import type { Model } from "../model/model.ts";
 import type { SocialNetwork } from "../network/social_network.ts";
 import { dueAgentIds } from "./agent_run_queries.ts";
 import { runSignalAgent } from "./agent_runner.ts";
-import { enqueueAgentRun } from "./agent_run_queue.ts";
+import { DISPATCH_SIGNAL_AGENTS_EVERY_SECONDS, enqueueAgentRun } from "./agent_run_queue.ts";
+import type { JobTasks } from "../jobs/job_task.ts";
 
 /** Agents dispatched per run at most (the rest wait for the next run, longest overdue first). */
 const DISPATCH_BATCH = 500;
@@ -39,11 +40,16 @@ export async function dispatchSignalAgents(deps: Pick<SignalAgentJobDeps, "sql" 
   return queued;
 }
 
-/**
- * The `run_signal_agent` job. Without a model it fails and retries, as `run_worker` does:
- * the agent stays due, so a runner with a model picks it up at the next dispatch.
- */
-export async function runSignalAgentJob(deps: SignalAgentJobDeps, payload: RunSignalAgentPayload): Promise<void> {
-  if (!deps.model) throw new Error(`The job runner has no model; signal agent ${payload.agentId} cannot run`);
-  await runSignalAgent({ sql: deps.sql, clock: deps.clock, network: deps.network, model: deps.model }, payload.agentId);
-}
+/** The signals area's job kinds (assembled in jobs/task_list.ts). */
+export const signalsJobs = {
+  // Every 5 minutes: an active agent runs hourly, at most 5 minutes late (agent_run_rhythm.ts).
+  dispatch_signal_agents: { handler: dispatchSignalAgents, everySeconds: DISPATCH_SIGNAL_AGENTS_EVERY_SECONDS },
+  run_signal_agent: {
+    // Without a model it fails and retries, as `run_worker` does: the agent stays due, so a
+    // runner with a model picks it up at the next dispatch.
+    handler: async (deps: SignalAgentJobDeps, payload: RunSignalAgentPayload) => {
+      if (!deps.model) throw new Error(`The job runner has no model; signal agent ${payload.agentId} cannot run`);
+      await runSignalAgent({ sql: deps.sql, clock: deps.clock, network: deps.network, model: deps.model }, payload.agentId);
+    },
+  },
+} satisfies JobTasks;

@@ -6,7 +6,8 @@
  * at once (two processes, a slow run overlapping the next slot) are safe: the fan-out moves
  * each cursor once and deliveries are claimed under leases.
  */
-import type { JobDeps } from "../../jobs/task_list.ts";
+import type { JobDeps } from "../jobs/job_deps.ts";
+import type { JobTasks } from "../jobs/job_task.ts";
 import type { JobRow } from "../jobs/jobs_queries.ts";
 import { fanOutEvents } from "./deliver_fan_out.ts";
 import { deliverDue } from "./deliver_due.ts";
@@ -20,7 +21,7 @@ export const DELIVER_WEBHOOKS_EVERY_SECONDS = 5;
 const PURGE_BATCH = 1000;
 
 /** Fans out new events, posts due deliveries, and purges finished deliveries past 30 days. */
-export async function deliverWebhooksJob(deps: JobDeps, job: Pick<JobRow, "id" | "locked_by">): Promise<void> {
+export async function deliverWebhooks(deps: JobDeps, job: Pick<JobRow, "id" | "locked_by">): Promise<void> {
   if (!deps.webhookSender) throw new Error("deliver_webhooks needs a webhook sender (JobDeps.webhookSender)");
   await fanOutEvents(deps);
   await deliverDue(
@@ -29,3 +30,14 @@ export async function deliverWebhooksJob(deps: JobDeps, job: Pick<JobRow, "id" |
   );
   await deleteDeliveriesBefore(deps.sql, new Date(deps.clock.now() - EVENT_RETENTION_DAYS * 86_400_000), PURGE_BATCH);
 }
+
+/** The webhooks area's job kind (assembled in jobs/task_list.ts). */
+export const webhooksJobs = {
+  deliver_webhooks: {
+    handler: (deps: JobDeps, _payload: unknown, job: JobRow) => deliverWebhooks(deps, job),
+    // Every 5 seconds: events are fanned out to webhooks and due deliveries (and retries) posted.
+    everySeconds: DELIVER_WEBHOOKS_EVERY_SECONDS,
+    // A run posts batches of deliveries (each up to 10 s) and must never hold up the default loop.
+    lane: { batchSize: 2, concurrency: 2 },
+  },
+} satisfies JobTasks;

@@ -17,7 +17,7 @@ import { nextRunAfter } from "./worker_schedule.ts";
 import { writeSuggestions } from "./write_suggestions.ts";
 import { dueWorkers, insertSuggestions, jobStatusByKey, setNextRun, workerById } from "./workers_queries.ts";
 
-/** The job kind of one Worker run (core/jobs/job_kinds.ts). */
+/** The job kind of one Worker run (workers_jobs.ts). */
 export const RUN_WORKER_JOB_KIND = "run_worker";
 
 /** The payload of a run: the Worker and the run time it was due at. */

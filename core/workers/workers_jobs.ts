@@ -8,6 +8,7 @@ import type { Sql } from "../db/sql.ts";
 import type { Model } from "../model/model.ts";
 import type { SocialNetwork } from "../network/social_network.ts";
 import { dispatchDueWorkers, runWorker, type RunWorkerPayload } from "./run_worker.ts";
+import type { JobTasks } from "../jobs/job_task.ts";
 
 /** What the Worker jobs use (the job runner's deps; `model` is absent only in runners built without one). */
 export interface WorkerJobDeps {
@@ -20,13 +21,18 @@ export interface WorkerJobDeps {
 /** How often due Workers are dispatched: a Worker runs at most this late. */
 export const DISPATCH_WORKERS_EVERY_SECONDS = 300;
 
-/** The `dispatch_workers` job: enqueues the runs due now. */
-export async function dispatchWorkersJob(deps: Pick<WorkerJobDeps, "sql" | "clock">): Promise<void> {
-  await dispatchDueWorkers(deps.sql, new Date(deps.clock.now()));
-}
-
-/** The `run_worker` job: one run of one Worker; fails (and retries) when the runner has no model. */
-export async function runWorkerJob(deps: WorkerJobDeps, payload: RunWorkerPayload): Promise<void> {
-  if (!deps.model) throw new Error(`The job runner has no model; Worker "${payload.workerId}" cannot run`);
-  await runWorker({ sql: deps.sql, clock: deps.clock, network: deps.network, model: deps.model }, payload);
-}
+/** The Workers area's job kinds (assembled in jobs/task_list.ts). */
+export const workersJobs = {
+  // Every 5 minutes: a Worker's run starts at most 5 minutes after its scheduled time.
+  dispatch_workers: {
+    handler: (deps: Pick<WorkerJobDeps, "sql" | "clock">) => dispatchDueWorkers(deps.sql, new Date(deps.clock.now())),
+    everySeconds: DISPATCH_WORKERS_EVERY_SECONDS,
+  },
+  run_worker: {
+    // One run of one Worker; fails (and retries) when the runner has no model.
+    handler: async (deps: WorkerJobDeps, payload: RunWorkerPayload) => {
+      if (!deps.model) throw new Error(`The job runner has no model; Worker "${payload.workerId}" cannot run`);
+      await runWorker({ sql: deps.sql, clock: deps.clock, network: deps.network, model: deps.model }, payload);
+    },
+  },
+} satisfies JobTasks;
