@@ -1,16 +1,20 @@
 /**
  * The layout rules of STYLE.md that a scan can hold: tRPC's private API in one file
  * (core/trpc_internals.ts, guarded by test/trpc_internals.test.ts), `core/` free of
- * `node:*` imports (it runs under Deno and Bun too), and SQL tagged templates only in
- * `*_queries.ts` modules (migrations are .sql files; the migration runner is exempt), and
+ * `node:*` imports (it runs under Deno and Bun too), SQL tagged templates only in
+ * `*_queries.ts` modules (migrations are .sql files; the migration runner is exempt),
  * comments that cite the spec or a docs/ section, never a tracker's issue number (a reader of
- * the repository does not have the tracker).
+ * the repository does not have the tracker), and the layout of jobs and events
+ * (docs/architecture.md "Jobs and publishing", "Events and webhooks"): each area owns its job
+ * kinds and event emitters, the queue and the outbox import no area, and the task list sits on
+ * top where only the composition root reads it.
  */
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { importEdges } from "./support/import_graph.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
@@ -83,5 +87,98 @@ describe("code rules (STYLE.md)", () => {
         .map(({ line, text }) => `${path}:${line}: ${text.trim()}`),
     );
     assert.deepEqual(offenders, []);
+  });
+});
+
+describe("jobs and events live with their areas (STYLE.md: an area owns its job handlers and event emitters)", () => {
+  const edges = importEdges();
+  const importsOf = (from: (path: string) => boolean) => edges.filter((edge) => from(edge.from));
+  const inFolder = (folder: string) => (path: string) => path.startsWith(`${folder}/`);
+  /** A file of core/'s root (`core/clock.ts`, `core/errors.ts`): platform pieces, no area. */
+  const coreRoot = (path: string) => path.startsWith("core/") && path.split("/").length === 2;
+  /** A file declaring a task table: an area's job kinds as data. */
+  const taskFiles = new Set(appFiles.filter((path) => /\bsatisfies\s+JobTasks\b/.test(code(path))));
+  taskFiles.add(join("jobs", "task_list.ts"));
+
+  test("core/events holds only the outbox: record, sequence, read, payload, schema, types, settings, retention", () => {
+    const outbox = [
+      "event_payload.ts",
+      "event_schema.ts",
+      "event_settings.ts",
+      "event_settings_queries.ts",
+      "event_types.ts",
+      "events_jobs.ts",
+      "events_queries.ts",
+      "read_events.ts",
+      "record_event.ts",
+      "sequence_events.ts",
+    ];
+    const files = readdirSync(join(root, "core", "events")).sort();
+    assert.deepEqual(
+      files.filter((name) => !outbox.includes(name)),
+      [],
+      "an event emitter lives in the area whose change it records",
+    );
+  });
+
+  test("core/events imports no area folder (only core/db, core/jobs and core/'s root files)", () => {
+    const allowed = (to: string) => inFolder("core/events")(to) || inFolder("core/db")(to) || inFolder("core/jobs")(to) || coreRoot(to);
+    const offenders = importsOf(inFolder("core/events")).filter((edge) => !allowed(edge.to));
+    assert.deepEqual(offenders, []);
+  });
+
+  test("core/jobs imports no area folder (only core/db, core/'s root files and the ports JobDeps names)", () => {
+    // The port interfaces JobDeps names: they live in folders of their own or of an area today.
+    const ports = new Set(["core/network/social_network.ts", "core/model/model.ts", "core/media/media_store.ts", "core/webhooks/webhook_sender.ts"]);
+    const allowed = (to: string) => inFolder("core/jobs")(to) || inFolder("core/db")(to) || coreRoot(to) || ports.has(to);
+    const offenders = importsOf(inFolder("core/jobs")).filter((edge) => !allowed(edge.to));
+    assert.deepEqual(offenders, []);
+  });
+
+  test("core/ imports nothing from jobs/: an area enqueues a job by its kind's name, never through the task list", () => {
+    assert.deepEqual(
+      importsOf(inFolder("core")).filter((edge) => inFolder("jobs")(edge.to)),
+      [],
+    );
+  });
+
+  test("task tables are read only by jobs/task_list.ts, which only the composition root and the thread's entry import", () => {
+    const readers = edges.filter((edge) => taskFiles.has(edge.to) && edge.to !== join("jobs", "task_list.ts"));
+    assert.deepEqual(
+      readers.filter((edge) => edge.from !== join("jobs", "task_list.ts")),
+      [],
+    );
+    assert.deepEqual(
+      edges
+        .filter((edge) => edge.to === join("jobs", "task_list.ts"))
+        .map((edge) => edge.from)
+        .sort(),
+      [join("adapters", "runtime", "run_due_jobs.ts"), join("adapters", "runtime", "start_jobs.ts")],
+    );
+  });
+
+  test("the runner imports no task: nothing the runner files reach declares a task table", () => {
+    const runner = ["jobs/index.ts", "jobs/job_thread.ts", "core/jobs/job_loop.ts", "core/jobs/job_runner.ts"];
+    const reached = new Set(runner);
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const edge of edges) {
+        if (reached.has(edge.from) && !reached.has(edge.to)) {
+          reached.add(edge.to);
+          grew = true;
+        }
+      }
+    }
+    assert.deepEqual(
+      [...reached].filter((path) => taskFiles.has(path)),
+      [],
+    );
+  });
+
+  test("jobs/ imports nothing from adapters/: the runner gets every service from the composition root", () => {
+    assert.deepEqual(
+      importsOf(inFolder("jobs")).filter((edge) => inFolder("adapters")(edge.to)),
+      [],
+    );
   });
 });
