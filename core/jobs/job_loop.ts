@@ -11,7 +11,7 @@ import { sweepStaleJobs, type JobRow } from "./jobs_queries.ts";
 import { runJobsOnce, type JobHandlers } from "./job_runner.ts";
 import { enqueuePeriodicJobs, periodicSlot, type PeriodicJob } from "./enqueue_periodic_jobs.ts";
 import { errorFacts, type JobEventListener } from "./job_events.ts";
-import { type JobTasks, periodicTasks, taskHandlers, taskLanes } from "./job_task.ts";
+import { type JobLaneSettings, type JobTasks, periodicTasks, taskHandlers, taskLanes } from "./job_task.ts";
 
 /** How the loop works. */
 export interface JobLoopOptions {
@@ -80,13 +80,6 @@ export async function runJobLoop(options: JobLoopOptions): Promise<void> {
     }
     if (!busy) await pause(pollIntervalMs, signal);
   }
-}
-
-/** Kinds claimed by a loop of their own, with its own batch size and concurrency (the task list's `lane`). */
-export interface JobLaneSettings {
-  kinds: readonly string[];
-  batchSize: number;
-  concurrency: number;
 }
 
 /**

@@ -9,12 +9,16 @@ import type { JobHandlers } from "./job_runner.ts";
 import type { JobRow } from "./jobs_queries.ts";
 import type { JobDeps } from "./job_deps.ts";
 import type { PeriodicJob } from "./enqueue_periodic_jobs.ts";
-import type { JobLaneSettings } from "./job_loop.ts";
 
 /** The width of a kind's own claim loop (core/jobs/job_loop.ts `runJobLanes`). */
 export interface JobLaneWidth {
   batchSize: number;
   concurrency: number;
+}
+
+/** Kinds claimed by a loop of their own, with its own batch size and concurrency (`runJobLanes`). */
+export interface JobLaneSettings extends JobLaneWidth {
+  kinds: readonly string[];
 }
 
 /**
