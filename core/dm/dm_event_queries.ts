@@ -1,4 +1,4 @@
-/** SQL the DM events read (core/events/dm_events.ts): the settled message, and its campaign's state. */
+/** SQL the DM events read (dm_events.ts): the settled message, and its campaign's state. */
 import type { Queryable } from "../db/sql.ts";
 import type { CampaignRow, MessageRow } from "./dm_queries.ts";
 
