@@ -13,7 +13,7 @@ import { authenticate } from "./auth/authenticate.ts";
 import { scopeGate, subscriptionGate } from "./auth/gates.ts";
 import { chargeRequestBuckets, type RequestUnits } from "./limits/request_buckets.ts";
 import { resolveAccount } from "./accounts/resolve_account.ts";
-import type { Principal } from "./auth/principal.ts";
+import type { Principal } from "./request_state/principal.ts";
 import { beginIdempotent, finishIdempotent } from "./idempotency/idempotency.ts";
 import { type Pricing, withCredits } from "./credits/credit_call.ts";
 // The marker a middleware result carries; a replay answers without running the handler.

@@ -34,7 +34,7 @@ import { releaseLeasesOf } from "../core/publishing/lease_queries.ts";
 import type { SocialNetwork } from "../core/network/social_network.ts";
 import type { NetworkSettings } from "../adapters/x/open_network.ts";
 import type { RunDueJobsSettings } from "./run_due_jobs.ts";
-import type { MediaStore } from "../core/media/media_store.ts";
+import type { MediaStore } from "../core/ports/media_store.ts";
 import type { MediaStoreConfig } from "../adapters/media/open_media_store.ts";
 import type { Model } from "../core/model/model.ts";
 import type { ModelSettings } from "../adapters/runtime/config.ts";

@@ -8,7 +8,7 @@
 import { z } from "zod";
 import type { AccountContext } from "../context.ts";
 import { ApiError } from "../errors.ts";
-import { planById } from "../limits/plans.ts";
+import { planById } from "../plans/plans.ts";
 import { AUDIENCE_SYNC_LIMITS } from "./audience_sync_rhythm.ts";
 import { audienceSyncStates, ownerPlanOf } from "./audience_sync_queries.ts";
 import { type AudienceRow, type EngagerKey, engagerCount, engagerPage, type FollowKey, followListPage } from "./audience_index_queries.ts";

@@ -8,7 +8,8 @@
  * a failed request (validation included) leaves nothing, so a retry runs again.
  */
 import type { Context } from "../context.ts";
-import type { Principal } from "../auth/principal.ts";
+import type { Principal } from "../request_state/principal.ts";
+import type { IdempotentRun } from "../request_state/idempotent_run.ts";
 import { ApiError, retryableError } from "../errors.ts";
 import { canonicalJson } from "./canonical_json.ts";
 import { keyRow, releaseKey, reserveKey, storeAnswer, takeOverExpired } from "./idempotency_queries.ts";
@@ -18,15 +19,6 @@ export const MAX_IDEMPOTENCY_KEY_LENGTH = 64;
 
 /** How long a first request holds its key before a retry may take over (a crashed process). */
 export const LEASE_SECONDS = 120;
-
-/** A request running under a reserved key (handlers use it for atomic phases). */
-export interface IdempotentRun {
-  ownerId: string;
-  key: string;
-  /** The last committed phase of an earlier attempt that died, or `started`. */
-  recoveryPoint: string;
-  phaseData: Record<string, unknown>;
-}
 
 /** What to do with a request. */
 export type IdempotencyDecision = { kind: "none" } | { kind: "run"; run: IdempotentRun } | { kind: "replay"; body: unknown; headers: Record<string, string> };

@@ -13,7 +13,7 @@ import { purgeIdempotencyKeys } from "./kinds/purge_idempotency_keys.ts";
 import { resetCreditPools } from "./kinds/reset_credit_pools.ts";
 import { purgeFinishedJobs } from "./kinds/purge_finished_jobs.ts";
 import { purgeUnattachedMedia } from "./kinds/purge_unattached_media.ts";
-import type { MediaStore } from "../media/media_store.ts";
+import type { MediaStore } from "../ports/media_store.ts";
 import type { SocialNetwork } from "../network/social_network.ts";
 import { publishFromJob } from "../scheduling/publish_post.ts";
 import { workerHolderPrefix } from "../publishing/lease_queries.ts";
@@ -49,7 +49,7 @@ import { DISPATCH_DM_SENDS_EVERY_SECONDS, type SendDmsPayload } from "../dm/dm_s
 import { dispatchAutoDmsJob, dispatchDmSendsJob, sendDmsJob } from "./kinds/send_dms.ts";
 import { DISPATCH_AUTO_DMS_EVERY_SECONDS } from "../dm/auto_dm_engagers.ts";
 import { purgeOldEvents } from "./kinds/purge_old_events.ts";
-import type { WebhookSender } from "../webhooks/webhook_sender.ts";
+import type { WebhookSender } from "../ports/webhook_sender.ts";
 import { DELIVER_WEBHOOKS_EVERY_SECONDS, deliverWebhooksJob } from "./kinds/deliver_webhooks.ts";
 
 /** The payload of each job kind. */

@@ -4,7 +4,7 @@
  * deleted after 24 hours"; Constants).
  */
 import type { Queryable } from "../../db/sql.ts";
-import type { MediaStore } from "../../media/media_store.ts";
+import type { MediaStore } from "../../ports/media_store.ts";
 import { claimUnattachedUploads, deletePurgedUploads } from "../../media/media_queries.ts";
 
 /** Age after which an upload never attached is deleted. */
