@@ -4,13 +4,15 @@
  * `node:*` imports (it runs under Deno and Bun too), and SQL tagged templates only in
  * `*_queries.ts` modules (migrations are .sql files; the migration runner is exempt), and
  * comments that cite the spec or a docs/ section, never a tracker's issue number (a reader of
- * the repository does not have the tracker).
+ * the repository does not have the tracker), and the low folders under the context importing
+ * no area.
  */
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { coreFolderOf, importEdges } from "./support/import_graph.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
@@ -44,6 +46,30 @@ function comments(path: string): { line: number; text: string }[] {
 
 const appFolders = ["core", "routers", "adapters", "jobs"];
 const appFiles = [...appFolders.flatMap(sourceFiles), "mod.ts"];
+
+/**
+ * The folders below every area (docs/architecture.md "Layout"): the ports and the request
+ * state core/context.ts carries, the plan table a principal names, and the person shape
+ * every area stores. Areas import them and core/context.ts; they import neither.
+ */
+const lowFolders = ["core/ports", "core/request_state", "core/plans", "core/people"];
+/** The ports that have folders of their own; as low as the folders above. */
+const portFolders = ["core/db", "core/model", "core/network", "core/outbound", "core/telemetry"];
+
+/** Every file `start` reaches through its imports, itself excluded. */
+function reachedFrom(start: string, next: Map<string, string[]>): Set<string> {
+  const seen = new Set<string>();
+  const queue = [start];
+  while (queue.length > 0) {
+    for (const to of next.get(queue.pop() as string) ?? []) {
+      if (!seen.has(to)) {
+        seen.add(to);
+        queue.push(to);
+      }
+    }
+  }
+  return seen;
+}
 
 describe("code rules (STYLE.md)", () => {
   test("tRPC's private API (unstable-core-do-not-import, _def) appears only in core/trpc_internals.ts", () => {
@@ -82,6 +108,25 @@ describe("code rules (STYLE.md)", () => {
         .filter(({ text }) => issueNumber.test(text))
         .map(({ line, text }) => `${path}:${line}: ${text.trim()}`),
     );
+    assert.deepEqual(offenders, []);
+  });
+
+  test("the low folders and core/context.ts import no area folder; the low folders import no core/context.ts", () => {
+    const next = new Map<string, string[]>();
+    for (const edge of importEdges()) next.set(edge.from, [...(next.get(edge.from) ?? []), edge.to]);
+    const low = new Set([...lowFolders, ...portFolders]);
+    // A file at the root of core/ is a unit of its own (core/errors.ts, core/clock.ts): low
+    // unless it reaches an area, which the walk sees through it.
+    const isArea = (path: string) => coreFolderOf(path) !== path && !low.has(coreFolderOf(path));
+    const starts = [...lowFolders.flatMap(sourceFiles), join("core", "context.ts")];
+    const offenders: string[] = [];
+    for (const start of starts) {
+      for (const reached of reachedFrom(start, next)) {
+        const upward =
+          isArea(reached) || reached === join("core", "trpc.ts") || (start !== join("core", "context.ts") && reached === join("core", "context.ts"));
+        if (upward) offenders.push(`${start} reaches ${reached}`);
+      }
+    }
     assert.deepEqual(offenders, []);
   });
 });
