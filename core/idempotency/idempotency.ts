@@ -49,10 +49,22 @@ export async function fingerprintOf(procedure: string, rawInput: unknown): Promi
   return hex;
 }
 
+/**
+ * The key a call is stored under. A tRPC batch sends one `Idempotency-Key` header for all
+ * its calls (docs/architecture.md "Batches"): each call after the first is kept under the
+ * key and its position, joined by a tab (a character no header key holds), so two calls of
+ * one batch never share a reservation and a retry of the same batch replays each call. The
+ * first call, and every call of REST and MCP, is kept under the key itself.
+ */
+export function storedKeyOf(key: string, batchIndex: number): string {
+  return batchIndex === 0 ? key : `${key}\t${batchIndex}`;
+}
+
 /** Reserves the key, or answers the replay, or refuses with the spec's 409s. */
-export async function beginIdempotent(ctx: Context, principal: Principal, procedure: string, rawInput: unknown): Promise<IdempotencyDecision> {
-  const key = idempotencyKeyOf(ctx.transport.headers);
-  if (key === undefined) return { kind: "none" };
+export async function beginIdempotent(ctx: Context, principal: Principal, procedure: string, rawInput: unknown, batchIndex = 0): Promise<IdempotencyDecision> {
+  const sent = idempotencyKeyOf(ctx.transport.headers);
+  if (sent === undefined) return { kind: "none" };
+  const key = storedKeyOf(sent, batchIndex);
   const { sql } = ctx.services;
   const ownerId = principal.mainAccountId;
   const fingerprint = await fingerprintOf(procedure, rawInput);
@@ -62,7 +74,7 @@ export async function beginIdempotent(ctx: Context, principal: Principal, proced
   // The row vanished between the two statements (its request failed): try once more.
   if (!row) return (await reserveKey(sql, { ownerId, key, fingerprint, procedure, leaseSeconds: LEASE_SECONDS })) ? { kind: "run", run: fresh } : inFlight(1);
   if (row.fingerprint !== fingerprint) {
-    throw new ApiError("idempotency_key_reuse", `Idempotency-Key "${key}" was already used with a different request; use a new key for a new request`);
+    throw new ApiError("idempotency_key_reuse", `Idempotency-Key "${sent}" was already used with a different request; use a new key for a new request`);
   }
   if (row.state === "done") return { kind: "replay", body: row.response_body, headers: row.response_headers ?? {} };
   if (row.lease_left > 0 || !(await takeOverExpired(sql, ownerId, key, LEASE_SECONDS))) return inFlight(row.lease_left);
