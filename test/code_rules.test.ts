@@ -129,4 +129,12 @@ describe("code rules (STYLE.md)", () => {
     }
     assert.deepEqual(offenders, []);
   });
+
+  test("no area imports core/trpc.ts: it composes the platform middleware above the areas", () => {
+    // core/docs builds the OpenAPI document from the procedures' meta, above every area.
+    const offenders = importEdges()
+      .filter((edge) => edge.to === join("core", "trpc.ts") && edge.from.startsWith("core/") && coreFolderOf(edge.from) !== join("core", "docs"))
+      .map((edge) => edge.from);
+    assert.deepEqual(offenders, []);
+  });
 });
