@@ -141,11 +141,11 @@ const keyRequest = t.middleware(async function keyRequest(opts) {
   }
 });
 
+/** What a middleware of this tRPC instance receives. */
+type MiddlewareOptions = Parameters<Parameters<typeof t.middleware>[0]>[0];
+
 /** One call's key path (keyRequest), on the call's own context. */
-async function keyCall(
-  { ctx, type, meta, path, getRawInput, batchIndex, next }: Parameters<Parameters<typeof t.middleware>[0]>[0],
-  own: Pick<Context, "responseHeaders" | "reply">,
-) {
+async function keyCall({ ctx, type, meta, path, getRawInput, batchIndex, next }: MiddlewareOptions, own: Pick<Context, "responseHeaders" | "reply">) {
   const principal = await authenticate(ctx);
   ctx.report.principal = principal;
   const write = type === "mutation";
@@ -157,7 +157,7 @@ async function keyCall(
   if (meta?.exactlyOneOf) assertExactlyOneOf(rawInput, meta.exactlyOneOf);
   if (!meta?.idempotent) return next({ ctx: { ...own, principal } });
 
-  const decision = await beginIdempotent(ctx, principal, path, rawInput, batchIndex ?? 0);
+  const decision = await beginIdempotent(ctx, principal, path, rawInput, batchIndex);
   if (decision.kind === "none") return next({ ctx: { ...own, principal } });
   if (decision.kind === "replay") {
     for (const [name, value] of Object.entries(decision.headers)) ctx.responseHeaders.set(name, value);
