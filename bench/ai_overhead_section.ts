@@ -14,7 +14,7 @@
 import type { Services } from "../core/context.ts";
 import { createContextInner } from "../core/context.ts";
 import { authenticate } from "../core/auth/authenticate.ts";
-import type { Principal } from "../core/auth/principal.ts";
+import type { Principal } from "../core/request_state/principal.ts";
 import { creditOwner, creditState } from "../core/credits/credits.ts";
 import { withCredits } from "../core/credits/credit_call.ts";
 import { chargeRequestBuckets } from "../core/limits/request_buckets.ts";

@@ -5,22 +5,22 @@
 import type { Clock } from "./clock.ts";
 import type { Sql } from "./db/sql.ts";
 import type { FaultName } from "./faults.ts";
-import type { Counters } from "./limits/counters.ts";
-import type { KeyCache } from "./auth/key_cache.ts";
-import type { Principal } from "./auth/principal.ts";
-import type { AccountAccess } from "./accounts/account_access.ts";
-import type { IdempotentRun } from "./idempotency/idempotency.ts";
-import type { CreditCall } from "./credits/credit_call.ts";
+import type { Counters } from "./ports/counters.ts";
+import type { KeyCache } from "./ports/key_cache.ts";
+import type { Principal } from "./request_state/principal.ts";
+import type { AccountAccess } from "./request_state/account_access.ts";
+import type { IdempotentRun } from "./request_state/idempotent_run.ts";
+import type { CreditCall } from "./request_state/credit_state.ts";
 import type { Model } from "./model/model.ts";
-import type { LookupCache } from "./lookups/lookup_cache.ts";
+import type { LookupCache } from "./ports/lookup_cache.ts";
 import type { Outbound } from "./outbound/outbound.ts";
-import type { PageReader } from "./pages/page_reader.ts";
+import type { PageReader } from "./ports/page_reader.ts";
 import type { SocialNetwork } from "./network/social_network.ts";
-import type { MediaStore } from "./media/media_store.ts";
-import type { MediaLibrary } from "./inspiration/media_library.ts";
+import type { MediaStore } from "./ports/media_store.ts";
+import type { MediaLibrary } from "./ports/media_library.ts";
 import type { Telemetry } from "./telemetry/telemetry.ts";
 import type { MessageStream } from "./message_stream.ts";
-import type { WebhookSender } from "./webhooks/webhook_sender.ts";
+import type { WebhookSender } from "./ports/webhook_sender.ts";
 
 /** Everything outside the process, passed in (never imported as a singleton). */
 export interface Services {
@@ -37,7 +37,7 @@ export interface Services {
   docs: () => DocsBundle;
   /** Fetches URLs callers hand us, guarded (core/outbound/outbound.ts): media from a URL. */
   outbound: Outbound;
-  /** Posts webhook deliveries through the same address guard (core/webhooks/webhook_sender.ts). */
+  /** Posts webhook deliveries through the same address guard (core/ports/webhook_sender.ts). */
   webhookSender: WebhookSender;
   /** Reads public web pages (product scrapes) through `outbound`. */
   pageReader: PageReader;
@@ -47,9 +47,9 @@ export interface Services {
   model: Model;
   /** The social network (X): the simulated world or X API v2 (core/network/social_network.ts). */
   network: SocialNetwork;
-  /** Viral media posts across platforms for `GET /v1/inspiration/media`: simulated or a hosted source (core/inspiration/media_library.ts). */
+  /** Viral media posts across platforms for `GET /v1/inspiration/media`: simulated or a hosted source (core/ports/media_library.ts). */
   mediaLibrary: MediaLibrary;
-  /** Uploaded images: local disk or S3 (core/media/media_store.ts); undefined when not configured (`503 media_not_configured`). */
+  /** Uploaded images: local disk or S3 (core/ports/media_store.ts); undefined when not configured (`503 media_not_configured`). */
   media?: MediaStore;
   /** Metrics the core reports (rate-limit refusals, credits); absent: nothing recorded. */
   telemetry?: Telemetry;

@@ -13,7 +13,7 @@ import { authenticate } from "./auth/authenticate.ts";
 import { scopeGate, subscriptionGate } from "./auth/gates.ts";
 import { chargeRequestBuckets, type RequestUnits } from "./limits/request_buckets.ts";
 import { resolveAccount } from "./accounts/resolve_account.ts";
-import type { Principal } from "./auth/principal.ts";
+import type { Principal } from "./request_state/principal.ts";
 import { beginIdempotent, finishIdempotent } from "./idempotency/idempotency.ts";
 import { type Pricing, withCredits } from "./credits/credit_call.ts";
 // The marker a middleware result carries; a replay answers without running the handler.
@@ -123,8 +123,29 @@ export const publicProcedure = t.procedure;
  * before input validation but released when the request fails, so a request that
  * failed validation stores nothing. One middleware rather than three: every tRPC
  * middleware level copies the call's options, which the benchmark measured.
+ *
+ * Each call runs with its own answer headers and reply (docs/architecture.md "Batches"):
+ * tRPC's fetch adapter builds one context per HTTP request, which every call of a batch
+ * starts from, so a call's credit headers, replay mark and chosen status would otherwise
+ * reach its neighbours (and be stored with their idempotent answers). What a call set is
+ * added to the request's context when it ends: the single-call surfaces (REST, MCP) read
+ * it there, and a batch answers the headers of all its calls.
  */
-const keyRequest = t.middleware(async function keyRequest({ ctx, type, meta, path, getRawInput, next }) {
+const keyRequest = t.middleware(async function keyRequest(opts) {
+  const own: Pick<Context, "responseHeaders" | "reply"> = { responseHeaders: new Headers(), reply: {} };
+  try {
+    return await keyCall({ ...opts, ctx: { ...opts.ctx, ...own } }, own);
+  } finally {
+    for (const [name, value] of own.responseHeaders) opts.ctx.responseHeaders.set(name, value);
+    Object.assign(opts.ctx.reply, own.reply);
+  }
+});
+
+/** What a middleware of this tRPC instance receives. */
+type MiddlewareOptions = Parameters<Parameters<typeof t.middleware>[0]>[0];
+
+/** One call's key path (keyRequest), on the call's own context. */
+async function keyCall({ ctx, type, meta, path, getRawInput, batchIndex, next }: MiddlewareOptions, own: Pick<Context, "responseHeaders" | "reply">) {
   const principal = await authenticate(ctx);
   ctx.report.principal = principal;
   const write = type === "mutation";
@@ -134,19 +155,19 @@ const keyRequest = t.middleware(async function keyRequest({ ctx, type, meta, pat
   const rawInput = await getRawInput();
   assertStorableText(rawInput);
   if (meta?.exactlyOneOf) assertExactlyOneOf(rawInput, meta.exactlyOneOf);
-  if (!meta?.idempotent) return next({ ctx: { principal } });
+  if (!meta?.idempotent) return next({ ctx: { ...own, principal } });
 
-  const decision = await beginIdempotent(ctx, principal, path, rawInput);
-  if (decision.kind === "none") return next({ ctx: { principal } });
+  const decision = await beginIdempotent(ctx, principal, path, rawInput, batchIndex);
+  if (decision.kind === "none") return next({ ctx: { ...own, principal } });
   if (decision.kind === "replay") {
     for (const [name, value] of Object.entries(decision.headers)) ctx.responseHeaders.set(name, value);
     ctx.responseHeaders.set("Idempotency-Replayed", "true");
     return { ok: true as const, data: decision.body, marker: middlewareResultMarker };
   }
-  const result = await next({ ctx: { principal, idempotency: decision.run } });
+  const result = await next({ ctx: { ...own, principal, idempotency: decision.run } });
   await finishIdempotent(ctx, decision.run, result.ok ? { status: meta.successStatus ?? 200, body: result.data } : undefined);
   return result;
-});
+}
 
 /**
  * A procedure for API keys. The scope rule follows the procedure type: a mutation

@@ -7,20 +7,12 @@
 import { z } from "zod";
 import { inAccount, keyProcedure, router } from "../core/trpc.ts";
 import { accountSelection, commaListOf, dataOf, listOf, paginationInput, timestamp } from "../core/schema.ts";
-import {
-  ARTICLE_FILTERS,
-  article,
-  articleId,
-  articleWithCover,
-  coverUrlInput,
-  markdownInput,
-  publishedArticle,
-  titleInput,
-} from "../core/articles/article_schema.ts";
+import { ARTICLE_FILTERS, article, articleId, coverUrlInput, markdownInput, publishedArticle, titleInput } from "../core/articles/article_schema.ts";
 import { createArticle } from "../core/articles/create_article.ts";
 import { updateArticle } from "../core/articles/update_article.ts";
 import { deleteArticle } from "../core/articles/delete_article.ts";
-import { getArticle, listArticles } from "../core/articles/list_articles.ts";
+import { listArticles } from "../core/articles/list_articles.ts";
+import { articleWithCover, getArticle } from "../core/covers/article_with_cover.ts";
 import { scheduleArticle, unscheduleArticle } from "../core/articles/schedule_article.ts";
 import { publishArticleNow } from "../core/articles/publish_article_request.ts";
 

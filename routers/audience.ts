@@ -2,7 +2,7 @@
 import { inAccount, keyProcedure, router } from "../core/trpc.ts";
 import { audienceList, listAudienceInput } from "../core/audience/audience_index_schema.ts";
 import { listAudience } from "../core/audience/audience_index.ts";
-import { PLANS } from "../core/limits/plans.ts";
+import { PLANS } from "../core/plans/plans.ts";
 
 const CAPS = Object.values(PLANS)
   .map((plan) => `${plan.id} ${plan.audienceBackfillCap.toLocaleString("en-US")}`)

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { keyProcedure, router } from "../core/trpc.ts";
 import { commaListOf } from "../core/schema.ts";
-import { MEDIA_PLATFORMS, MEDIA_TYPE_FILTERS, TIME_FILTERS, mediaItem } from "../core/inspiration/media_item_schema.ts";
+import { MEDIA_PLATFORMS, MEDIA_TYPE_FILTERS, TIME_FILTERS, mediaItem } from "../core/ports/media_item_schema.ts";
 import { searchInspirationMedia } from "../core/inspiration/media_search.ts";
 
 const limit = z

@@ -13,7 +13,7 @@ import { manualClock } from "./support/manual_clock.ts";
 import type { SimulatedNetwork } from "../adapters/x/simulated/simulated_network.ts";
 import { dispatchAutoDms } from "../core/dm/auto_dm_engagers.ts";
 import { sendDueMessages } from "../core/dm/dm_sender.ts";
-import { PLANS } from "../core/limits/plans.ts";
+import { PLANS } from "../core/plans/plans.ts";
 
 let harness: Harness;
 let people: ReturnType<typeof dmPeople>;

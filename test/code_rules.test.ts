@@ -7,14 +7,15 @@
  * the repository does not have the tracker), and the layout of jobs and events
  * (docs/architecture.md "Jobs and publishing", "Events and webhooks"): each area owns its job
  * kinds and event emitters, the queue and the outbox import no area, and the task list sits on
- * top where only the composition root reads it.
+ * top where only the composition root reads it; the low folders under the context import no
+ * area.
  */
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { importEdges } from "./support/import_graph.ts";
+import { coreFolderOf, importEdges } from "./support/import_graph.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
@@ -48,6 +49,30 @@ function comments(path: string): { line: number; text: string }[] {
 
 const appFolders = ["core", "routers", "adapters", "jobs"];
 const appFiles = [...appFolders.flatMap(sourceFiles), "mod.ts"];
+
+/**
+ * The folders below every area (docs/architecture.md "Layout"): the ports and the request
+ * state core/context.ts carries, the plan table a principal names, and the person shape
+ * every area stores. Areas import them and core/context.ts; they import neither.
+ */
+const lowFolders = ["core/ports", "core/request_state", "core/plans", "core/people"];
+/** The ports that have folders of their own; as low as the folders above. */
+const portFolders = ["core/db", "core/model", "core/network", "core/outbound", "core/telemetry"];
+
+/** Every file `start` reaches through its imports, itself excluded. */
+function reachedFrom(start: string, next: Map<string, string[]>): Set<string> {
+  const seen = new Set<string>();
+  const queue = [start];
+  while (queue.length > 0) {
+    for (const to of next.get(queue.pop() as string) ?? []) {
+      if (!seen.has(to)) {
+        seen.add(to);
+        queue.push(to);
+      }
+    }
+  }
+  return seen;
+}
 
 describe("code rules (STYLE.md)", () => {
   test("tRPC's private API (unstable-core-do-not-import, _def) appears only in core/trpc_internals.ts", () => {
@@ -86,6 +111,33 @@ describe("code rules (STYLE.md)", () => {
         .filter(({ text }) => issueNumber.test(text))
         .map(({ line, text }) => `${path}:${line}: ${text.trim()}`),
     );
+    assert.deepEqual(offenders, []);
+  });
+
+  test("the low folders and core/context.ts import no area folder; the low folders import no core/context.ts", () => {
+    const next = new Map<string, string[]>();
+    for (const edge of importEdges()) next.set(edge.from, [...(next.get(edge.from) ?? []), edge.to]);
+    const low = new Set([...lowFolders, ...portFolders]);
+    // A file at the root of core/ is a unit of its own (core/errors.ts, core/clock.ts): low
+    // unless it reaches an area, which the walk sees through it.
+    const isArea = (path: string) => coreFolderOf(path) !== path && !low.has(coreFolderOf(path));
+    const starts = [...lowFolders.flatMap(sourceFiles), join("core", "context.ts")];
+    const offenders: string[] = [];
+    for (const start of starts) {
+      for (const reached of reachedFrom(start, next)) {
+        const upward =
+          isArea(reached) || reached === join("core", "trpc.ts") || (start !== join("core", "context.ts") && reached === join("core", "context.ts"));
+        if (upward) offenders.push(`${start} reaches ${reached}`);
+      }
+    }
+    assert.deepEqual(offenders, []);
+  });
+
+  test("no area imports core/trpc.ts: it composes the platform middleware above the areas", () => {
+    // core/docs builds the OpenAPI document from the procedures' meta, above every area.
+    const offenders = importEdges()
+      .filter((edge) => edge.to === join("core", "trpc.ts") && edge.from.startsWith("core/") && coreFolderOf(edge.from) !== join("core", "docs"))
+      .map((edge) => edge.from);
     assert.deepEqual(offenders, []);
   });
 });
@@ -129,7 +181,7 @@ describe("jobs and events live with their areas (STYLE.md: an area owns its job 
 
   test("core/jobs imports no area folder (only core/db, core/'s root files and the ports JobDeps names)", () => {
     // The port interfaces JobDeps names: they live in folders of their own or of an area today.
-    const ports = new Set(["core/network/social_network.ts", "core/model/model.ts", "core/media/media_store.ts", "core/webhooks/webhook_sender.ts"]);
+    const ports = new Set(["core/network/social_network.ts", "core/model/model.ts", "core/ports/media_store.ts", "core/ports/webhook_sender.ts"]);
     const allowed = (to: string) => inFolder("core/jobs")(to) || inFolder("core/db")(to) || coreRoot(to) || ports.has(to);
     const offenders = importsOf(inFolder("core/jobs")).filter((edge) => !allowed(edge.to));
     assert.deepEqual(offenders, []);

@@ -6,7 +6,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startHarness, transports, type Harness, type Transport } from "./support/harness.ts";
-import type { BucketName } from "../core/limits/plans.ts";
+import type { BucketName } from "../core/plans/plans.ts";
 import { recountEngagement } from "../core/audience/contacts_queries.ts";
 
 let harness: Harness;

@@ -7,8 +7,8 @@ import { createMemoryCounters } from "../adapters/counters/memory_counters.ts";
 import { createRedisCounters } from "../adapters/counters/redis_counters.ts";
 import { createFailOpenCounters } from "../adapters/counters/fail_open_counters.ts";
 import { createFaultyCounters } from "../adapters/counters/faulty_counters.ts";
-import { windowStart } from "../core/limits/counters.ts";
-import type { CounterCheck, Counters } from "../core/limits/counters.ts";
+import { windowStart } from "../core/ports/counters.ts";
+import type { CounterCheck, Counters } from "../core/ports/counters.ts";
 
 const REDIS_URL = process.env.REDIS_URL;
 const REDIS_SKIP = REDIS_URL ? false : "REDIS_URL not set: set REDIS_URL=redis://host:port to run the Redis counters cases";

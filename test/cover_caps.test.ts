@@ -10,8 +10,9 @@ import { startHarness, transports, type Harness } from "./support/harness.ts";
 import type { Sql } from "../core/db/sql.ts";
 import { adminApi } from "../core/admin/admin_api.ts";
 import { createContextInner } from "../core/context.ts";
-import { creditState, grantCredits, type CreditOwner } from "../core/credits/credits.ts";
-import { planById } from "../core/limits/plans.ts";
+import { creditState, grantCredits } from "../core/credits/credits.ts";
+import type { CreditOwner } from "../core/request_state/credit_state.ts";
+import { planById } from "../core/plans/plans.ts";
 import { COVER_CAPS } from "../core/covers/cover_caps.ts";
 
 let harness: Harness;

@@ -15,7 +15,7 @@ import { createContextInner } from "../core/context.ts";
 import { ApiError } from "../core/errors.ts";
 import { createKey } from "../core/auth/keys.ts";
 import { createUser } from "../core/accounts/users.ts";
-import { planById } from "../core/limits/plans.ts";
+import { planById } from "../core/plans/plans.ts";
 
 describe("credit periods", () => {
   test("a monthly pool renews on the billing day, clamped to short months", () => {

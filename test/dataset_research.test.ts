@@ -14,8 +14,9 @@ import { startHarness, transports, type Answer, type Harness, type Transport } f
 import { startFakeOpenAiServer, type FakeOpenAiServer } from "./support/fake_openai_server.ts";
 import { pollUntil } from "./support/child_node.ts";
 import { createContextInner } from "../core/context.ts";
-import { chargeCredits, creditState, refundCreditsIn, type CreditOwner } from "../core/credits/credits.ts";
-import { planById } from "../core/limits/plans.ts";
+import { chargeCredits, creditState, refundCreditsIn } from "../core/credits/credits.ts";
+import type { CreditOwner } from "../core/request_state/credit_state.ts";
+import { planById } from "../core/plans/plans.ts";
 import { consumeAllowances, releaseAllowances, type AllowanceSpec } from "../core/limits/allowances.ts";
 import { dailyActionCap, LIVE_LOOKUPS, PLATFORM_LIVE_DATA } from "../core/limits/allowance_catalog.ts";
 import { jobHandlers } from "../jobs/task_list.ts";

@@ -13,7 +13,7 @@ import type { SimulatedNetwork } from "../adapters/x/simulated/simulated_network
 import { enqueueCampaign } from "../core/dm/create_campaign.ts";
 import { ApiError } from "../core/errors.ts";
 import { fillTokens } from "../core/dm/dm_text.ts";
-import { type DmAllowance, PLANS } from "../core/limits/plans.ts";
+import { type DmAllowance, PLANS } from "../core/plans/plans.ts";
 
 let harness: Harness;
 let people: ReturnType<typeof dmPeople>;

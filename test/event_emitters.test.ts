@@ -19,7 +19,7 @@ import type { SimulatedNetwork } from "../adapters/x/simulated/simulated_network
 import { createContextInner } from "../core/context.ts";
 import { adminApi } from "../core/admin/admin_api.ts";
 import { grantCredits } from "../core/credits/credits.ts";
-import { planById } from "../core/limits/plans.ts";
+import { planById } from "../core/plans/plans.ts";
 import { creditOwnerRow } from "../core/covers/cover_queries.ts";
 import { COVER_JOB_KIND } from "../core/covers/cover_job.ts";
 import { scheduleLocked } from "../core/articles/schedule_article.ts";

@@ -15,7 +15,7 @@ import { createUser } from "../core/accounts/users.ts";
 import { createKey } from "../core/auth/keys.ts";
 import { consumeAllowances } from "../core/limits/allowances.ts";
 import { MEDIA_SEARCHES_DAILY } from "../core/inspiration/media_search_limits.ts";
-import { MEDIA_PLATFORMS } from "../core/inspiration/media_item_schema.ts";
+import { MEDIA_PLATFORMS } from "../core/ports/media_item_schema.ts";
 import { createSimulatedMediaLibrary, LIBRARY_DAYS } from "../adapters/inspiration/simulated_media_library.ts";
 import { CONTENT_LABELS } from "../adapters/inspiration/media_vocabulary.ts";
 import { openMediaLibrary } from "../adapters/inspiration/open_media_library.ts";

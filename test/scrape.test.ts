@@ -7,7 +7,7 @@ import { startHarness, transports, type Harness } from "./support/harness.ts";
 import { createHttpPageReader } from "../adapters/pages/http_page_reader.ts";
 import { createGuardedOutbound } from "../adapters/outbound/guarded_get.ts";
 import { UrlNotAllowedError } from "../core/outbound/outbound.ts";
-import { PageReadError } from "../core/pages/page_reader.ts";
+import { PageReadError } from "../core/ports/page_reader.ts";
 
 let site: Server;
 let siteUrl = "";

@@ -14,6 +14,7 @@ import { createCallerFactory } from "../core/trpc.ts";
 import { createContextInner } from "../core/context.ts";
 import { ApiError } from "../core/errors.ts";
 import { startHarness, randomIp, type Harness } from "./support/harness.ts";
+import { MAX_BATCH_SIZE } from "../adapters/http/trpc_route.ts";
 
 /** A typed client sending `key`; a fresh client address per request keeps failed-attempt buckets apart. */
 function clientFor(harness: Harness, key: string, link: typeof httpBatchLink | typeof httpLink = httpBatchLink) {
@@ -179,6 +180,70 @@ describe("typed tRPC client", { timeout: 120_000 }, () => {
       });
       assert.equal(response.status, 200);
       assert.match(response.headers.get("x-ratelimit-limit") ?? "", /^\d+$/);
+    });
+  });
+
+  describe("batches", () => {
+    /** Sends one batch of `calls` (procedure path and input) to /trpc: mutations POST, queries GET. */
+    async function sendBatch(method: "GET" | "POST", calls: [string, unknown][], headers: Record<string, string> = {}) {
+      const paths = calls.map(([path]) => path).join(",");
+      const inputs = JSON.stringify(Object.fromEntries(calls.map(([, input], i) => [i, input])));
+      const common = { authorization: `Bearer ${harness.world.keys.write}`, "x-forwarded-for": randomIp(), ...headers };
+      if (method === "GET") return fetch(`${harness.baseUrl}/trpc/${paths}?batch=1&input=${encodeURIComponent(inputs)}`, { headers: common });
+      return fetch(`${harness.baseUrl}/trpc/${paths}?batch=1`, { method, headers: { ...common, "content-type": "application/json" }, body: inputs });
+    }
+    /** `n` calls of tags.list. */
+    const lists = (n: number) => Array.from({ length: n }, (): [string, unknown] => ["tags.list", {}]);
+
+    test("two calls of one batch under one Idempotency-Key each run once, and a retry replays each", async () => {
+      const names = [`batch-a-${randomIp()}`, `batch-b-${randomIp()}`];
+      const calls: [string, unknown][] = names.map((name) => ["tags.create", { name }]);
+      const key = `batch-${crypto.randomUUID()}`;
+      const first = await sendBatch("POST", calls, { "idempotency-key": key });
+      const firstBody = (await first.json()) as any[];
+      // Sharing the reservation, the second call met the first's key with another body (409).
+      assert.equal(first.status, 200, JSON.stringify(firstBody));
+      assert.deepEqual(
+        firstBody.map((entry) => entry.result.data.data.name),
+        names,
+      );
+      const ids = firstBody.map((entry) => entry.result.data.data.id);
+      assert.notEqual(ids[0], ids[1]);
+
+      const retry = await sendBatch("POST", calls, { "idempotency-key": key });
+      assert.equal(retry.status, 200);
+      assert.equal(retry.headers.get("idempotency-replayed"), "true");
+      assert.deepEqual(
+        ((await retry.json()) as any[]).map((entry) => entry.result.data.data.id),
+        ids,
+      );
+      const listed = await clientFor(harness, harness.world.keys.write).tags.list.query({ limit: 100 });
+      assert.equal(listed.data.filter((tag) => names.includes(tag.name)).length, 2, "a retried batch created a tag twice");
+    });
+
+    test("each call of a batch spends its own request-bucket unit", async () => {
+      const remaining = (response: Response) => [Number(response.headers.get("x-ratelimit-remaining")), response.headers.get("x-ratelimit-reset")] as const;
+      // Two reads of the same clock minute: a batch of two spends two units more than a single call.
+      for (let attempt = 0; ; attempt++) {
+        const [before, beforeReset] = remaining(await sendBatch("GET", lists(1)));
+        const [after, afterReset] = remaining(await sendBatch("GET", lists(2)));
+        if (beforeReset !== afterReset && attempt < 2) continue;
+        assert.equal(before - after, 2);
+        break;
+      }
+    });
+
+    test(`a batch of ${MAX_BATCH_SIZE} calls runs; one more call is refused with 400 invalid_parameter`, async () => {
+      const full = await sendBatch("GET", lists(MAX_BATCH_SIZE));
+      assert.equal(full.status, 200);
+      assert.equal(((await full.json()) as unknown[]).length, MAX_BATCH_SIZE);
+
+      const over = await sendBatch("GET", lists(MAX_BATCH_SIZE + 1));
+      assert.equal(over.status, 400);
+      const body = (await over.json()) as any;
+      assert.equal(body.error.data.code, "invalid_parameter");
+      assert.equal(body.error.data.httpStatus, 400);
+      assert.match(body.error.message, /batch/i);
     });
   });
 

@@ -6,7 +6,7 @@
  * process's view instead of refusing every request. Allowances and credits
  * fail closed and take the primary's rejection as it is.
  */
-import type { Counters } from "../../core/limits/counters.ts";
+import type { Counters } from "../../core/ports/counters.ts";
 
 /** Wraps `primary` so a rejected call is answered by `fallback` instead; `onError` hears each failure. */
 export function createFailOpenCounters(primary: Counters, fallback: Counters, onError?: (error: unknown) => void): Counters {

@@ -3,7 +3,7 @@
  * tests can watch request buckets fail open and allowances fail closed
  * without stopping a real Redis.
  */
-import type { Counters } from "../../core/limits/counters.ts";
+import type { Counters } from "../../core/ports/counters.ts";
 
 /** Creates counters whose consume, takeTokens and release always reject. */
 export function createFaultyCounters(): Counters {

@@ -3,9 +3,9 @@
  * that request buckets fall back to when Redis is down, and the store for tests
  * and single-process deployments.
  */
-import { windowStart } from "../../core/limits/counters.ts";
+import { windowStart } from "../../core/ports/counters.ts";
 import { assertTokenBucket, gcraState, gcraTake } from "../../core/limits/token_bucket.ts";
-import type { CounterCheck, Counters, WindowState } from "../../core/limits/counters.ts";
+import type { CounterCheck, Counters, WindowState } from "../../core/ports/counters.ts";
 
 /** How often (in caller time) a consume sweeps out windows that have ended. */
 const SWEEP_INTERVAL_MS = 10_000;

@@ -6,8 +6,8 @@
  * room?" and "take it" (spec, Limits 1: all windows are charged, or none).
  */
 import { Redis } from "ioredis";
-import { windowStart } from "../../core/limits/counters.ts";
-import type { CounterCheck, Counters, WindowState } from "../../core/limits/counters.ts";
+import { windowStart } from "../../core/ports/counters.ts";
+import type { CounterCheck, Counters, WindowState } from "../../core/ports/counters.ts";
 import { assertTokenBucket, gcraState } from "../../core/limits/token_bucket.ts";
 
 /**

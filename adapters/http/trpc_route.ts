@@ -6,6 +6,14 @@ import { createContextInner, type Context, type Services } from "../../core/cont
 import { toApiFailure } from "../../core/api_failure.ts";
 import { boundedTrpcRequest } from "./bounded_body.ts";
 
+/**
+ * The most calls one batched request may hold (tRPC's `maxBatchSize`; larger batches are
+ * refused with `400 invalid_parameter` before any call runs). A batch runs its calls at once
+ * on one request, each spending its own request-bucket units; ten covers the queries a page
+ * of a first-party app loads together, and a client sets `httpBatchLink({ maxItems: 10 })`.
+ */
+export const MAX_BATCH_SIZE = 10;
+
 /** Handles one tRPC HTTP request (single or batched). */
 export function trpcResponse(event: H3Event, router: AnyRouter, services: Services, trustProxy: boolean): Promise<Response> {
   const ip = getRequestIP(event, { xForwardedFor: trustProxy }) ?? "unknown";
@@ -17,6 +25,7 @@ export function trpcResponse(event: H3Event, router: AnyRouter, services: Servic
     // tRPC reads the body from the input parser, after the key middleware; bounded here.
     req: boundedTrpcRequest(event.req),
     router,
+    maxBatchSize: MAX_BATCH_SIZE,
     createContext: () => ctx,
     responseMeta({ errors }) {
       // The same statuses and headers as REST: rate limits always, Retry-After on errors.

@@ -15,8 +15,8 @@
  * client; a malformed answer is a failure, not a partial result. Bounded by a timeout.
  */
 import { z } from "zod";
-import { MediaLibraryError, type MediaLibrary } from "../../core/inspiration/media_library.ts";
-import { mediaItem } from "../../core/inspiration/media_item_schema.ts";
+import { MediaLibraryError, type MediaLibrary } from "../../core/ports/media_library.ts";
+import { mediaItem } from "../../core/ports/media_item_schema.ts";
 
 /** Where the hosted library is. */
 export interface HttpMediaLibraryOptions {

@@ -4,7 +4,7 @@
  * video, which engagement counts it shows, typical viral numbers, how its post URLs read)
  * and the content labels with the caption and summary templates that go with them.
  */
-import type { MediaPlatform } from "../../core/inspiration/media_item_schema.ts";
+import type { MediaPlatform } from "../../core/ports/media_item_schema.ts";
 
 /** How a platform's viral posts look. */
 export interface PlatformTraits {

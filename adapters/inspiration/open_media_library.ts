@@ -4,7 +4,7 @@
  * simulated network (`THREADLINE_NETWORK_SEED`), which keeps the embedded default usable
  * offline and repeatable.
  */
-import type { MediaLibrary } from "../../core/inspiration/media_library.ts";
+import type { MediaLibrary } from "../../core/ports/media_library.ts";
 import { DEFAULT_NETWORK_SEED } from "../x/open_network.ts";
 import { createHttpMediaLibrary } from "./http_media_library.ts";
 import { createSimulatedMediaLibrary } from "./simulated_media_library.ts";

@@ -1,6 +1,6 @@
 /**
  * The simulated media library: the embedded default of the MediaLibrary port
- * (core/inspiration/media_library.ts). Deterministic: one item per 30-minute slot of
+ * (core/ports/media_library.ts). Deterministic: one item per 30-minute slot of
  * the clock, built from `hash(seed, slot)`, over the last 180 days (8,640 items across
  * the six platforms). Captions and summaries come from the world's topics
  * (adapters/x/simulated/vocabulary_topics.ts) and the content labels of
@@ -8,8 +8,8 @@
  * The clock of the query decides what "the last 24 hours" holds, so the same time gives
  * the same answer, and the library moves forward with real time.
  */
-import type { MediaLibrary, MediaLibraryQuery } from "../../core/inspiration/media_library.ts";
-import { MEDIA_PLATFORMS, type MediaItem, type MediaPlatform } from "../../core/inspiration/media_item_schema.ts";
+import type { MediaLibrary, MediaLibraryQuery } from "../../core/ports/media_library.ts";
+import { MEDIA_PLATFORMS, type MediaItem, type MediaPlatform } from "../../core/ports/media_item_schema.ts";
 import { hash32 } from "../x/simulated/hash.ts";
 import { createRandom, type Random } from "../x/simulated/prng.ts";
 import { TOPICS, type Topic } from "../x/simulated/vocabulary_topics.ts";

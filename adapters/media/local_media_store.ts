@@ -7,7 +7,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { mkdir, open, readFile, rename, rm, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import type { MediaStore, StoredObjectHead, UploadTarget } from "../../core/media/media_store.ts";
+import type { MediaStore, StoredObjectHead, UploadTarget } from "../../core/ports/media_store.ts";
 import { OBJECT_KEY } from "../../core/media/accept_upload.ts";
 
 /** Where the files go and how URLs are signed. */

@@ -5,7 +5,7 @@
  * SigV4 (sigv4.ts); no AWS SDK.
  */
 import { ApiError } from "../../core/errors.ts";
-import type { MediaStore, StoredObjectHead, UploadTarget } from "../../core/media/media_store.ts";
+import type { MediaStore, StoredObjectHead, UploadTarget } from "../../core/ports/media_store.ts";
 import { presignUrl, sha256Hex, signHeaders, type SigV4Credentials, uriEncode } from "./sigv4.ts";
 
 /** Where the bucket is and who may write to it. */

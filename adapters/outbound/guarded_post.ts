@@ -1,5 +1,5 @@
 /**
- * The WebhookSender adapter (core/webhooks/webhook_sender.ts): POST over node:http(s) with
+ * The WebhookSender adapter (core/ports/webhook_sender.ts): POST over node:http(s) with
  * the outbound address policy where it cannot be dodged: the same guarded `lookup` as the
  * GET client (guarded_get.ts), so the address checked is the address connected to, checked
  * again on every delivery (a name that later resolves to a private address is refused).
@@ -11,7 +11,7 @@ import { request as httpsRequest } from "node:https";
 import { isIP } from "node:net";
 import { rootCertificates } from "node:tls";
 import { FetchFailedError, UrlNotAllowedError } from "../../core/outbound/outbound.ts";
-import type { WebhookPost, WebhookSender } from "../../core/webhooks/webhook_sender.ts";
+import type { WebhookPost, WebhookSender } from "../../core/ports/webhook_sender.ts";
 import { allowedHosts, checkUrl, isBlockedAddress } from "./address_policy.ts";
 import { guardedLookup, type OutboundSettings } from "./guarded_get.ts";
 

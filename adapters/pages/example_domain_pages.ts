@@ -4,7 +4,7 @@
  * default can read the demo world's product pages offline. Any other URL goes to the
  * HTTP reader. `.invalid` hosts fail the way an unreachable site does.
  */
-import { type PageContent, type PageReader, PageReadError } from "../../core/pages/page_reader.ts";
+import { type PageContent, type PageReader, PageReadError } from "../../core/ports/page_reader.ts";
 
 function words(text: string): string[] {
   return text.split(/[^A-Za-z0-9]+/).filter(Boolean);

@@ -1,5 +1,5 @@
 /** Pulls what a product page says about itself out of its HTML, without a DOM. */
-import type { PageContent } from "../../core/pages/page_reader.ts";
+import type { PageContent } from "../../core/ports/page_reader.ts";
 
 const TEXT_LIMIT = 20_000;
 

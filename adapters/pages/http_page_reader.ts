@@ -5,7 +5,7 @@
  */
 import type { Outbound } from "../../core/outbound/outbound.ts";
 import { FetchFailedError } from "../../core/outbound/outbound.ts";
-import { type PageReader, PageReadError } from "../../core/pages/page_reader.ts";
+import { type PageReader, PageReadError } from "../../core/ports/page_reader.ts";
 import { htmlContent } from "./html_content.ts";
 
 const MAX_BYTES = 2 * 1024 * 1024;

@@ -8,7 +8,7 @@
  * object outside the named account: the caller answers its endpoint's `404`.
  */
 import type { KeyContext } from "../context.ts";
-import type { AccountAccess } from "./account_access.ts";
+import type { AccountAccess } from "../request_state/account_access.ts";
 import { reachableAccounts } from "./accounts_queries.ts";
 import { type AccountIntent, assertWritable, mainAccess, resolveAccount } from "./resolve_account.ts";
 import { assertAccountsVerifiable } from "./verify_accounts.ts";

@@ -5,8 +5,8 @@
  */
 import type { Context } from "../context.ts";
 import { ApiError } from "../errors.ts";
-import type { Principal } from "../auth/principal.ts";
-import { type AccountAccess, isSharedAccess } from "./account_access.ts";
+import type { Principal } from "../request_state/principal.ts";
+import { type AccountAccess, isSharedAccess } from "../request_state/account_access.ts";
 import { reachableAccounts } from "./accounts_queries.ts";
 import { assertAccountsVerifiable } from "./verify_accounts.ts";
 

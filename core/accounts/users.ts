@@ -4,7 +4,7 @@
  */
 import type { Sql } from "../db/sql.ts";
 import { ApiError } from "../errors.ts";
-import { PLANS } from "../limits/plans.ts";
+import { PLANS } from "../plans/plans.ts";
 import { WORKING_SUBSCRIPTIONS } from "../auth/gates.ts";
 import { insertAccount, insertUser, lockMainAccount } from "./users_queries.ts";
 

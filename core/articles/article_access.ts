@@ -7,7 +7,7 @@
  */
 import type { KeyContext } from "../context.ts";
 import type { Queryable } from "../db/sql.ts";
-import type { AccountAccess } from "../accounts/account_access.ts";
+import type { AccountAccess } from "../request_state/account_access.ts";
 import { ApiError } from "../errors.ts";
 import { findReachable } from "../accounts/owner_access.ts";
 import { articleById, type ArticleRow } from "./articles_queries.ts";

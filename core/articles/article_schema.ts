@@ -4,7 +4,6 @@
  * the OpenAPI document.
  */
 import { z } from "zod";
-import { coverGeneration } from "../covers/cover_schema.ts";
 
 /** Title bounds (supplement: Articles, `title (1-300)`; spec Constants: titles 300 chars). */
 export const MAX_TITLE = 300;
@@ -65,13 +64,6 @@ export const article = z.object({
 
 /** An Article record. */
 export type Article = z.infer<typeof article>;
-
-/** `GET /v1/articles/{id}` adds the latest AI cover generation, so a client polls one URL after `POST .../cover`. */
-export const articleWithCover = article.extend({
-  cover_generation: coverGeneration
-    .nullable()
-    .meta({ description: "The latest AI cover request (`queued`, `running`, `done`, `failed`, `timed_out`), or null" }),
-});
 
 /** The publish answer (spec: Article, "Publish response"). */
 export const publishedArticle = z.object({

@@ -8,12 +8,12 @@
 import { z } from "zod";
 import type { AccountContext } from "../context.ts";
 import { ApiError } from "../errors.ts";
-import { planById } from "../limits/plans.ts";
+import { planById } from "../plans/plans.ts";
 import { AUDIENCE_SYNC_LIMITS } from "./audience_sync_rhythm.ts";
 import { audienceSyncStates, ownerPlanOf } from "./audience_sync_queries.ts";
 import { type AudienceRow, type EngagerKey, engagerCount, engagerPage, type FollowKey, followListPage } from "./audience_index_queries.ts";
 import type { AudienceKind, AudienceMember, ListAudienceInput } from "./audience_index_schema.ts";
-import { personOf } from "./person_fields.ts";
+import { personOf } from "../people/person_fields.ts";
 
 const followCursor = z.object({ t: z.iso.datetime(), i: z.number().int().min(0), u: z.string().regex(/^[0-9]{1,25}$/) }).strict();
 const engagerCursor = z.object({ n: z.number().int().min(0), u: z.string().regex(/^[0-9]{1,25}$/) }).strict();

@@ -4,7 +4,7 @@
  */
 import type { Queryable } from "../db/sql.ts";
 import type { FollowList } from "./audience_sync_queries.ts";
-import type { PersonColumns } from "./person_fields.ts";
+import type { PersonColumns } from "../people/person_fields.ts";
 
 /** A person of an audience list as stored. */
 export interface AudienceRow extends PersonColumns {

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { cursorPagination } from "../lookups/lookup_records.ts";
 import { accountSelection, limitParam } from "../schema.ts";
-import { personFields } from "./person_fields.ts";
+import { personFields } from "../people/person_fields.ts";
 
 /** The four audience lists. */
 export const audienceKind = z

@@ -14,7 +14,7 @@
  * transaction. A failing network call writes nothing but the list's `paused` state (its
  * error and retry time), so the index is never half-written and the next run resumes.
  */
-import { planById } from "../limits/plans.ts";
+import { planById } from "../plans/plans.ts";
 import { NetworkError, NetworkRateLimitedError } from "../network/network_errors.ts";
 import { type PageReader, pageReader } from "../network/page_reader.ts";
 import {

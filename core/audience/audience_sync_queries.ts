@@ -1,7 +1,8 @@
 /**
  * SQL of the audience sync (tables `audience_sync_state`, `audience_members`,
- * `audience_reposts`, `audience_repost_reads`; migration 0023). Contacts' profiles and
- * engagement counts are written through `contacts_queries.ts`.
+ * `audience_reposts`, `audience_repost_reads`; migration 0023). Contacts' profiles are
+ * written through core/people/contact_profiles_queries.ts, engagement counts through
+ * `contacts_queries.ts`.
  */
 import type { Queryable } from "../db/sql.ts";
 

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { accountSelection, paginationInput, xUserId } from "../schema.ts";
-import { personFields } from "./person_fields.ts";
+import { personFields } from "../people/person_fields.ts";
 
 /** A contact in a list (`GET /v1/contacts`). */
 export const contact = z

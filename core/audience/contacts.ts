@@ -14,9 +14,10 @@ import type { ListReceivedRepliesInput } from "../content/content_schema.ts";
 import { ensureSystemLists, systemListsOf } from "../contact_lists/contact_lists_queries.ts";
 import { membershipsOf } from "../contact_lists/list_members_queries.ts";
 import { countNotes } from "./contact_notes_queries.ts";
-import { type ContactRow, type ContactSort, contactOf, contactsPage, upsertContactProfiles } from "./contacts_queries.ts";
+import { type ContactRow, type ContactSort, contactOf, contactsPage } from "./contacts_queries.ts";
+import { upsertContactProfiles } from "../people/contact_profiles_queries.ts";
 import type { Contact, ContactDetail } from "./contact_schema.ts";
-import { personOf } from "./person_fields.ts";
+import { personOf } from "../people/person_fields.ts";
 
 /** Lists the account's contacts, most engaged first (or most replies, most reposts). */
 export async function listContacts(ctx: AccountContext, input: { sort: ContactSort; limit: number; page: number }) {

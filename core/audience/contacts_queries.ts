@@ -3,7 +3,6 @@
  * their profile as last read and their engagement over the rolling 90 days.
  */
 import type { Queryable } from "../db/sql.ts";
-import type { NetworkUser } from "../network/network_records.ts";
 
 /** A stored contact. */
 export interface ContactRow {
@@ -32,59 +31,10 @@ export interface ContactRow {
 /** How `GET /v1/contacts` orders (supplement: Audience). */
 export type ContactSort = "engagement" | "replies" | "reposts";
 
-const BATCH = 500;
-
-/** The profile columns of a contact read from the network. */
-function profileColumns(accountId: string, user: NetworkUser, now: Date) {
-  return {
-    account_id: accountId,
-    x_user_id: user.id,
-    username: user.username,
-    name: user.name,
-    avatar_url: user.avatarUrl,
-    location: user.location ?? "",
-    bio: user.description,
-    url: user.url,
-    verified: user.verified,
-    verified_type: user.verifiedType,
-    followers_count: user.followersCount,
-    following_count: user.followingCount,
-    posts_count: user.postCount,
-    can_dm: user.canDm,
-    profile_read_at: now,
-    created_at: now,
-  };
-}
-
-/**
- * Inserts people as contacts of `accountId`, or refreshes the profile of those already
- * known (their engagement counts and first-seen time are kept).
- */
-export async function upsertContactProfiles(sql: Queryable, accountId: string, users: readonly NetworkUser[], now: Date): Promise<void> {
-  const unique = [...new Map(users.map((user) => [user.id, user])).values()];
-  for (let start = 0; start < unique.length; start += BATCH) {
-    const rows = unique.slice(start, start + BATCH).map((user) => profileColumns(accountId, user, now));
-    await sql`
-      insert into contacts ${sql(rows as never)}
-      on conflict (account_id, x_user_id) do update set
-        username = excluded.username, name = excluded.name, avatar_url = excluded.avatar_url,
-        location = excluded.location, bio = excluded.bio, url = excluded.url, verified = excluded.verified,
-        verified_type = excluded.verified_type, followers_count = excluded.followers_count,
-        following_count = excluded.following_count, posts_count = excluded.posts_count, can_dm = excluded.can_dm, profile_read_at = excluded.profile_read_at`;
-  }
-}
-
 /** One contact of `accountId`, or undefined when the account does not know the person. */
 export async function contactOf(sql: Queryable, accountId: string, xUserId: string): Promise<ContactRow | undefined> {
   const [row] = await sql<ContactRow[]>`select * from contacts where account_id = ${accountId} and x_user_id = ${xUserId}`;
   return row;
-}
-
-/** The ids among `xUserIds` the account knows. */
-export async function knownContactIds(sql: Queryable, accountId: string, xUserIds: readonly string[]): Promise<Set<string>> {
-  const rows = await sql<{ x_user_id: string }[]>`
-    select x_user_id from contacts where account_id = ${accountId} and x_user_id = any(${xUserIds as string[]}::text[])`;
-  return new Set(rows.map((row) => row.x_user_id));
 }
 
 /**

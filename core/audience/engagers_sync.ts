@@ -19,7 +19,8 @@ import {
   saveRepostReads,
 } from "./audience_sync_queries.ts";
 import { AUDIENCE_SYNC_LIMITS, type AudienceSyncDeps, DAY_MS, nextRun, spent } from "./audience_sync_rhythm.ts";
-import { recountEngagement, upsertContactProfiles } from "./contacts_queries.ts";
+import { recountEngagement } from "./contacts_queries.ts";
+import { upsertContactProfiles } from "../people/contact_profiles_queries.ts";
 
 /** One run of the engagers: profiles of new repliers, reposters of posts whose counter moved, then the recount. */
 export async function syncEngagers(deps: AudienceSyncDeps, state: AudienceSyncState, reader: PageReader, now: Date): Promise<AudienceSyncState> {

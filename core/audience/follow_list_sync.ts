@@ -18,7 +18,7 @@ import {
   upsertAudienceMembers,
 } from "./audience_sync_queries.ts";
 import { AUDIENCE_SYNC_LIMITS, type AudienceSyncDeps, nextRun, spent } from "./audience_sync_rhythm.ts";
-import { upsertContactProfiles } from "./contacts_queries.ts";
+import { upsertContactProfiles } from "../people/contact_profiles_queries.ts";
 
 /** One run of followers or following: the walk's next pages, or the first page between walks. */
 export async function syncFollowList(

@@ -8,8 +8,8 @@ import type { Context } from "../context.ts";
 import { ApiError, retryableError } from "../errors.ts";
 import { hashApiKey, isWellFormedApiKey } from "./api_key_format.ts";
 import { activeKeyByHash, touchKey } from "./keys_queries.ts";
-import type { Principal } from "./principal.ts";
-import { planById } from "../limits/plans.ts";
+import type { Principal } from "../request_state/principal.ts";
+import { planById } from "../plans/plans.ts";
 
 /** Failed attempts allowed per address per clock minute (Authentication 6). */
 export const FAILED_ATTEMPTS_PER_MINUTE = 20;

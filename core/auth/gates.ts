@@ -5,7 +5,7 @@
  */
 import type { Context } from "../context.ts";
 import { ApiError, LegacyStringError } from "../errors.ts";
-import type { Principal } from "./principal.ts";
+import type { Principal } from "../request_state/principal.ts";
 
 /** Subscription statuses that keep the API open (Authentication 7). */
 export const WORKING_SUBSCRIPTIONS: readonly string[] = ["active", "trialing", "team"];

@@ -5,8 +5,8 @@
 import type { Queryable, Sql } from "../db/sql.ts";
 import { ApiError } from "../errors.ts";
 import { displayApiKey, generateApiKey, hashApiKey } from "./api_key_format.ts";
-import type { KeyCache } from "./key_cache.ts";
-import type { Scope } from "./principal.ts";
+import type { KeyCache } from "../ports/key_cache.ts";
+import type { Scope } from "../request_state/principal.ts";
 import { countActiveKeysForUpdate, insertKey, keyForUpdate, type KeyRow, revokeKeyRow } from "./keys_queries.ts";
 
 /** Active keys a user may hold (spec: Constants). */

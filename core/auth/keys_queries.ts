@@ -1,6 +1,6 @@
 /** SQL for API keys. */
 import type { Queryable } from "../db/sql.ts";
-import type { Scope } from "./principal.ts";
+import type { Scope } from "../request_state/principal.ts";
 
 /** A key as listed (never the key itself). */
 export interface KeyRow {

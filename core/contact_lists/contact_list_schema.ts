@@ -3,7 +3,7 @@
  * Contact lists; supplement: Contact Lists).
  */
 import { z } from "zod";
-import { personFields } from "../audience/person_fields.ts";
+import { personFields } from "../people/person_fields.ts";
 
 /** The four system lists, in the order they are listed (supplement: Contact Lists). */
 export const SYSTEM_LIST_KINDS = ["followers", "following", "repliers", "reposters"] as const;

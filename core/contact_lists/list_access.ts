@@ -8,7 +8,7 @@
  * (`400 system_list_read_only`).
  */
 import type { KeyContext } from "../context.ts";
-import type { AccountAccess } from "../accounts/account_access.ts";
+import type { AccountAccess } from "../request_state/account_access.ts";
 import { ApiError } from "../errors.ts";
 import { findReachable } from "../accounts/owner_access.ts";
 import { type ContactListRow, listById } from "./contact_lists_queries.ts";

@@ -1,6 +1,6 @@
 /** SQL of contact-list members (table `contact_list_members`, migration 0023), joined to the people's profiles. */
 import type { Queryable } from "../db/sql.ts";
-import type { PersonColumns } from "../audience/person_fields.ts";
+import type { PersonColumns } from "../people/person_fields.ts";
 
 /** A member with its person's profile. */
 export interface MemberRow extends PersonColumns {

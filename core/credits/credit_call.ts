@@ -6,8 +6,9 @@
  * `X-Credits-Reset` (Unix seconds) are always sent.
  */
 import type { Context } from "../context.ts";
-import type { Principal } from "../auth/principal.ts";
-import { assertCredits, chargeCredits, creditOwner, creditState, refundCredits, type CreditOwner, type CreditState } from "./credits.ts";
+import type { Principal } from "../request_state/principal.ts";
+import type { CreditCall, CreditState } from "../request_state/credit_state.ts";
+import { assertCredits, chargeCredits, creditOwner, creditState, refundCredits } from "./credits.ts";
 
 /**
  * How a procedure is priced: `free` (no charge, still the two headers), `{ flat: n }`
@@ -16,16 +17,6 @@ import { assertCredits, chargeCredits, creditOwner, creditState, refundCredits, 
  * fewer than `minimum` remain; refunded in full when the call fails).
  */
 export type Pricing = "free" | { flat: number } | { metered: number };
-
-/** The charge a running call belongs to, and what it has kept so far. */
-export interface CreditCall {
-  owner: CreditOwner;
-  reference: string;
-  /** Credits kept for the call so far. */
-  kept: number;
-  /** The pool as the last movement left it (saves a locking read for the headers). */
-  state?: CreditState;
-}
 
 /** Runs `call` under `pricing`, setting the credit headers on the context. */
 export async function withCredits<T extends { ok: boolean }>(

@@ -3,7 +3,7 @@
  * (the anchor's day of month, clamped to short months: a 31st anchor renews on
  * 28 February), a daily pool at midnight UTC.
  */
-import type { CreditAllowance } from "../limits/plans.ts";
+import type { CreditAllowance } from "../plans/plans.ts";
 
 /** A period's bounds. */
 export interface CreditPeriod {

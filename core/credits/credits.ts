@@ -9,30 +9,12 @@ import { noteCreditsMovement } from "./credits_low.ts";
 import type { Context } from "../context.ts";
 import type { Queryable, Sql } from "../db/sql.ts";
 import { ApiError } from "../errors.ts";
-import type { Principal } from "../auth/principal.ts";
-import { planById, type Plan } from "../limits/plans.ts";
+import type { Principal } from "../request_state/principal.ts";
+import { planById } from "../plans/plans.ts";
+import type { CreditOwner, CreditState } from "../request_state/credit_state.ts";
 import { creditPeriodAt } from "./credit_period.ts";
 import { insertPool, keptForReference, poolForUpdate, poolRow, recordMovement, rollPool, expiredPools, type PoolRow } from "./credits_queries.ts";
 import { remainingOf } from "./pool_remaining.ts";
-
-/** Whose pool: the account owner (pools are per owner across all keys and accounts). */
-export interface CreditOwner {
-  ownerId: string;
-  plan: Plan;
-  billingAnchor: Date;
-}
-
-/** What is left, as the headers and `GET /v1/me` report it. */
-export interface CreditState {
-  remaining: number;
-  pool: number;
-  bonus: number;
-  spent: number;
-  period: "monthly" | "daily";
-  periodStart: Date;
-  /** When the pool renews. */
-  resetAt: Date;
-}
 
 /** The owner of the caller's pool. */
 export function creditOwner(principal: Principal): CreditOwner {

@@ -11,7 +11,7 @@
  */
 import type { KeyContext } from "../context.ts";
 import { ApiError } from "../errors.ts";
-import { knownContactIds, upsertContactProfiles } from "../audience/contacts_queries.ts";
+import { knownContactIds, upsertContactProfiles } from "../people/contact_profiles_queries.ts";
 import { addToMemberCount, lockList } from "../contact_lists/contact_lists_queries.ts";
 import { listNotFound, reachableList } from "../contact_lists/list_access.ts";
 import { insertMembers } from "../contact_lists/list_members_queries.ts";

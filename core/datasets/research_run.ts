@@ -11,8 +11,9 @@
  */
 import type { JobDeps } from "../jobs/job_deps.ts";
 import type { JobRow } from "../jobs/jobs_queries.ts";
-import { type CreditOwner, refundCreditsIn } from "../credits/credits.ts";
-import { planById } from "../limits/plans.ts";
+import { refundCreditsIn } from "../credits/credits.ts";
+import type { CreditOwner } from "../request_state/credit_state.ts";
+import { planById } from "../plans/plans.ts";
 import { appendRows, type DatasetRow, lastPosition } from "./datasets_queries.ts";
 import { finishDatasetRecorded } from "./dataset_events.ts";
 import { lockResearchRun, researchedCount, saveResearchStep } from "./research_queries.ts";

@@ -7,7 +7,7 @@
 import type { Services } from "../context.ts";
 import { NetworkUnavailableError } from "../network/network_errors.ts";
 import type { NetworkUser } from "../network/network_records.ts";
-import { upsertContactProfiles } from "../audience/contacts_queries.ts";
+import { upsertContactProfiles } from "../people/contact_profiles_queries.ts";
 import { countNotes, insertNote } from "../audience/contact_notes_queries.ts";
 import { addToMemberCount, ensureSystemLists, insertList, systemListId, userListNamed } from "../contact_lists/contact_lists_queries.ts";
 import { insertMembers } from "../contact_lists/list_members_queries.ts";

@@ -6,9 +6,9 @@
  */
 import type { Sql } from "../db/sql.ts";
 import { createContextInner, type Services } from "../context.ts";
-import type { KeyCache } from "../auth/key_cache.ts";
+import type { KeyCache } from "../ports/key_cache.ts";
 import { chargeCredits, creditState } from "../credits/credits.ts";
-import { planById } from "../limits/plans.ts";
+import { planById } from "../plans/plans.ts";
 import { addProductsIn } from "../account_context/products.ts";
 import type { NetworkDemoFixtures } from "../network/network_records.ts";
 import { createKey, revokeKey, rotateKey, type IssuedKey } from "../auth/keys.ts";

@@ -8,7 +8,7 @@
 import type { AccountContext } from "../context.ts";
 import type { Queryable } from "../db/sql.ts";
 import { ApiError } from "../errors.ts";
-import type { DmAllowance } from "../limits/plans.ts";
+import type { DmAllowance } from "../plans/plans.ts";
 import { insertCampaign, insertMessages, lockDmAccount, type NewMessage, reauthRequiredAt, recentRecipients, setCampaignCounts } from "./dm_queries.ts";
 import { DAY_MS, dmAllowanceOf, dmNotInPlan, monthStartOf, placeMessages } from "./dm_limits.ts";
 import { enqueueDmSending } from "./dm_sending_jobs.ts";

@@ -16,7 +16,7 @@ import type { Queryable } from "../db/sql.ts";
 import { ApiError } from "../errors.ts";
 import type { AllowanceRefusal, AllowanceState } from "../limits/allowance_outcome.ts";
 import { dmLimitError } from "../limits/allowance_errors.ts";
-import { type DmAllowance, planById } from "../limits/plans.ts";
+import { type DmAllowance, planById } from "../plans/plans.ts";
 import { countCommitted, countPendingBefore, countPlaced, planIdOfAccount } from "./dm_queries.ts";
 import { countSentInWindow } from "./dm_send_queries.ts";
 

@@ -8,7 +8,8 @@
  * a failed request (validation included) leaves nothing, so a retry runs again.
  */
 import type { Context } from "../context.ts";
-import type { Principal } from "../auth/principal.ts";
+import type { Principal } from "../request_state/principal.ts";
+import type { IdempotentRun } from "../request_state/idempotent_run.ts";
 import { ApiError, retryableError } from "../errors.ts";
 import { canonicalJson } from "./canonical_json.ts";
 import { keyRow, releaseKey, reserveKey, storeAnswer, takeOverExpired } from "./idempotency_queries.ts";
@@ -18,15 +19,6 @@ export const MAX_IDEMPOTENCY_KEY_LENGTH = 64;
 
 /** How long a first request holds its key before a retry may take over (a crashed process). */
 export const LEASE_SECONDS = 120;
-
-/** A request running under a reserved key (handlers use it for atomic phases). */
-export interface IdempotentRun {
-  ownerId: string;
-  key: string;
-  /** The last committed phase of an earlier attempt that died, or `started`. */
-  recoveryPoint: string;
-  phaseData: Record<string, unknown>;
-}
 
 /** What to do with a request. */
 export type IdempotencyDecision = { kind: "none" } | { kind: "run"; run: IdempotentRun } | { kind: "replay"; body: unknown; headers: Record<string, string> };
@@ -57,10 +49,22 @@ export async function fingerprintOf(procedure: string, rawInput: unknown): Promi
   return hex;
 }
 
+/**
+ * The key a call is stored under. A tRPC batch sends one `Idempotency-Key` header for all
+ * its calls (docs/architecture.md "Batches"): each call after the first is kept under the
+ * key and its position, joined by a tab (a character no header key holds), so two calls of
+ * one batch never share a reservation and a retry of the same batch replays each call. The
+ * first call, and every call of REST and MCP, is kept under the key itself.
+ */
+export function storedKeyOf(key: string, batchIndex: number): string {
+  return batchIndex === 0 ? key : `${key}\t${batchIndex}`;
+}
+
 /** Reserves the key, or answers the replay, or refuses with the spec's 409s. */
-export async function beginIdempotent(ctx: Context, principal: Principal, procedure: string, rawInput: unknown): Promise<IdempotencyDecision> {
-  const key = idempotencyKeyOf(ctx.transport.headers);
-  if (key === undefined) return { kind: "none" };
+export async function beginIdempotent(ctx: Context, principal: Principal, procedure: string, rawInput: unknown, batchIndex = 0): Promise<IdempotencyDecision> {
+  const sent = idempotencyKeyOf(ctx.transport.headers);
+  if (sent === undefined) return { kind: "none" };
+  const key = storedKeyOf(sent, batchIndex);
   const { sql } = ctx.services;
   const ownerId = principal.mainAccountId;
   const fingerprint = await fingerprintOf(procedure, rawInput);
@@ -70,7 +74,7 @@ export async function beginIdempotent(ctx: Context, principal: Principal, proced
   // The row vanished between the two statements (its request failed): try once more.
   if (!row) return (await reserveKey(sql, { ownerId, key, fingerprint, procedure, leaseSeconds: LEASE_SECONDS })) ? { kind: "run", run: fresh } : inFlight(1);
   if (row.fingerprint !== fingerprint) {
-    throw new ApiError("idempotency_key_reuse", `Idempotency-Key "${key}" was already used with a different request; use a new key for a new request`);
+    throw new ApiError("idempotency_key_reuse", `Idempotency-Key "${sent}" was already used with a different request; use a new key for a new request`);
   }
   if (row.state === "done") return { kind: "replay", body: row.response_body, headers: row.response_headers ?? {} };
   if (row.lease_left > 0 || !(await takeOverExpired(sql, ownerId, key, LEASE_SECONDS))) return inFlight(row.lease_left);

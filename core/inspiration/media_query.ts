@@ -4,8 +4,8 @@
  * count"). Two requests that differ only in case, spacing, platform order or repeated
  * platforms are the same query.
  */
-import type { MediaLibraryQuery } from "./media_library.ts";
-import { MEDIA_PLATFORMS, type MediaPlatform, type MediaTypeFilter, type TimeFilter } from "./media_item_schema.ts";
+import type { MediaLibraryQuery } from "../ports/media_library.ts";
+import { MEDIA_PLATFORMS, type MediaPlatform, type MediaTypeFilter, type TimeFilter } from "../ports/media_item_schema.ts";
 
 /** The endpoint's validated input (routers/inspiration_media.ts). */
 export interface MediaSearchInput {

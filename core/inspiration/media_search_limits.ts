@@ -13,7 +13,7 @@ import type { KeyContext } from "../context.ts";
 import type { AllowanceSpec } from "../limits/allowances.ts";
 import { consumeAllowances, releaseAllowances } from "../limits/allowances.ts";
 import { rateLimitedAllowanceError, tokenBucketError } from "../limits/allowance_errors.ts";
-import type { TokenBucketCheck, TokenBucketState } from "../limits/counters.ts";
+import type { TokenBucketCheck, TokenBucketState } from "../ports/counters.ts";
 
 /** 500 fresh searches per account per UTC day. */
 export const MEDIA_SEARCHES_DAILY: AllowanceSpec = { name: "inspiration_media_daily", limit: 500, scope: "account" };

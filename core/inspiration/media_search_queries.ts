@@ -1,7 +1,7 @@
 /** SQL for the inspiration media search cache (migration 0022_inspiration_media.sql). */
 import type postgres from "postgres";
 import type { Queryable } from "../db/sql.ts";
-import type { MediaItem } from "./media_item_schema.ts";
+import type { MediaItem } from "../ports/media_item_schema.ts";
 
 /** The items of an owner's search stored for `queryKey` and still fresh at `now`, or undefined. */
 export async function cachedMediaSearch(sql: Queryable, ownerId: string, queryKey: string, now: Date): Promise<MediaItem[] | undefined> {

@@ -6,10 +6,10 @@
  */
 import type { Clock } from "../clock.ts";
 import type { Sql } from "../db/sql.ts";
-import type { MediaStore } from "../media/media_store.ts";
+import type { MediaStore } from "../ports/media_store.ts";
 import type { Model } from "../model/model.ts";
 import type { SocialNetwork } from "../network/social_network.ts";
-import type { WebhookSender } from "../webhooks/webhook_sender.ts";
+import type { WebhookSender } from "../ports/webhook_sender.ts";
 import type { JobEventListener } from "./job_events.ts";
 
 /** The ports a job handler is given (the composition root builds them: adapters/runtime). */

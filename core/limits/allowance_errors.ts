@@ -12,7 +12,7 @@
  */
 import { ApiError, retryableError } from "../errors.ts";
 import type { AllowanceRefusal } from "./allowance_outcome.ts";
-import { type TokenBucketState, windowStart } from "./counters.ts";
+import { type TokenBucketState, windowStart } from "../ports/counters.ts";
 
 /**
  * Retry-After when the counters could not answer (spec rule 9: refuse). Short, because

@@ -16,7 +16,7 @@
 import type { Context } from "../context.ts";
 import type { ApiError } from "../errors.ts";
 import type { AllowanceOutcome, AllowanceRefusal, AllowanceScope, AllowanceState } from "./allowance_outcome.ts";
-import type { ConsumeResult, CounterCheck } from "./counters.ts";
+import type { ConsumeResult, CounterCheck } from "../ports/counters.ts";
 
 /** A per-UTC-day allowance or action cap. */
 export interface AllowanceSpec {

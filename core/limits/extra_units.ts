@@ -5,7 +5,7 @@
  * release, so a multi-unit call stays all or nothing with what follows it.
  */
 import type { Context } from "../context.ts";
-import type { Principal } from "../auth/principal.ts";
+import type { Principal } from "../request_state/principal.ts";
 import { retryableError } from "../errors.ts";
 import { type ExtraUnits, requestChecks } from "./request_buckets.ts";
 

@@ -5,7 +5,7 @@
  * `RateLimit` fields (draft-ietf-httpapi-ratelimit-headers) describe both windows,
  * with `t` in seconds until reset.
  */
-import type { WindowState } from "./counters.ts";
+import type { WindowState } from "../ports/counters.ts";
 
 /** A window with the bucket and span it measures. */
 export type LabeledWindow = WindowState & { bucket: string; span: string };

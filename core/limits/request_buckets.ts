@@ -5,9 +5,9 @@
  */
 import type { Context } from "../context.ts";
 import { retryableError } from "../errors.ts";
-import type { Principal } from "../auth/principal.ts";
-import type { CounterCheck } from "./counters.ts";
-import type { BucketName } from "./plans.ts";
+import type { Principal } from "../request_state/principal.ts";
+import type { CounterCheck } from "../ports/counters.ts";
+import type { BucketName } from "../plans/plans.ts";
 import { type LabeledWindow, setRateLimitHeaders } from "./rate_limit_headers.ts";
 
 /** Extra units a request spends besides one read or write (Limits 3-6). */

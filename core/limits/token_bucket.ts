@@ -12,7 +12,7 @@
  * const step = gcraTake(undefined, { key: "k", burst: 20, intervalMs: 3_000, cost: 1 }, now);
  * step.allowed; // true: a fresh bucket holds 20
  */
-import type { TokenBucketCheck, TokenBucketState } from "./counters.ts";
+import type { TokenBucketCheck, TokenBucketState } from "../ports/counters.ts";
 
 /** What one take leaves: whether it was allowed and the TAT to store (unchanged when refused). */
 export interface GcraStep {

@@ -5,7 +5,7 @@
  */
 import type { Queryable } from "../db/sql.ts";
 import { ApiError } from "../errors.ts";
-import type { MediaStore } from "./media_store.ts";
+import type { MediaStore } from "../ports/media_store.ts";
 import { MAGIC_BYTES, checkStoredBytes, mediaTypeOf } from "./media_types.ts";
 import { markAttached, markUploaded, uploadsByKeysForShare, type MediaUploadRow } from "./media_queries.ts";
 

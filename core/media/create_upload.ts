@@ -7,7 +7,7 @@ import { base64url, randomBytes } from "../crypto/random.ts";
 import type { AccountContext } from "../context.ts";
 import type { Queryable } from "../db/sql.ts";
 import { ApiError, retryableError } from "../errors.ts";
-import { windowStart } from "../limits/counters.ts";
+import { windowStart } from "../ports/counters.ts";
 import { assertMediaSize, mediaTypeOf } from "./media_types.ts";
 import type { MediaUpload, MediaUploadInput } from "./media_schema.ts";
 import { countKeyUploadsSince, insertUpload, lockKeyUploads } from "./media_queries.ts";

@@ -4,7 +4,7 @@
  * deleted after 24 hours"; Constants).
  */
 import type { Queryable } from "../db/sql.ts";
-import type { MediaStore } from "./media_store.ts";
+import type { MediaStore } from "../ports/media_store.ts";
 import { claimUnattachedUploads, deletePurgedUploads } from "./media_queries.ts";
 import type { JobTasks } from "../jobs/job_task.ts";
 import type { Clock } from "../clock.ts";

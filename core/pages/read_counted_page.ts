@@ -11,7 +11,7 @@ import { ApiError, retryableError } from "../errors.ts";
 import { consumeAllowances } from "../limits/allowances.ts";
 import { PAGE_READS } from "../limits/allowance_catalog.ts";
 import { UrlNotAllowedError } from "../outbound/outbound.ts";
-import { type PageContent, PageReadError } from "./page_reader.ts";
+import { type PageContent, PageReadError } from "../ports/page_reader.ts";
 
 /** Spends one of the owner's page reads and reads `url`, or throws the API error. */
 export async function readCountedPage(ctx: KeyContext, url: string, what: string): Promise<PageContent> {

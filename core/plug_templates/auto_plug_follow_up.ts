@@ -10,7 +10,6 @@ import type { Sql } from "../db/sql.ts";
 import type { SocialNetwork } from "../network/social_network.ts";
 import type { NetworkPost } from "../network/network_records.ts";
 import { NetworkNotFoundError } from "../network/network_errors.ts";
-import type { ScheduledPostRow } from "../scheduling/scheduled_posts_queries.ts";
 import { plugTemplateInWorkspace, recordAutoPlugged, workspaceOfAccount } from "./plug_templates_queries.ts";
 
 /** Hours between two checks of the likes (the first check is one hour after sending). */
@@ -23,13 +22,27 @@ const HOUR_MS = 3_600_000;
 /** What a check decided: replied, gave up, or check again as number `check` at `runAt`. */
 export type AutoPlugOutcome = { done: true } | { done: false; check: number; runAt: Date };
 
+/**
+ * What a check reads of a sent post: the `scheduled_posts` columns the scheduling area's row
+ * carries (core/scheduling/scheduled_posts_queries.ts), named here so the plug templates
+ * import nothing from the scheduling area that arms their checks.
+ */
+export interface PluggablePost {
+  id: number;
+  account_id: string;
+  auto_plug: { template_id: string; threshold: number } | null;
+  auto_plugged_at: Date | null;
+  sent_at: Date | null;
+  x_post_ids: string[] | null;
+}
+
 /** The idempotency token of a post's plug reply: one per post, so a retry never posts twice. */
 export function autoPlugToken(postId: number): string {
   return `plug:${postId}`;
 }
 
 /** Runs check number `check` (1-based) of a sent post's `auto_plug`. */
-export async function checkAutoPlug(deps: { sql: Sql; network: SocialNetwork; clock: Clock }, post: ScheduledPostRow, check: number): Promise<AutoPlugOutcome> {
+export async function checkAutoPlug(deps: { sql: Sql; network: SocialNetwork; clock: Clock }, post: PluggablePost, check: number): Promise<AutoPlugOutcome> {
   const { sql, network } = deps;
   const ids = post.x_post_ids ?? [];
   if (!post.auto_plug || post.auto_plugged_at || !post.sent_at || ids.length === 0) return { done: true };

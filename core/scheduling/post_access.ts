@@ -6,7 +6,7 @@
  */
 import type { KeyContext } from "../context.ts";
 import type { Queryable } from "../db/sql.ts";
-import type { AccountAccess } from "../accounts/account_access.ts";
+import type { AccountAccess } from "../request_state/account_access.ts";
 import { ApiError } from "../errors.ts";
 import { findReachable } from "../accounts/owner_access.ts";
 import { postById, type ScheduledPostRow } from "./scheduled_posts_queries.ts";

@@ -8,7 +8,7 @@
  */
 import type { Queryable } from "../db/sql.ts";
 import { ApiError } from "../errors.ts";
-import { planById } from "../limits/plans.ts";
+import { planById } from "../plans/plans.ts";
 import { creditPeriodAt } from "../credits/credit_period.ts";
 import { addUsage, quotaOwnerOf, recordLedger, subtractUsage, usageOf } from "./post_quota_queries.ts";
 

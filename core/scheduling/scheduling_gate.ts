@@ -5,7 +5,7 @@
  * onboarding (`403 onboarding_required`).
  */
 import type { Context } from "../context.ts";
-import type { Principal } from "../auth/principal.ts";
+import type { Principal } from "../request_state/principal.ts";
 import { ApiError } from "../errors.ts";
 
 /** Refuses when the scheduling service is down; every `/v1/scheduled-posts` and `/v1/queue-settings` call checks it. */

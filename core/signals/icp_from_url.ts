@@ -7,7 +7,7 @@
 import type { KeyContext } from "../context.ts";
 import { ApiError, retryableError } from "../errors.ts";
 import { consumeRolling } from "../limits/rolling_allowances.ts";
-import type { PageContent } from "../pages/page_reader.ts";
+import type { PageContent } from "../ports/page_reader.ts";
 import { readCountedPage } from "../pages/read_counted_page.ts";
 import { expandIcp, suggestKeywords } from "./icp_helpers.ts";
 import { hasSearchableWord } from "./icp_phrases.ts";

@@ -8,7 +8,7 @@
 import { recordLeadsFound } from "./lead_events.ts";
 import type { Queryable } from "../db/sql.ts";
 import type { NetworkUser } from "../network/network_records.ts";
-import { upsertContactProfiles } from "../audience/contacts_queries.ts";
+import { upsertContactProfiles } from "../people/contact_profiles_queries.ts";
 import { addToMemberCount, type ContactListRow, lockList } from "../contact_lists/contact_lists_queries.ts";
 import { type AgentRunRow, destinationOf, lockClaimedAgent } from "./agent_run_queries.ts";
 import { insertLeads, insertScoredMembers, markDeposited, type NewLead } from "./lead_deposit_queries.ts";

@@ -13,7 +13,7 @@ import { countWebhookFailure, clearWebhookFailures, disableWebhook, mainAccountO
 import { recordDeliveryAttempt } from "./deliveries_queries.ts";
 import { type DeliveryRow, endpointView, type WebhookRow } from "./webhook_schema.ts";
 import { signedHeaders } from "./webhook_secret.ts";
-import type { WebhookSender } from "./webhook_sender.ts";
+import type { WebhookSender } from "../ports/webhook_sender.ts";
 import { DELIVERY_TIMEOUT_MS, DISABLE_AFTER_FAILURES, disablesEndpoint, nextAttemptAt } from "./delivery_schedule.ts";
 
 /** What delivering needs. */

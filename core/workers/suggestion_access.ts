@@ -5,7 +5,7 @@
  * (`403 writes_main_account_only` on shared accounts).
  */
 import type { KeyContext } from "../context.ts";
-import type { AccountAccess } from "../accounts/account_access.ts";
+import type { AccountAccess } from "../request_state/account_access.ts";
 import { ApiError } from "../errors.ts";
 import { findReachable } from "../accounts/owner_access.ts";
 import { suggestionById, type SuggestionRow } from "./workers_queries.ts";

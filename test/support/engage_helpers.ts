@@ -1,7 +1,7 @@
 /** Shared steps of the Engage suites: counting units spent and clearing an account's feeds. */
 import assert from "node:assert/strict";
 import type { Harness, Transport } from "./harness.ts";
-import type { BucketName } from "../../core/limits/plans.ts";
+import type { BucketName } from "../../core/plans/plans.ts";
 
 /** Units of `bucket` the owner of `mainAccountId` spent today. */
 export async function usedToday(harness: Harness, bucket: BucketName, mainAccountId = harness.world.accounts.main): Promise<number> {

@@ -4,7 +4,7 @@
  * (Authentication 3) even when another process revoked the key; a revoke in this
  * process drops the entry at once.
  */
-import type { Principal } from "./principal.ts";
+import type { Principal } from "../request_state/principal.ts";
 
 /** A bounded, expiring map from key hash to principal. */
 export interface KeyCache {

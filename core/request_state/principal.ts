@@ -1,5 +1,5 @@
 /** Who is calling: the key and the user it belongs to, as authentication found them. */
-import type { Plan } from "../limits/plans.ts";
+import type { Plan } from "../plans/plans.ts";
 
 /** A key scope (spec: Authentication 4). */
 export type Scope = "read" | "write";
