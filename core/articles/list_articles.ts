@@ -3,16 +3,9 @@ import { latestCoverGeneration } from "../covers/cover_reads.ts";
 import type { AccountContext, KeyContext } from "../context.ts";
 import { pageInfo } from "../schema.ts";
 import { reachableArticle } from "./article_access.ts";
-import { ARTICLE_FILTERS } from "./article_schema.ts";
+import { ARTICLE_FILTERS, type ArticleByIdInput, type ListArticlesInput } from "./article_schema.ts";
 import { toArticle } from "./article_view.ts";
 import { listArticleRows } from "./article_writes_queries.ts";
-
-/** The list's filters, parsed. */
-export interface ListArticlesInput {
-  status?: (typeof ARTICLE_FILTERS)[number][];
-  limit: number;
-  page: number;
-}
 
 /** A page of the account's articles (default: every status), most recently updated first. */
 export async function listArticles(ctx: AccountContext, input: ListArticlesInput) {
@@ -26,7 +19,7 @@ export async function listArticles(ctx: AccountContext, input: ListArticlesInput
 }
 
 /** One article the key can read, body included. */
-export async function getArticle(ctx: KeyContext, input: { id: string; account_id?: string }) {
+export async function getArticle(ctx: KeyContext, input: ArticleByIdInput) {
   // The generation is read before the article: a cover job commits `done` and the attached
   // cover together, so a `done` read first always meets its cover in the article read after
   // (read the other way round, a commit in between showed `done` without the cover).
