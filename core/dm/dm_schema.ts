@@ -49,10 +49,11 @@ export const createCampaignInput = z
     ...accountSelection,
   })
   .check(
+    // The first recipient without a message is named, alone, as the handler named it.
     crossFieldRule((input, fail) => {
-      input.recipients.forEach((recipient, i) => {
-        if (!recipient.message && !input.message) fail(["recipients", i, "message"], 'send a shared "message" or one per recipient');
-      });
+      if (input.message) return;
+      const i = input.recipients.findIndex((recipient) => !recipient.message);
+      if (i >= 0) fail(["recipients", i, "message"], 'send a shared "message" or one per recipient');
     }),
   );
 
