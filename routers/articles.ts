@@ -6,8 +6,16 @@
  */
 import { z } from "zod";
 import { inAccount, keyProcedure, router } from "../core/trpc.ts";
-import { accountSelection, commaListOf, dataOf, listOf, paginationInput, timestamp } from "../core/schema.ts";
-import { ARTICLE_FILTERS, article, articleId, coverUrlInput, markdownInput, publishedArticle, titleInput } from "../core/articles/article_schema.ts";
+import { dataOf, listOf } from "../core/schema.ts";
+import {
+  article,
+  articleByIdInput,
+  createArticleInput,
+  listArticlesInput,
+  publishedArticle,
+  scheduleArticleInput,
+  updateArticleInput,
+} from "../core/articles/article_schema.ts";
 import { createArticle } from "../core/articles/create_article.ts";
 import { updateArticle } from "../core/articles/update_article.ts";
 import { deleteArticle } from "../core/articles/delete_article.ts";
@@ -15,8 +23,6 @@ import { listArticles } from "../core/articles/list_articles.ts";
 import { articleWithCover, getArticle } from "../core/covers/article_with_cover.ts";
 import { scheduleArticle, unscheduleArticle } from "../core/articles/schedule_article.ts";
 import { publishArticleNow } from "../core/articles/publish_article_request.ts";
-
-const byId = { id: articleId, ...accountSelection };
 
 /** The Articles endpoints. */
 export const articlesRouter = router({
@@ -31,15 +37,7 @@ export const articlesRouter = router({
           "Most recently updated first. `status` filters: draft, scheduled, publishing (a publication in flight or being reconciled), published, failed (drafts whose last publication failed; they carry `last_error`).",
       },
     })
-    .input(
-      z
-        .object({
-          ...accountSelection,
-          status: commaListOf(ARTICLE_FILTERS).optional(),
-          ...paginationInput(20),
-        })
-        .prefault({}),
-    )
+    .input(listArticlesInput)
     .use(inAccount)
     .output(listOf(article))
     .query(({ ctx, input }) => listArticles(ctx, input)),
@@ -57,7 +55,7 @@ export const articlesRouter = router({
       successStatus: 201,
       idempotent: true,
     })
-    .input(z.object({ title: titleInput, content_markdown: markdownInput.optional(), ...accountSelection }))
+    .input(createArticleInput)
     .use(inAccount)
     .output(dataOf(article))
     .mutation(({ ctx, input }) => createArticle(ctx, input)),
@@ -74,7 +72,7 @@ export const articlesRouter = router({
       },
       errors: ["not_found"],
     })
-    .input(z.object(byId))
+    .input(articleByIdInput)
     .output(dataOf(articleWithCover))
     .query(({ ctx, input }) => getArticle(ctx, input)),
 
@@ -90,7 +88,7 @@ export const articlesRouter = router({
       },
       errors: ["not_found", "article_not_editable"],
     })
-    .input(z.object({ ...byId, title: titleInput.optional(), content_markdown: markdownInput.optional(), cover_url: coverUrlInput.nullable().optional() }))
+    .input(updateArticleInput)
     .output(dataOf(article))
     .mutation(({ ctx, input }) => updateArticle(ctx, input)),
 
@@ -106,7 +104,7 @@ export const articlesRouter = router({
       },
       errors: ["not_found", "article_not_editable", "upstream_unavailable"],
     })
-    .input(z.object(byId))
+    .input(articleByIdInput)
     .output(dataOf(z.object({ id: z.string(), deleted: z.literal(true) })))
     .mutation(({ ctx, input }) => deleteArticle(ctx, input)),
 
@@ -122,7 +120,7 @@ export const articlesRouter = router({
       idempotent: true,
       errors: ["not_found", "article_not_editable", "onboarding_required", "post_quota_exceeded", "upstream_unavailable"],
     })
-    .input(z.object({ ...byId, scheduled_for: timestamp }))
+    .input(scheduleArticleInput)
     .output(dataOf(article))
     .mutation(({ ctx, input }) => scheduleArticle(ctx, input)),
 
@@ -137,7 +135,7 @@ export const articlesRouter = router({
       },
       errors: ["not_found", "article_not_scheduled", "upstream_unavailable"],
     })
-    .input(z.object(byId))
+    .input(articleByIdInput)
     .output(dataOf(article))
     .mutation(({ ctx, input }) => unscheduleArticle(ctx, input)),
 
@@ -162,7 +160,7 @@ export const articlesRouter = router({
         "idempotency_in_flight",
       ],
     })
-    .input(z.object(byId))
+    .input(articleByIdInput)
     .output(dataOf(publishedArticle))
     .mutation(({ ctx, input }) => publishArticleNow(ctx, input)),
 });

@@ -6,41 +6,24 @@
 import { z } from "zod";
 import { inAccount, keyProcedure, router } from "../core/trpc.ts";
 import { accountSelection, dataOf, integerId } from "../core/schema.ts";
-import { DM_STATUSES } from "../core/dm/dm_queries.ts";
 import {
+  createCampaignInput,
   createdCampaign,
   dmCampaignView,
   dmLimitsView,
-  dmMessage,
   dmMessageView,
+  dmQueueInput,
   MAX_RECIPIENTS,
   offsetPagination,
-  recipientInput,
 } from "../core/dm/dm_schema.ts";
 import { createCampaign } from "../core/dm/create_campaign.ts";
 import { readCampaign, readQueue } from "../core/dm/read_campaigns.ts";
 import { cancelCampaign } from "../core/dm/cancel_campaign.ts";
 import { readDmLimits } from "../core/dm/dm_limits.ts";
-import { commaListOf } from "../core/schema.ts";
 
 const tags = ["DMs"];
 const BY_ID =
   "The campaign is found among every account the key reaches; `account_id`, when sent, narrows the search to that account (another user's campaign is `404 not_found`).";
-
-const queueLimit = z
-  .number({ error: "must be an integer from 1 to 200" })
-  .int("must be an integer from 1 to 200")
-  .min(1, "must be an integer from 1 to 200")
-  .max(200, "must be an integer from 1 to 200")
-  .default(50)
-  .meta({ description: "Page size, 1 to 200 (default 50)" });
-const queueOffset = z
-  .number({ error: "must be an integer of at least 0" })
-  .int("must be an integer of at least 0")
-  .min(0, "must be an integer of at least 0")
-  .max(1_000_000, "must be at most 1000000")
-  .default(0)
-  .meta({ description: "Messages to skip (default 0)" });
 
 export const dmRouter = router({
   createCampaign: keyProcedure
@@ -67,17 +50,7 @@ export const dmRouter = router({
       idempotent: true,
       errors: ["dm_limit_reached", "dm_not_in_plan", "reauth_required"],
     })
-    .input(
-      z.object({
-        recipients: z
-          .array(recipientInput)
-          .min(1, `must hold 1 to ${MAX_RECIPIENTS} recipients`)
-          .max(MAX_RECIPIENTS, `must hold 1 to ${MAX_RECIPIENTS} recipients`),
-        message: dmMessage.optional(),
-        spread: z.literal(true, { error: "must be true when sent" }).optional().meta({ description: "Place what today cannot hold over the coming days" }),
-        ...accountSelection,
-      }),
-    )
+    .input(createCampaignInput)
     .use(inAccount)
     .output(dataOf(createdCampaign))
     .mutation(({ ctx, input }) => createCampaign(ctx, input)),
@@ -138,17 +111,7 @@ export const dmRouter = router({
           "`has_more` and `next_offset` (null on the last page). Filters: `status` (comma list) and `campaign_id`.",
       },
     })
-    .input(
-      z
-        .object({
-          limit: queueLimit,
-          offset: queueOffset,
-          status: commaListOf(DM_STATUSES).optional(),
-          campaign_id: integerId.optional().meta({ description: "Only this campaign's messages" }),
-          ...accountSelection,
-        })
-        .prefault({}),
-    )
+    .input(dmQueueInput)
     .use(inAccount)
     .output(z.object({ data: z.array(dmMessageView), pagination: offsetPagination }))
     .query(({ ctx, input }) => readQueue(ctx, input)),

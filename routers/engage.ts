@@ -5,10 +5,10 @@
  */
 import { z } from "zod";
 import { chargesCredits, inAccount, keyProcedure, router } from "../core/trpc.ts";
-import { accountSelection, dataOf, integerId, recordId } from "../core/schema.ts";
+import { accountSelection, dataOf } from "../core/schema.ts";
 import type { ErrorCode } from "../core/errors.ts";
 import { cursorPagination } from "../core/lookups/lookup_records.ts";
-import { engageFeed, excludedPostIds, feedKeywords, feedName, feedType, MAX_FEEDS, xListId, xListUrl } from "../core/engage/feed_schema.ts";
+import { changeFeedInput, createFeedInput, engageFeed, feedByIdInput, feedPostsInput, listFeedsInput, MAX_FEEDS } from "../core/engage/feed_schema.ts";
 import { feedPost, mention } from "../core/engage/engage_post_schema.ts";
 import { changeFeed, createFeed, deleteFeed, listFeeds } from "../core/engage/feeds.ts";
 import { feedPosts } from "../core/engage/feed_posts.ts";
@@ -27,12 +27,6 @@ const SOURCE_RULES =
   "ran even when the request is then refused, and given back only when the network could not be reached; a private or missing " +
   "list is `404 x_list_not_found`. Keyword and contact-list " +
   "sources cost no enrichment.";
-const sourceFields = {
-  keywords: feedKeywords.optional(),
-  x_list_id: xListId.optional(),
-  x_list_url: xListUrl.optional(),
-  list_id: recordId.optional().meta({ description: "A contact list of the account (`GET /v1/contact-lists`)" }),
-};
 const queryFlag = (description: string) => z.boolean().default(false).meta({ description });
 const engageMeta = z.object({ account_id: z.string(), fetch_units: z.number().int() });
 
@@ -47,7 +41,7 @@ export const engageRouter = router({
         description: `Oldest first (at most ${MAX_FEEDS}), each with its source, \`active\` and \`fetch_units\`. Never spends feed fetches.`,
       },
     })
-    .input(z.object({ ...accountSelection }).prefault({}))
+    .input(listFeedsInput)
     .use(inAccount)
     .output(z.object({ data: z.array(engageFeed) }))
     .query(({ ctx }) => listFeeds(ctx)),
@@ -68,7 +62,7 @@ export const engageRouter = router({
       exactlyOneOf: ["keywords", "x_list_id", "x_list_url", "list_id"],
       errors: ["feed_limit_reached", "x_list_not_found", "list_not_found", "system_list_not_supported", ...LIVE_ERRORS],
     })
-    .input(z.object({ name: feedName, type: feedType, ...sourceFields, ...accountSelection }))
+    .input(createFeedInput)
     .use(inAccount)
     .output(dataOf(engageFeed))
     .mutation(({ ctx, input }) => createFeed(ctx, input)),
@@ -87,7 +81,7 @@ export const engageRouter = router({
       },
       errors: ["feed_not_found", "x_list_not_found", "list_not_found", "system_list_not_supported", ...LIVE_ERRORS],
     })
-    .input(z.object({ id: integerId, name: feedName.optional(), ...sourceFields, ...accountSelection }))
+    .input(changeFeedInput)
     .output(dataOf(engageFeed))
     .mutation(({ ctx, input }) => changeFeed(ctx, input)),
 
@@ -104,7 +98,7 @@ export const engageRouter = router({
       },
       errors: ["feed_not_found"],
     })
-    .input(z.object({ id: integerId, ...accountSelection }))
+    .input(feedByIdInput)
     .output(dataOf(z.object({ id: z.string(), deleted: z.literal(true), active_feed_id: z.string().nullable() })))
     .mutation(({ ctx, input }) => deleteFeed(ctx, input)),
 
@@ -128,22 +122,7 @@ export const engageRouter = router({
       },
       errors: ["feed_not_found", "x_list_not_found", ...LIVE_ERRORS],
     })
-    .input(
-      z.object({
-        id: integerId,
-        mode: z.enum(["top", "latest"], { error: "must be top or latest" }).default("top"),
-        limit: z
-          .number({ error: "must be an integer from 1 to 50" })
-          .int("must be an integer from 1 to 50")
-          .min(1, "must be an integer from 1 to 50")
-          .max(50, "must be an integer from 1 to 50")
-          .default(20),
-        fresh: queryFlag("`true` skips the 2-minute cache of what the feed read"),
-        include_replied: queryFlag("`true` keeps posts you already replied to, flagged `replied`"),
-        exclude_post_ids: excludedPostIds.optional(),
-        ...accountSelection,
-      }),
-    )
+    .input(feedPostsInput)
     .output(
       z.object({
         data: z.array(feedPost),
@@ -152,7 +131,7 @@ export const engageRouter = router({
         meta: engageMeta.extend({ mode: z.enum(["top", "latest"]), cached: z.boolean() }),
       }),
     )
-    .query(({ ctx, input }) => feedPosts(ctx, { ...input, exclude_post_ids: input.exclude_post_ids ?? [] })),
+    .query(({ ctx, input }) => feedPosts(ctx, input)),
 
   mentions: keyProcedure
     .meta({

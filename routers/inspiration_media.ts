@@ -1,17 +1,8 @@
 /** Inspiration media: `GET /v1/inspiration/media` (supplement "### Inspiration"; spec Limits 9). Owner-scoped: no `account_id`. */
 import { z } from "zod";
 import { keyProcedure, router } from "../core/trpc.ts";
-import { commaListOf } from "../core/schema.ts";
-import { MEDIA_PLATFORMS, MEDIA_TYPE_FILTERS, TIME_FILTERS, mediaItem } from "../core/ports/media_item_schema.ts";
+import { mediaItem, mediaSearchInput } from "../core/ports/media_item_schema.ts";
 import { searchInspirationMedia } from "../core/inspiration/media_search.ts";
-
-const limit = z
-  .number({ error: "must be an integer from 1 to 120" })
-  .int("must be an integer from 1 to 120")
-  .min(1, "must be an integer from 1 to 120")
-  .max(120, "must be an integer from 1 to 120")
-  .default(20)
-  .meta({ description: "Items to answer, 1 to 120 (default 20); there is no pagination" });
 
 export const inspirationMediaRouter = router({
   media: keyProcedure
@@ -33,22 +24,7 @@ export const inspirationMediaRouter = router({
       errors: ["rate_limited", "upstream_unavailable", "upstream_error", "upstream_timeout"],
       toolName: "inspiration_media",
     })
-    .input(
-      z
-        .object({
-          q: z.string().max(200, "must be at most 200 characters").meta({ description: "Search text; omitted or blank: browse the newest items" }).optional(),
-          platforms: commaListOf(MEDIA_PLATFORMS).optional(),
-          time_filter: z.enum(TIME_FILTERS).default("all").meta({ description: "Posted within the last 24 hours, 7 days, 30 days, or any time (default)" }),
-          media_type: z.enum(MEDIA_TYPE_FILTERS).default("all").meta({ description: "Videos, images, or both (default)" }),
-          content_type: z
-            .string()
-            .max(64, "must be at most 64 characters")
-            .meta({ description: "Content label (`tutorial`, `meme`, `infographic`, ...; case and spaces are ignored); an unknown label matches nothing" })
-            .optional(),
-          limit,
-        })
-        .prefault({}),
-    )
+    .input(mediaSearchInput)
     .output(z.object({ data: z.array(mediaItem), meta: z.object({ mode: z.enum(["search", "browse"]), cached: z.boolean() }) }))
     .query(({ ctx, input }) => searchInspirationMedia(ctx, input)),
 });

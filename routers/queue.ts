@@ -3,20 +3,10 @@
  * Queue; the reference CLI sends PATCH, supplement C1). Writes are exempt from
  * `writes_main_account_only` (spec rule 6), editor shares included.
  */
-import { z } from "zod";
 import { inAccount, keyProcedure, router } from "../core/trpc.ts";
-import { accountSelection, dataOf } from "../core/schema.ts";
-import { queueSettingsView, queueSlots, timeZoneName } from "../core/queue/queue_settings_schema.ts";
+import { dataOf } from "../core/schema.ts";
+import { queueSettingsInput, queueSettingsReadInput, queueSettingsView } from "../core/queue/queue_settings_schema.ts";
 import { patchQueueSettings, readQueueSettings, replaceQueueSettings } from "../core/queue/queue_settings.ts";
-
-const settingsInput = z.object({
-  ...accountSelection,
-  slots: queueSlots
-    .nullable()
-    .optional()
-    .meta({ description: "Full weekly set, max 50 entries, one per time; `[]` clears every slot; `null` returns to the default" }),
-  timezone: timeZoneName.nullable().optional().meta({ description: "IANA name; `null` returns to the default (UTC)" }),
-});
 
 const REFLOW =
   "A slot change moves a queued post only if it sits exactly on an old slot time: the n-th such occurrence goes to the n-th occurrence of the new slots, so gaps survive and hand-picked times stay. Both slot sets are read in the timezone in force after the call: a timezone-only change never moves posts, and a timezone plus slots change usually moves nothing (change the timezone first, then the slots). `reflow.skipped` counts posts on an old slot left where they were (target taken, or no new slot within 18 months). `reflow.bailed`: settings saved, queue untouched (more than 500 posts on old slots, or one of them is being published); rerunning is safe.";
@@ -34,7 +24,7 @@ export const queueRouter = router({
       },
       errors: ["upstream_unavailable"],
     })
-    .input(z.object(accountSelection).prefault({}))
+    .input(queueSettingsReadInput)
     .use(inAccount)
     .output(dataOf(queueSettingsView))
     .query(({ ctx }) => readQueueSettings(ctx)),
@@ -51,7 +41,7 @@ export const queueRouter = router({
       sharedWrites: true,
       errors: ["upstream_unavailable"],
     })
-    .input(settingsInput)
+    .input(queueSettingsInput)
     .use(inAccount)
     .output(dataOf(queueSettingsView))
     .mutation(({ ctx, input }) => replaceQueueSettings(ctx, input)),
@@ -68,7 +58,7 @@ export const queueRouter = router({
       sharedWrites: true,
       errors: ["upstream_unavailable"],
     })
-    .input(settingsInput)
+    .input(queueSettingsInput)
     .use(inAccount)
     .output(dataOf(queueSettingsView))
     .mutation(({ ctx, input }) => patchQueueSettings(ctx, input)),

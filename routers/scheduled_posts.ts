@@ -4,47 +4,14 @@
  */
 import { z } from "zod";
 import { inAccount, keyProcedure, router } from "../core/trpc.ts";
-import { accountSelection, commaIdList, commaListOf, dataOf, listOf, recordId, paginationInput, timestamp } from "../core/schema.ts";
-import {
-  autoDeleteInput,
-  autoPlugInput,
-  autoRetweetInput,
-  MAX_POST_TAGS,
-  partsInput,
-  POST_STATUSES,
-  postId,
-  scheduledPost,
-} from "../core/scheduling/scheduled_post_schema.ts";
+import { dataOf, listOf } from "../core/schema.ts";
+import { scheduledPost } from "../core/scheduling/scheduled_post_schema.ts";
+import { createPostInput, listPostsInput, postByIdInput, updatePostInput } from "../core/scheduling/scheduled_post_input_schema.ts";
 import { createPost } from "../core/scheduling/create_post.ts";
 import { updatePost } from "../core/scheduling/update_post.ts";
 import { deletePost } from "../core/scheduling/delete_post.ts";
 import { getPost, listPosts } from "../core/scheduling/list_posts.ts";
 import { scheduledPostsBulkRouter } from "./scheduled_posts_bulk.ts";
-import { autoDmInput } from "../core/dm/auto_dm_schema.ts";
-
-const TIME_CHOICES = 'must be an ISO-8601 timestamp with Z or a numeric offset, "now" or "next_slot"';
-
-const content = {
-  text: z.string().optional().meta({ description: "Single-post shorthand for `parts: [{ text }]`" }),
-  parts: partsInput.optional(),
-  media: z.unknown().optional().meta({ description: "Not accepted: attach media per part in `parts[].media` (400 invalid_parameter)" }),
-  title: z.string().max(300, "must be at most 300 characters").nullable().optional(),
-  scratchpad: z.string().max(30_000, "must be at most 30000 characters").nullable().optional(),
-  tags: z
-    .array(recordId)
-    .max(MAX_POST_TAGS, `must have at most ${MAX_POST_TAGS} tag ids`)
-    .optional()
-    .meta({ description: "Tag ids of the workspace (integers or decimal strings)" }),
-  auto_retweet: autoRetweetInput.nullable().optional(),
-  auto_delete: autoDeleteInput.nullable().optional(),
-  super_followers_only: z.boolean().optional(),
-  auto_plug: autoPlugInput
-    .nullable()
-    .optional()
-    .meta({ description: "Reply with a plug template (`GET /v1/plug-templates`) once the first part has `threshold` likes; null removes it" }),
-  // docs/areas.md "DM campaigns and auto DM": a plan cap strips it and the post is still saved (`auto_dm_skipped: true`).
-  auto_dm: autoDmInput.nullable().optional(),
-};
 
 const SCHEDULING_ERRORS = ["upstream_unavailable"] as const;
 
@@ -61,20 +28,7 @@ export const scheduledPostsRouter = router({
       },
       errors: [...SCHEDULING_ERRORS],
     })
-    .input(
-      z
-        .object({
-          ...accountSelection,
-          status: commaListOf(POST_STATUSES)
-            .optional()
-            .meta({ description: "Comma list of draft, scheduled, sent, error (default all four; draft includes legacy board drafts)" }),
-          tags: commaIdList.optional().meta({ description: "Comma list of tag ids (any of them)" }),
-          from: timestamp.optional(),
-          to: timestamp.optional(),
-          ...paginationInput(20),
-        })
-        .prefault({}),
-    )
+    .input(listPostsInput)
     .use(inAccount)
     .output(listOf(scheduledPost))
     .query(({ ctx, input }) => listPosts(ctx, input)),
@@ -103,13 +57,7 @@ export const scheduledPostsRouter = router({
         ...SCHEDULING_ERRORS,
       ],
     })
-    .input(
-      z.object({
-        ...content,
-        scheduled_for: z.union([timestamp, z.literal("now"), z.literal("next_slot")], { error: TIME_CHOICES }).optional(),
-        ...accountSelection,
-      }),
-    )
+    .input(createPostInput)
     .use(inAccount)
     .output(dataOf(scheduledPost))
     .mutation(({ ctx, input }) => createPost(ctx, input)),
@@ -126,7 +74,7 @@ export const scheduledPostsRouter = router({
       },
       errors: ["not_found", ...SCHEDULING_ERRORS],
     })
-    .input(z.object({ id: postId, ...accountSelection }))
+    .input(postByIdInput)
     .output(dataOf(scheduledPost))
     .query(({ ctx, input }) => getPost(ctx, input)),
 
@@ -151,18 +99,7 @@ export const scheduledPostsRouter = router({
         ...SCHEDULING_ERRORS,
       ],
     })
-    .input(
-      z.object({
-        id: postId,
-        ...content,
-        scheduled_for: z
-          .union([timestamp, z.literal("next_slot")], { error: 'must be an ISO-8601 timestamp with Z or a numeric offset, or "next_slot"' })
-          .nullable()
-          .optional(),
-        status: z.enum(["draft", "scheduled"], { error: "must be draft or scheduled" }).optional(),
-        ...accountSelection,
-      }),
-    )
+    .input(updatePostInput)
     .output(dataOf(scheduledPost))
     .mutation(({ ctx, input }) => updatePost(ctx, input)),
 
@@ -178,7 +115,7 @@ export const scheduledPostsRouter = router({
       },
       errors: ["not_found", "invalid_request", ...SCHEDULING_ERRORS],
     })
-    .input(z.object({ id: postId, ...accountSelection }))
+    .input(postByIdInput)
     .output(dataOf(z.object({ id: z.string(), deleted: z.literal(true) })))
     .mutation(({ ctx, input }) => deletePost(ctx, input)),
 

@@ -6,9 +6,9 @@
  */
 import { z } from "zod";
 import { inAccount, keyProcedure, router } from "../core/trpc.ts";
-import { accountSelection, dataOf, integerId, listOf, paginationInput, recordId, timestamp } from "../core/schema.ts";
+import { accountSelection, dataOf, integerId, listOf, recordId } from "../core/schema.ts";
 import { agentSignal, icpDescription, MAX_AGENT_SIGNALS, precisionMode, signalAgent, signalLead } from "../core/signals/signal_schema.ts";
-import { agentName, createdAgent, keywordQuery, signalInput } from "../core/signals/agent_schema.ts";
+import { agentName, createAgentInput, createdAgent, listLeadsInput, signalInput } from "../core/signals/agent_schema.ts";
 import { createAgent, deleteAgent, listAgents, updateAgentFields } from "../core/signals/agents.ts";
 import { addSignal, removeSignal } from "../core/signals/agent_signals.ts";
 import { listLeads } from "../core/signals/leads.ts";
@@ -20,7 +20,6 @@ const BY_ID =
   "Agents of accounts shared with you are read-only (`403 writes_main_account_only`).";
 const LIVE_ERRORS = ["upstream_unavailable", "upstream_error", "upstream_timeout"] as const;
 const agentStatus = z.enum(["active", "paused"], { error: "must be active or paused" });
-const entries = (what: string) => `must hold at most ${MAX_AGENT_SIGNALS} ${what}`;
 
 export const signalsRouter = router({
   listAgents: keyProcedure
@@ -62,21 +61,7 @@ export const signalsRouter = router({
       idempotent: true,
       errors: ["cap_reached", "list_not_found", "system_list_read_only", "writes_main_account_only", ...LIVE_ERRORS],
     })
-    .input(
-      z.object({
-        name: agentName,
-        icp_description: icpDescription,
-        precision_mode: precisionMode.default("high"),
-        keywords: z
-          .array(keywordQuery)
-          .max(MAX_AGENT_SIGNALS, entries("keywords"))
-          .optional()
-          .meta({ description: "Keyword queries to watch (each 1 to 180 characters)" }),
-        signals: z.array(signalInput).max(MAX_AGENT_SIGNALS, entries("signals")).optional(),
-        destination_list_id: recordId.optional().meta({ description: "A contact list you made on the account" }),
-        ...accountSelection,
-      }),
-    )
+    .input(createAgentInput)
     .use(inAccount)
     .output(dataOf(createdAgent))
     .mutation(({ ctx, input }) => createAgent(ctx, input)),
@@ -176,18 +161,7 @@ export const signalsRouter = router({
       },
       errors: ["agent_not_found"],
     })
-    .input(
-      z
-        .object({
-          agent_id: integerId.optional().meta({ description: "Only this agent's leads" }),
-          deposited: z.boolean().optional().meta({ description: "Only leads deposited into the list (true) or not (false)" }),
-          since: timestamp.optional().meta({ description: "Discovered at or after" }),
-          until: timestamp.optional().meta({ description: "Discovered at or before" }),
-          ...paginationInput(50),
-          ...accountSelection,
-        })
-        .prefault({}),
-    )
+    .input(listLeadsInput)
     .use(inAccount)
     .output(listOf(signalLead))
     .query(({ ctx, input }) => listLeads(ctx, input)),

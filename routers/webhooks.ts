@@ -7,15 +7,7 @@
 import { z } from "zod";
 import { keyProcedure, router } from "../core/trpc.ts";
 import { dataOf, integerId, listOf, paginationInput } from "../core/schema.ts";
-import {
-  MAX_WEBHOOKS,
-  webhookDelivery,
-  webhookDescription,
-  webhookEndpoint,
-  webhookEvents,
-  webhookUrl,
-  webhookWithSecret,
-} from "../core/webhooks/webhook_schema.ts";
+import { createWebhookInput, MAX_WEBHOOKS, updateWebhookInput, webhookDelivery, webhookEndpoint, webhookWithSecret } from "../core/webhooks/webhook_schema.ts";
 import { changeWebhook, createWebhook, getWebhook, listWebhooks, removeWebhook, rotateSecret } from "../core/webhooks/manage_webhooks.ts";
 import { listDeliveries, pingWebhook, retryDelivery } from "../core/webhooks/webhook_deliveries.ts";
 
@@ -67,14 +59,7 @@ export const webhooksRouter = router({
       beyondSpec: BEYOND,
       errors: ["url_not_allowed", "cap_reached"],
     })
-    .input(
-      z.object({
-        url: webhookUrl,
-        events: webhookEvents.optional(),
-        description: webhookDescription.optional(),
-        enabled: z.boolean({ error: "must be true or false" }).optional(),
-      }),
-    )
+    .input(createWebhookInput)
     .output(dataOf(webhookWithSecret))
     .mutation(({ ctx, input }) => createWebhook(ctx, input)),
 
@@ -103,15 +88,7 @@ export const webhooksRouter = router({
       beyondSpec: BEYOND,
       errors: ["webhook_not_found", "url_not_allowed"],
     })
-    .input(
-      z.object({
-        id: integerId,
-        url: webhookUrl.optional(),
-        events: webhookEvents.optional(),
-        description: webhookDescription.optional(),
-        enabled: z.boolean({ error: "must be true or false" }).optional(),
-      }),
-    )
+    .input(updateWebhookInput)
     .output(dataOf(webhookEndpoint))
     .mutation(({ ctx, input }) => changeWebhook(ctx, input)),
 

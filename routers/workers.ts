@@ -5,14 +5,12 @@
  */
 import { z } from "zod";
 import { inAccount, keyProcedure, router } from "../core/trpc.ts";
-import { accountSelection, dataOf, integerId, listOf, paginationInput, timestamp } from "../core/schema.ts";
-import { SUGGESTION_STATUSES, worker, workerSuggestion } from "../core/workers/worker_schema.ts";
+import { accountSelection, dataOf, listOf } from "../core/schema.ts";
+import { listSuggestionsInput, scheduleSuggestionInput, suggestionByIdInput, worker, workerSuggestion } from "../core/workers/worker_schema.ts";
 import { listSuggestions, listWorkers } from "../core/workers/read_workers.ts";
 import { saveSuggestion } from "../core/workers/save_suggestion.ts";
 import { dismissSuggestion } from "../core/workers/dismiss_suggestion.ts";
 
-const STATUS_FILTERS = [...SUGGESTION_STATUSES, "all"] as const;
-const suggestionId = integerId.meta({ description: "Suggestion id", example: 42 });
 const SAVE_ERRORS = ["suggestion_not_found", "invalid_request", "onboarding_required", "upstream_unavailable"] as const;
 
 /** The Workers endpoints (spec: Workers). */
@@ -44,19 +42,7 @@ export const workersRouter = router({
       },
       errors: ["worker_not_found"],
     })
-    .input(
-      z
-        .object({
-          ...accountSelection,
-          status: z
-            .enum(STATUS_FILTERS, { error: `must be one of ${STATUS_FILTERS.join(", ")}` })
-            .default("to_review")
-            .meta({ description: "to_review (default), drafted, scheduled, dismissed or all" }),
-          worker_id: integerId.optional().meta({ description: "Only this Worker's suggestions (404 worker_not_found when not the account's)" }),
-          ...paginationInput(20),
-        })
-        .prefault({}),
-    )
+    .input(listSuggestionsInput)
     .use(inAccount)
     .output(listOf(workerSuggestion))
     .query(({ ctx, input }) => listSuggestions(ctx, input)),
@@ -73,9 +59,9 @@ export const workersRouter = router({
       },
       errors: [...SAVE_ERRORS],
     })
-    .input(z.object({ id: suggestionId, ...accountSelection }))
+    .input(suggestionByIdInput)
     .output(dataOf(workerSuggestion))
-    .mutation(({ ctx, input }) => saveSuggestion(ctx, { id: input.id, account_id: input.account_id })),
+    .mutation(({ ctx, input }) => saveSuggestion(ctx, input)),
 
   schedule: keyProcedure
     .meta({
@@ -89,7 +75,7 @@ export const workersRouter = router({
       },
       errors: [...SAVE_ERRORS, "post_quota_exceeded"],
     })
-    .input(z.object({ id: suggestionId, scheduled_for: timestamp, ...accountSelection }))
+    .input(scheduleSuggestionInput)
     .output(dataOf(workerSuggestion))
     .mutation(({ ctx, input }) => saveSuggestion(ctx, input)),
 
@@ -105,7 +91,7 @@ export const workersRouter = router({
       },
       errors: ["suggestion_not_found"],
     })
-    .input(z.object({ id: suggestionId, ...accountSelection }))
+    .input(suggestionByIdInput)
     .output(dataOf(z.object({ id: z.number().int(), dismissed_at: z.string() })))
     .mutation(({ ctx, input }) => dismissSuggestion(ctx, input)),
 });

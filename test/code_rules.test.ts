@@ -8,7 +8,7 @@
  * (docs/architecture.md "Jobs and publishing", "Events and webhooks"): each area owns its job
  * kinds and event emitters, the queue and the outbox import no area, and the task list sits on
  * top where only the composition root reads it; the low folders under the context import no
- * area.
+ * area; and an endpoint's input written once, as its zod schema (no hand-written `...Input` type).
  */
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
@@ -139,6 +139,46 @@ describe("code rules (STYLE.md)", () => {
       .filter((edge) => edge.to === join("core", "trpc.ts") && edge.from.startsWith("core/") && coreFolderOf(edge.from) !== join("core", "docs"))
       .map((edge) => edge.from);
     assert.deepEqual(offenders, []);
+  });
+
+  test("an endpoint's input is its zod schema: no hand-written ...Input interface or object type in core/ or routers/", () => {
+    // Types named `...Input` that are not an endpoint's input, so no zod schema parses them:
+    // each is what the core hands a port or takes from an embedder, never a request body.
+    const notEndpointInputs = new Map<string, string>([
+      // The model port's task payloads (core/model/model_task.ts), built by the core from
+      // the request and stored context; an endpoint's own input is its schema in its area.
+      ...[
+        "RephraseInput",
+        "InlineEditInput",
+        "FactcheckInput",
+        "RemixInput",
+        "DraftInput",
+        "ReplyDraftInput",
+        "OutreachInput",
+        "KeywordSuggestionInput",
+        "IcpExpansionInput",
+        "StyleGuideInput",
+        "LeadScoringInput",
+        "ProfileResearchInput",
+        "DatasetRefineInput",
+      ].map((name): [string, string] => [name, join("core", "model", "task_inputs.ts")]),
+      // The social network port's writes (core/network/social_network.ts).
+      ...["PublishPostInput", "PublishThreadInput", "PublishArticleInput", "SendDmInput"].map((name): [string, string] => [
+        name,
+        join("core", "network", "social_network.ts"),
+      ]),
+      // The embedder's admin API (core/admin/admin_api.ts) and the demo world: no HTTP endpoint.
+      ["AccountInput", join("core", "accounts", "users.ts")],
+      ["UserInput", join("core", "accounts", "users.ts")],
+    ]);
+    const handWritten = /\b(?:interface\s+([A-Za-z0-9_]*Input)\b|type\s+([A-Za-z0-9_]*Input)\s*=\s*\{)/g;
+    const offenders = [...sourceFiles("core"), ...sourceFiles("routers")].flatMap((path) =>
+      [...code(path).matchAll(handWritten)]
+        .map((match) => match[1] ?? match[2])
+        .filter((name) => notEndpointInputs.get(name) !== path)
+        .map((name) => `${path}: ${name}`),
+    );
+    assert.deepEqual(offenders, [], "declare the input once as a zod schema in the area and use z.infer of it");
   });
 });
 

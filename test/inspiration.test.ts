@@ -11,7 +11,7 @@ import { manualClock } from "./support/manual_clock.ts";
 import { classifyTopics } from "../core/inspiration/topic_classifier.ts";
 import { INSPIRATION_TOPICS } from "../core/inspiration/topic_lexicon.ts";
 import { ingestInspiration } from "../core/inspiration/ingest_inspiration.ts";
-import { type InspirationPostInput, refreshTierRates, upsertInspirationPosts } from "../core/inspiration/inspiration_queries.ts";
+import { type NewInspirationPost, refreshTierRates, upsertInspirationPosts } from "../core/inspiration/inspiration_queries.ts";
 import { TOPIC_EXAMPLES } from "./fixtures/topic_examples.ts";
 import { jobHandlers, periodicJobs } from "../jobs/task_list.ts";
 import type { JobRow } from "../core/jobs/jobs_queries.ts";
@@ -63,7 +63,7 @@ describe("topic classifier", () => {
 });
 
 /** A hand-built post: `engagements` split over likes, replies, reposts and quotes. */
-function handBuilt(n: number, followers: number | null, engagements: number, text = `zebracorn growth note ${n}`): InspirationPostInput {
+function handBuilt(n: number, followers: number | null, engagements: number, text = `zebracorn growth note ${n}`): NewInspirationPost {
   const likes = engagements - 3 * Math.floor(engagements / 10);
   const part = Math.floor(engagements / 10);
   return {
@@ -122,7 +122,7 @@ describe("outlier scores on a hand-built corpus", () => {
   test("the score is the post's rate per follower over its tier's measured median rate", async () => {
     const byId = await scores("");
     assert.equal(byId.size, 12);
-    const expected = (post: InspirationPostInput, median: number) =>
+    const expected = (post: NewInspirationPost, median: number) =>
       (post.likes + post.replies + post.reposts + post.quotes) / (post.author_followers ?? 0) / median;
     for (const post of small) assert.equal(byId.get(post.post_id), Math.round(expected(post, 0.03) * 100) / 100, post.post_id);
     for (const post of mid) assert.equal(byId.get(post.post_id), Math.round(expected(post, 0.03) * 100) / 100, post.post_id);

@@ -4,6 +4,7 @@
  * the OpenAPI document.
  */
 import { z } from "zod";
+import { accountSelection, commaListOf, paginationInput, timestamp } from "../schema.ts";
 
 /** Title bounds (supplement: Articles, `title (1-300)`; spec Constants: titles 300 chars). */
 export const MAX_TITLE = 300;
@@ -43,6 +44,46 @@ export const markdownInput = z.string().max(MAX_MARKDOWN, `must be at most ${MAX
 
 /** `cover_url`: an http(s) URL, or null to remove the cover. */
 export const coverUrlInput = z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).max(2000, "must be at most 2000 characters");
+
+/** `GET /v1/articles`: a status filter and the page. */
+export const listArticlesInput = z
+  .object({
+    ...accountSelection,
+    status: commaListOf(ARTICLE_FILTERS).optional(),
+    ...paginationInput(20),
+  })
+  .prefault({});
+
+/** The list's filters, parsed. */
+export type ListArticlesInput = z.infer<typeof listArticlesInput>;
+
+/** `POST /v1/articles`. */
+export const createArticleInput = z.object({ title: titleInput, content_markdown: markdownInput.optional(), ...accountSelection });
+
+/** What a create sends. */
+export type CreateArticleInput = z.infer<typeof createArticleInput>;
+
+/** An article addressed by id (`account_id` narrows the search). */
+export const articleByIdInput = z.object({ id: articleId, ...accountSelection });
+
+/** An id-addressed call's input. */
+export type ArticleByIdInput = z.infer<typeof articleByIdInput>;
+
+/** `PATCH /v1/articles/{id}`: only the fields sent change. */
+export const updateArticleInput = articleByIdInput.extend({
+  title: titleInput.optional(),
+  content_markdown: markdownInput.optional(),
+  cover_url: coverUrlInput.nullable().optional(),
+});
+
+/** What a PATCH sends. */
+export type UpdateArticleInput = z.infer<typeof updateArticleInput>;
+
+/** `POST /v1/articles/{id}/schedule`. */
+export const scheduleArticleInput = articleByIdInput.extend({ scheduled_for: timestamp });
+
+/** What a schedule sends. */
+export type ScheduleArticleInput = z.infer<typeof scheduleArticleInput>;
 
 /** The Article as every endpoint answers it. */
 export const article = z.object({

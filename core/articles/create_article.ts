@@ -5,12 +5,12 @@
  */
 import type { AccountContext } from "../context.ts";
 import { toArticle } from "./article_view.ts";
-import type { Article } from "./article_schema.ts";
+import type { Article, CreateArticleInput } from "./article_schema.ts";
 import { insertArticle } from "./article_writes_queries.ts";
 import { normalizeArticleMarkdown } from "./markdown_normalize.ts";
 
 /** Creates a draft on the selected account. */
-export async function createArticle(ctx: AccountContext, input: { title: string; content_markdown?: string }): Promise<{ data: Article }> {
+export async function createArticle(ctx: AccountContext, input: CreateArticleInput): Promise<{ data: Article }> {
   const { sql, clock } = ctx.services;
   const body = normalizeArticleMarkdown(input.content_markdown ?? "");
   const row = await insertArticle(

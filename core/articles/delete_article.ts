@@ -9,12 +9,13 @@ import { ApiError } from "../errors.ts";
 import { refundPostQuota } from "../scheduling/post_quota.ts";
 import { assertSchedulerReachable } from "../scheduling/scheduling_gate.ts";
 import { reachableArticle } from "./article_access.ts";
+import type { ArticleByIdInput } from "./article_schema.ts";
 import { quotaSubject } from "./article_rules.ts";
 import { articleById } from "./articles_queries.ts";
 import { deleteArticleRow } from "./article_writes_queries.ts";
 
 /** Deletes an article the key can write; answers `{ id, deleted: true }`. */
-export async function deleteArticle(ctx: KeyContext, input: { id: string; account_id?: string }) {
+export async function deleteArticle(ctx: KeyContext, input: ArticleByIdInput) {
   const { sql } = ctx.services;
   const id = Number(input.id);
   const { row } = await reachableArticle(ctx, sql, id, { accountId: input.account_id, write: true });

@@ -1,16 +1,9 @@
 /** `GET /v1/articles` (spec: Articles; supplement: Articles, C5). */
 import type { AccountContext } from "../context.ts";
 import { pageInfo } from "../schema.ts";
-import { ARTICLE_FILTERS } from "./article_schema.ts";
+import { ARTICLE_FILTERS, type ListArticlesInput } from "./article_schema.ts";
 import { toArticle } from "./article_view.ts";
 import { listArticleRows } from "./article_writes_queries.ts";
-
-/** The list's filters, parsed. */
-export interface ListArticlesInput {
-  status?: (typeof ARTICLE_FILTERS)[number][];
-  limit: number;
-  page: number;
-}
 
 /** A page of the account's articles (default: every status), most recently updated first. */
 export async function listArticles(ctx: AccountContext, input: ListArticlesInput) {

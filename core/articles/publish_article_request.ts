@@ -18,7 +18,7 @@ import { reachableArticle } from "./article_access.ts";
 import { enqueueArticlePublication } from "./article_publication.ts";
 import { type ArticleHolder, startPublication } from "./article_publish_queries.ts";
 import { assertHasBody, quotaSubject } from "./article_rules.ts";
-import type { publishedArticle } from "./article_schema.ts";
+import type { ArticleByIdInput, publishedArticle } from "./article_schema.ts";
 import { articleById, type ArticleRow } from "./articles_queries.ts";
 import { ARTICLE_LEASE_SECONDS, type ArticleAttempt, type ArticlePublishDeps, publishClaimedArticle } from "./publish_article.ts";
 import type { z } from "zod";
@@ -32,7 +32,7 @@ const BUSY_RETRY_SECONDS = 5;
 const FALLBACK_DELAY_MS = (ARTICLE_LEASE_SECONDS + 30) * 1000;
 
 /** Publishes an article the key can write; answers `{ id, status, post_id, url, published_at }`. */
-export async function publishArticleNow(ctx: KeyContext, input: { id: string; account_id?: string }): Promise<{ data: z.infer<typeof publishedArticle> }> {
+export async function publishArticleNow(ctx: KeyContext, input: ArticleByIdInput): Promise<{ data: z.infer<typeof publishedArticle> }> {
   const { sql, clock, network } = ctx.services;
   const id = Number(input.id);
   await reachableArticle(ctx, sql, id, { accountId: input.account_id, write: true });

@@ -17,14 +17,14 @@ import { assertOnboarded, assertSchedulerReachable } from "../scheduling/schedul
 import { reachableArticle } from "./article_access.ts";
 import { enqueueArticlePublication } from "./article_publication.ts";
 import { assertEditable, assertHasBody, checkArticleTime, quotaSubject } from "./article_rules.ts";
-import type { Article } from "./article_schema.ts";
+import type { Article, ArticleByIdInput, ScheduleArticleInput } from "./article_schema.ts";
 import { toArticle } from "./article_view.ts";
 import { articleById, type ArticleRow } from "./articles_queries.ts";
 import type { Queryable } from "../db/sql.ts";
 import { updateArticleColumns } from "./article_writes_queries.ts";
 
 /** Schedules (or reschedules) an article the key can write. */
-export async function scheduleArticle(ctx: KeyContext, input: { id: string; scheduled_for: string; account_id?: string }): Promise<{ data: Article }> {
+export async function scheduleArticle(ctx: KeyContext, input: ScheduleArticleInput): Promise<{ data: Article }> {
   assertSchedulerReachable(ctx);
   assertOnboarded(ctx.principal);
   const { sql, clock } = ctx.services;
@@ -61,7 +61,7 @@ export async function scheduleLocked(tx: Queryable, id: number, at: Date, now: D
 }
 
 /** Returns a scheduled article to draft and refunds its unit. */
-export async function unscheduleArticle(ctx: KeyContext, input: { id: string; account_id?: string }): Promise<{ data: Article }> {
+export async function unscheduleArticle(ctx: KeyContext, input: ArticleByIdInput): Promise<{ data: Article }> {
   assertSchedulerReachable(ctx);
   const { sql, clock } = ctx.services;
   const id = Number(input.id);

@@ -8,19 +8,10 @@ import { ApiError } from "../errors.ts";
 import { reachableArticle } from "./article_access.ts";
 import { assertEditable } from "./article_rules.ts";
 import { toArticle } from "./article_view.ts";
-import type { Article } from "./article_schema.ts";
+import type { Article, UpdateArticleInput } from "./article_schema.ts";
 import { articleById } from "./articles_queries.ts";
 import { type ArticleColumns, updateArticleColumns } from "./article_writes_queries.ts";
 import { normalizeArticleMarkdown } from "./markdown_normalize.ts";
-
-/** What a PATCH sends. */
-export interface UpdateArticleInput {
-  id: string;
-  account_id?: string;
-  title?: string;
-  content_markdown?: string;
-  cover_url?: string | null;
-}
 
 /** Changes an article the key can write. */
 export async function updateArticle(ctx: KeyContext, input: UpdateArticleInput): Promise<{ data: Article }> {

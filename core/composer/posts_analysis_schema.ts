@@ -22,6 +22,9 @@ export const triageInput = z.object({
 const meta = z.object({ credits_charged: z.number().int(), account_id: z.string() });
 const flag = (description: string) => z.boolean().meta({ description });
 
+/** A triage request after validation. */
+export type TriageInput = z.infer<typeof triageInput>;
+
 /** Answer of triage. */
 export const triageOutput = z.object({
   data: z.object({
@@ -93,6 +96,9 @@ const effect = z.object({
   effect: z.number().meta({ description: "Multiplier on expected likes" }),
   by_counter: z.object({ likes: z.number(), replies: z.number(), reposts_and_quotes: z.number(), views: z.number() }),
 });
+
+/** The viral score input after validation. */
+export type ViralScoreInput = z.infer<typeof viralScoreInput>;
 
 /** Answer of viral score. */
 export const viralScoreOutput = z.object({

@@ -24,6 +24,7 @@ import type { AllowanceRefusal } from "../limits/allowance_outcome.ts";
 import { networkApiError } from "../network/network_api_error.ts";
 import type { NetworkPost, NetworkUser } from "../network/network_records.ts";
 import { postUrl } from "../network/post_url.ts";
+import type { TriageInput } from "./posts_analysis_schema.ts";
 import { textFeatures } from "./text_features.ts";
 import { judgePost } from "./triage_classifier.ts";
 import { laneOf } from "./triage_lanes.ts";
@@ -40,7 +41,7 @@ const MAX_POSTS = 40;
 const QUESTIONS = 6;
 
 /** Runs triage for `query` over the last `max_age_days`. */
-export async function triage(ctx: AccountContext, input: { query: string; max_age_days: number }) {
+export async function triage(ctx: AccountContext, input: TriageInput) {
   const started = performance.now();
   const owner = ctx.principal.mainAccountId;
   const units = isMultiWord(input.query) ? 2 : 1;

@@ -18,6 +18,7 @@ import { accountEstimate, round2 } from "./viral_estimate.ts";
 import { viralFeatureRow } from "./viral_features.ts";
 import { accountHistory } from "./viral_history.ts";
 import { backtest, bestHours, COUNTERS, fitAccountModel, type HistoryPost } from "./viral_model.ts";
+import type { ViralScoreInput } from "./posts_analysis_schema.ts";
 import { populationEstimate } from "./viral_population.ts";
 import { viralWarnings } from "./viral_warnings.ts";
 import { recordFirstCall } from "./viral_score_queries.ts";
@@ -27,16 +28,6 @@ export const MIN_BASELINE_POSTS = 10;
 
 /** Every this-many runs of a day costs 1 credit (spec: "about one in ten 1 credit"). */
 const PAID_EVERY = 10;
-
-/** The viral score input after validation. */
-export interface ViralScoreInput {
-  text: string;
-  has_image?: boolean;
-  has_video?: boolean;
-  is_quote?: boolean;
-  post_at?: string;
-  baseline: "account" | "population";
-}
 
 /** Scores a draft against the account's own history (or the population). */
 export async function viralScore(ctx: AccountContext, input: ViralScoreInput) {

@@ -11,23 +11,8 @@ import { ApiError } from "../errors.ts";
 import type { DmAllowance } from "../plans/plans.ts";
 import { insertCampaign, insertMessages, lockDmAccount, type NewMessage, reauthRequiredAt, recentRecipients, setCampaignCounts } from "./dm_queries.ts";
 import { DAY_MS, dmAllowanceOf, dmNotInPlan, monthStartOf, placeMessages } from "./dm_limits.ts";
+import type { CreateCampaignInput, Recipient } from "./dm_schema.ts";
 import { enqueueDmSending } from "./dm_sending_jobs.ts";
-
-/** One recipient as the create takes it. */
-export interface RecipientInput {
-  x_user_id: string;
-  handle?: string;
-  name?: string;
-  message?: string;
-  source_post_id?: string;
-}
-
-/** The create body. */
-export interface CreateCampaignInput {
-  recipients: RecipientInput[];
-  message?: string;
-  spread?: true;
-}
 
 /** The counts a create answers. */
 export interface CampaignCounts {
@@ -41,11 +26,6 @@ export interface CampaignCounts {
 /** Creates a campaign for the request's account and answers its id and counts. */
 export async function createCampaign(ctx: AccountContext, input: CreateCampaignInput) {
   const { sql, clock } = ctx.services;
-  input.recipients.forEach((recipient, i) => {
-    if (!recipient.message && !input.message) {
-      throw new ApiError("invalid_parameter", `Invalid "recipients[${i}].message": send a shared "message" or one per recipient`);
-    }
-  });
   const allowance = await dmAllowanceOf(sql, ctx.account.id);
   if (!allowance) throw dmNotInPlan();
   const now = clock.now();
@@ -69,7 +49,7 @@ export interface EnqueueRequest {
   allowance: DmAllowance;
   now: number;
   message: string | null;
-  recipients: readonly RecipientInput[];
+  recipients: readonly Recipient[];
   spread: boolean;
   source: "api" | "auto_dm";
   scheduledPostId?: number;
@@ -98,7 +78,7 @@ export async function enqueueCampaign(tx: Queryable, request: EnqueueRequest): P
   const seen = new Set<string>();
   let duplicates = 0;
   let self = 0;
-  const eligible: RecipientInput[] = [];
+  const eligible: Recipient[] = [];
   for (const recipient of request.recipients) {
     // "The account never messages itself" (supplement: DMs).
     if (recipient.x_user_id === accountId) self++;

@@ -3,7 +3,8 @@
  * body's bounds, the counts it answers, a queued message, a campaign, the limits.
  */
 import { z } from "zod";
-import { xHandle, xUserId, xUserIdInput } from "../schema.ts";
+import { crossFieldRule } from "../cross_field_rule.ts";
+import { accountSelection, commaListOf, integerId, xHandle, xUserId, xUserIdInput } from "../schema.ts";
 import { DM_STATUSES } from "./dm_queries.ts";
 
 /** Recipients per campaign (supplement Limits: "DM campaign size: up to 100 recipients"). */
@@ -32,6 +33,32 @@ export const recipientInput = z.object({
     .optional()
     .meta({ description: "The post that brought the person (kept with the message)" }),
 });
+
+/** One recipient as a campaign takes it (the REST create or a post's auto DM). */
+export type Recipient = z.infer<typeof recipientInput>;
+
+/** `POST /v1/dm/campaigns`: every recipient needs its own `message` or the shared one. */
+export const createCampaignInput = z
+  .object({
+    recipients: z
+      .array(recipientInput)
+      .min(1, `must hold 1 to ${MAX_RECIPIENTS} recipients`)
+      .max(MAX_RECIPIENTS, `must hold 1 to ${MAX_RECIPIENTS} recipients`),
+    message: dmMessage.optional(),
+    spread: z.literal(true, { error: "must be true when sent" }).optional().meta({ description: "Place what today cannot hold over the coming days" }),
+    ...accountSelection,
+  })
+  .check(
+    // The first recipient without a message is named, alone, as the handler named it.
+    crossFieldRule((input, fail) => {
+      if (input.message) return;
+      const i = input.recipients.findIndex((recipient) => !recipient.message);
+      if (i >= 0) fail(["recipients", i, "message"], 'send a shared "message" or one per recipient');
+    }),
+  );
+
+/** The create body. */
+export type CreateCampaignInput = z.infer<typeof createCampaignInput>;
 
 /** What a create answers (supplement: "Response counts"). */
 export const createdCampaign = z.object({
@@ -106,3 +133,32 @@ export const dmLimitsView = z.object({
   posts_with_auto_dm: z.number().int().meta({ description: "Scheduled posts per UTC month that may carry `auto_dm`" }),
   scheduling_enabled: z.boolean().meta({ description: "Whether `spread` may place overflow over coming days" }),
 });
+
+const queueLimit = z
+  .number({ error: "must be an integer from 1 to 200" })
+  .int("must be an integer from 1 to 200")
+  .min(1, "must be an integer from 1 to 200")
+  .max(200, "must be an integer from 1 to 200")
+  .default(50)
+  .meta({ description: "Page size, 1 to 200 (default 50)" });
+const queueOffset = z
+  .number({ error: "must be an integer of at least 0" })
+  .int("must be an integer of at least 0")
+  .min(0, "must be an integer of at least 0")
+  .max(1_000_000, "must be at most 1000000")
+  .default(0)
+  .meta({ description: "Messages to skip (default 0)" });
+
+/** `GET /v1/dm/queue`: offset paging, as the real client pages it, and two filters. */
+export const dmQueueInput = z
+  .object({
+    limit: queueLimit,
+    offset: queueOffset,
+    status: commaListOf(DM_STATUSES).optional(),
+    campaign_id: integerId.optional().meta({ description: "Only this campaign's messages" }),
+    ...accountSelection,
+  })
+  .prefault({});
+
+/** The queue's query. */
+export type DmQueueInput = z.infer<typeof dmQueueInput>;

@@ -5,8 +5,9 @@
  */
 import type { AccountContext, KeyContext } from "../context.ts";
 import type { Queryable } from "../db/sql.ts";
-import { type CampaignRow, type DmStatus, type MessageRow, messagesOfCampaign, queuePage, statusCounts } from "./dm_queries.ts";
+import { type CampaignRow, type MessageRow, messagesOfCampaign, queuePage, statusCounts } from "./dm_queries.ts";
 import { reachableCampaign } from "./dm_access.ts";
+import type { DmQueueInput } from "./dm_schema.ts";
 
 /** A message as the API shows it. */
 export function messageView(row: MessageRow) {
@@ -52,20 +53,12 @@ export async function campaignView(sql: Queryable, campaign: CampaignRow) {
   };
 }
 
-/** The queue's query. */
-export interface QueueInput {
-  limit: number;
-  offset: number;
-  status?: DmStatus[];
-  campaign_id?: number;
-}
-
 /**
  * `GET /v1/dm/queue`: the account's messages, unsent ones first (soonest due first), then
  * the settled ones newest first; `pagination` carries `offset`, `limit`, `total`,
  * `has_more` and `next_offset`.
  */
-export async function readQueue(ctx: AccountContext, input: QueueInput) {
+export async function readQueue(ctx: AccountContext, input: DmQueueInput) {
   const page = await queuePage(ctx.services.sql, {
     accountId: ctx.account.id,
     statuses: input.status,

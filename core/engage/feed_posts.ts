@@ -12,18 +12,8 @@ import { reachableFeed } from "./feed_access.ts";
 import { feedCandidates, type Candidate, type FeedRead } from "./feed_candidates.ts";
 import { chargeFeedFetches } from "./feed_fetches.ts";
 import { fetchUnits, toFeed } from "./feed_view.ts";
+import type { FeedPostsInput } from "./feed_schema.ts";
 import { markSeen, seenAmong } from "./feeds_queries.ts";
-
-/** The query of a feed read. */
-export interface FeedPostsInput {
-  id: number;
-  account_id?: string;
-  mode: "top" | "latest";
-  limit: number;
-  fresh: boolean;
-  include_replied: boolean;
-  exclude_post_ids: string[];
-}
 
 /** A feed's page of candidates, recorded as seen. */
 export async function feedPosts(ctx: KeyContext, input: FeedPostsInput) {
@@ -40,7 +30,7 @@ export async function feedPosts(ctx: KeyContext, input: FeedPostsInput) {
   }
   const { sql, clock } = ctx.services;
   const { replied } = read;
-  const excluded = new Set(input.exclude_post_ids);
+  const excluded = new Set(input.exclude_post_ids ?? []);
   const kept = read.posts.filter((post) => !excluded.has(post.id) && (input.include_replied || !replied.has(post.id)));
   const ranked = [...kept].sort(input.mode === "top" ? byEngagement : byTime);
   const seen = await seenAmong(

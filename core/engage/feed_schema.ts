@@ -3,6 +3,7 @@
  * supplement: Engage, PATCH /v1/engage/feeds/{id}).
  */
 import { z } from "zod";
+import { accountSelection, integerId, recordId } from "../schema.ts";
 
 /** Feeds an account keeps (spec Constants: "Engage feeds per account: 8"). */
 export const MAX_FEEDS = 8;
@@ -114,3 +115,56 @@ export const excludedPostIds = z
     return ids;
   })
   .meta({ description: "Comma list of up to 100 X post ids to leave out (the paging mechanism)" });
+
+/** A feed's source: one of these fields (the meta's `exactlyOneOf` on create states the rule). */
+export const feedSource = z.object({
+  keywords: feedKeywords.optional(),
+  x_list_id: xListId.optional(),
+  x_list_url: xListUrl.optional(),
+  list_id: recordId.optional().meta({ description: "A contact list of the account (`GET /v1/contact-lists`)" }),
+});
+
+/** The source fields a create or change sent. */
+export type FeedSource = z.infer<typeof feedSource>;
+
+/** `GET /v1/engage/feeds`. */
+export const listFeedsInput = z.object({ ...accountSelection }).prefault({});
+
+/** `POST /v1/engage/feeds`. */
+export const createFeedInput = z.object({ name: feedName, type: feedType, ...feedSource.shape, ...accountSelection });
+
+/** What a create sends. */
+export type CreateFeedInput = z.infer<typeof createFeedInput>;
+
+/** `PATCH /v1/engage/feeds/{id}`. */
+export const changeFeedInput = z.object({ id: integerId, name: feedName.optional(), ...feedSource.shape, ...accountSelection });
+
+/** What a change sends. */
+export type ChangeFeedInput = z.infer<typeof changeFeedInput>;
+
+/** A feed addressed by id (`account_id` narrows the search). */
+export const feedByIdInput = z.object({ id: integerId, ...accountSelection });
+
+/** An id-addressed call's input. */
+export type FeedByIdInput = z.infer<typeof feedByIdInput>;
+
+const queryFlag = (description: string) => z.boolean().default(false).meta({ description });
+
+/** `GET /v1/engage/feeds/{id}/posts`. */
+export const feedPostsInput = z.object({
+  id: integerId,
+  mode: z.enum(["top", "latest"], { error: "must be top or latest" }).default("top"),
+  limit: z
+    .number({ error: "must be an integer from 1 to 50" })
+    .int("must be an integer from 1 to 50")
+    .min(1, "must be an integer from 1 to 50")
+    .max(50, "must be an integer from 1 to 50")
+    .default(20),
+  fresh: queryFlag("`true` skips the 2-minute cache of what the feed read"),
+  include_replied: queryFlag("`true` keeps posts you already replied to, flagged `replied`"),
+  exclude_post_ids: excludedPostIds.optional(),
+  ...accountSelection,
+});
+
+/** The query of a feed read. */
+export type FeedPostsInput = z.infer<typeof feedPostsInput>;

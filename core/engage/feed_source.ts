@@ -10,18 +10,11 @@ import { ApiError } from "../errors.ts";
 import { chargeExtraUnits } from "../limits/extra_units.ts";
 import { callNetwork } from "../network/call_network.ts";
 import { reachableList } from "../contact_lists/list_access.ts";
+import type { FeedSource } from "./feed_schema.ts";
 import type { FeedRow, FeedSourceColumns } from "./feeds_queries.ts";
 
-/** The source fields as validated (at most one set). */
-export interface SourceInput {
-  keywords?: string[];
-  x_list_id?: string;
-  x_list_url?: string;
-  list_id?: number;
-}
-
 /** The type a source field implies. */
-export function typeOfSource(input: SourceInput): FeedRow["type"] | undefined {
+export function typeOfSource(input: FeedSource): FeedRow["type"] | undefined {
   if (input.keywords !== undefined) return "keywords";
   if (input.x_list_id !== undefined || input.x_list_url !== undefined) return "x_list";
   if (input.list_id !== undefined) return "list";
@@ -29,7 +22,7 @@ export function typeOfSource(input: SourceInput): FeedRow["type"] | undefined {
 }
 
 /** Checks and resolves the one source in `input` for the account in `ctx`. */
-export async function resolveSource(ctx: AccountContext, input: SourceInput): Promise<FeedSourceColumns> {
+export async function resolveSource(ctx: AccountContext, input: FeedSource): Promise<FeedSourceColumns> {
   const none = { keywords: null, x_list_id: null, x_list_name: null, list_id: null };
   if (input.keywords !== undefined) return { ...none, type: "keywords", keywords: input.keywords };
   if (input.list_id !== undefined) {

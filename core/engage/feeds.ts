@@ -7,8 +7,8 @@
 import type { AccountContext, KeyContext } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { resolveAccount } from "../accounts/resolve_account.ts";
-import { MAX_FEEDS, SOURCE_FIELDS } from "./feed_schema.ts";
-import { resolveSource, type SourceInput, typeOfSource } from "./feed_source.ts";
+import { type ChangeFeedInput, type CreateFeedInput, type FeedByIdInput, MAX_FEEDS, SOURCE_FIELDS } from "./feed_schema.ts";
+import { resolveSource, typeOfSource } from "./feed_source.ts";
 import { reachableFeed, feedNotFound } from "./feed_access.ts";
 import { toFeed } from "./feed_view.ts";
 import { activateFirstFeed, deleteFeedRow, feedById, feedsOfAccount, insertFeed, lockAccountFeeds, updateFeed } from "./feeds_queries.ts";
@@ -20,7 +20,7 @@ export async function listFeeds(ctx: AccountContext) {
 }
 
 /** `POST /v1/engage/feeds`. */
-export async function createFeed(ctx: AccountContext, input: { name: string; type: "keywords" | "x_list" | "list" } & SourceInput) {
+export async function createFeed(ctx: AccountContext, input: CreateFeedInput) {
   const implied = typeOfSource(input);
   if (implied !== input.type) {
     throw new ApiError("invalid_parameter", `Invalid "type": a ${input.type} feed takes "${sourceFieldsOf(input.type)}", not the source sent`);
@@ -40,7 +40,7 @@ export async function createFeed(ctx: AccountContext, input: { name: string; typ
 }
 
 /** `PATCH /v1/engage/feeds/{id}`: a new name and/or one new source; the type follows the source. */
-export async function changeFeed(ctx: KeyContext, input: { id: number; name?: string; account_id?: string } & SourceInput) {
+export async function changeFeed(ctx: KeyContext, input: ChangeFeedInput) {
   // Access first: whether a feed exists and may be changed is answered before the body's
   // own rule, as every id-addressed write does (ARCHITECTURE: "Id-addressed calls").
   const feed = await reachableFeed(ctx, input.id, { accountId: input.account_id, write: true });
@@ -55,7 +55,7 @@ export async function changeFeed(ctx: KeyContext, input: { id: number; name?: st
 }
 
 /** `DELETE /v1/engage/feeds/{id}`: answers which feed is open now (null when none is left). */
-export async function deleteFeed(ctx: KeyContext, input: { id: number; account_id?: string }) {
+export async function deleteFeed(ctx: KeyContext, input: FeedByIdInput) {
   const feed = await reachableFeed(ctx, input.id, { accountId: input.account_id, write: true });
   const activeId = await ctx.services.sql.begin(async (tx) => {
     await lockAccountFeeds(tx, feed.account_id);

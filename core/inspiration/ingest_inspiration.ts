@@ -11,7 +11,7 @@ import type { Sql } from "../db/sql.ts";
 import type { NetworkPost, NetworkUser } from "../network/network_records.ts";
 import { postUrl } from "../network/post_url.ts";
 import type { SocialNetwork } from "../network/social_network.ts";
-import { type InspirationPostInput, refreshTierRates, upsertInspirationPosts } from "./inspiration_queries.ts";
+import { type NewInspirationPost, refreshTierRates, upsertInspirationPosts } from "./inspiration_queries.ts";
 import { classifyTopics, topicMask } from "./topic_classifier.ts";
 
 /** What ingest needs (the job's deps or a request's services). */
@@ -102,7 +102,7 @@ async function authorsOf(network: SocialNetwork, posts: readonly NetworkPost[]):
 }
 
 /** The stored form of a post and its author. */
-export function corpusRow(post: NetworkPost, author: NetworkUser): InspirationPostInput {
+export function corpusRow(post: NetworkPost, author: NetworkUser): NewInspirationPost {
   const verdict = classifyTopics(post.text);
   return {
     post_id: post.id,

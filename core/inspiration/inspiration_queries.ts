@@ -3,7 +3,7 @@ import type { Queryable, SqlFragment } from "../db/sql.ts";
 import type { PostMetrics } from "../network/network_records.ts";
 
 /** A corpus row as ingest writes it (with the post's counters). */
-export interface InspirationPostInput extends PostMetrics {
+export interface NewInspirationPost extends PostMetrics {
   post_id: string;
   author_id: string;
   author_username: string;
@@ -20,7 +20,7 @@ export interface InspirationPostInput extends PostMetrics {
 }
 
 /** A corpus row as the search reads it. */
-export interface InspirationPostRow extends InspirationPostInput {
+export interface InspirationPostRow extends NewInspirationPost {
   outlier_score: number | null;
 }
 
@@ -51,11 +51,11 @@ const COLUMNS = [
  * runs; the text and the classification follow the text). Rows are sorted by id so two
  * concurrent runs take row locks in the same order and cannot deadlock.
  */
-export async function upsertInspirationPosts(sql: Queryable, rows: readonly InspirationPostInput[]): Promise<void> {
+export async function upsertInspirationPosts(sql: Queryable, rows: readonly NewInspirationPost[]): Promise<void> {
   if (rows.length === 0) return;
   const sorted = [...rows].sort((a, b) => (a.post_id < b.post_id ? -1 : a.post_id > b.post_id ? 1 : 0));
   await sql`
-    insert into inspiration_posts ${sql(sorted as InspirationPostInput[], ...COLUMNS)}
+    insert into inspiration_posts ${sql(sorted as NewInspirationPost[], ...COLUMNS)}
     on conflict (post_id) do update set
       author_username = excluded.author_username, author_name = excluded.author_name,
       author_avatar_url = excluded.author_avatar_url, author_verified = excluded.author_verified,

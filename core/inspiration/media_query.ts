@@ -5,17 +5,7 @@
  * platforms are the same query.
  */
 import type { MediaLibraryQuery } from "../ports/media_library.ts";
-import { MEDIA_PLATFORMS, type MediaPlatform, type MediaTypeFilter, type TimeFilter } from "../ports/media_item_schema.ts";
-
-/** The endpoint's validated input (routers/inspiration_media.ts). */
-export interface MediaSearchInput {
-  q?: string;
-  platforms?: MediaPlatform[];
-  time_filter: TimeFilter;
-  media_type: MediaTypeFilter;
-  content_type?: string;
-  limit: number;
-}
+import { MEDIA_PLATFORMS, type MediaPlatform, type MediaSearchInput, type MediaTypeFilter, type TimeFilter } from "../ports/media_item_schema.ts";
 
 /** A normalised query: the library's question without the time, and its cache key. */
 export interface NormalisedMediaQuery {

@@ -9,9 +9,9 @@
  */
 import type { KeyContext } from "../context.ts";
 import { ApiError } from "../errors.ts";
-import type { MediaItem } from "../ports/media_item_schema.ts";
+import type { MediaItem, MediaSearchInput } from "../ports/media_item_schema.ts";
 import { MediaLibraryError } from "../ports/media_library.ts";
-import { libraryQueryOf, normaliseMediaQuery, type MediaSearchInput } from "./media_query.ts";
+import { libraryQueryOf, normaliseMediaQuery } from "./media_query.ts";
 import { chargeFreshSearch } from "./media_search_limits.ts";
 import { cachedMediaSearch, storeMediaSearch } from "./media_search_queries.ts";
 

@@ -4,6 +4,7 @@
  * and `source_url`, never a media file or thumbnail URL; only search results carry `score`.
  */
 import { z } from "zod";
+import { commaListOf } from "../schema.ts";
 
 /** The platforms the library covers, in the supplement's order. */
 export const MEDIA_PLATFORMS = ["x", "instagram", "youtube", "threads", "reddit", "linkedin"] as const;
@@ -39,3 +40,30 @@ export const mediaItem = z.object({
   score: z.number().min(0).max(1).optional().meta({ description: "Search relevance, 0 to 1; present only in search mode" }),
 });
 export type MediaItem = z.infer<typeof mediaItem>;
+
+const mediaLimit = z
+  .number({ error: "must be an integer from 1 to 120" })
+  .int("must be an integer from 1 to 120")
+  .min(1, "must be an integer from 1 to 120")
+  .max(120, "must be an integer from 1 to 120")
+  .default(20)
+  .meta({ description: "Items to answer, 1 to 120 (default 20); there is no pagination" });
+
+/** `GET /v1/inspiration/media`: owner-scoped, so no `account_id`. */
+export const mediaSearchInput = z
+  .object({
+    q: z.string().max(200, "must be at most 200 characters").meta({ description: "Search text; omitted or blank: browse the newest items" }).optional(),
+    platforms: commaListOf(MEDIA_PLATFORMS).optional(),
+    time_filter: z.enum(TIME_FILTERS).default("all").meta({ description: "Posted within the last 24 hours, 7 days, 30 days, or any time (default)" }),
+    media_type: z.enum(MEDIA_TYPE_FILTERS).default("all").meta({ description: "Videos, images, or both (default)" }),
+    content_type: z
+      .string()
+      .max(64, "must be at most 64 characters")
+      .meta({ description: "Content label (`tutorial`, `meme`, `infographic`, ...; case and spaces are ignored); an unknown label matches nothing" })
+      .optional(),
+    limit: mediaLimit,
+  })
+  .prefault({});
+
+/** The endpoint's validated input. */
+export type MediaSearchInput = z.infer<typeof mediaSearchInput>;

@@ -9,15 +9,9 @@ import type { AccountContext } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { assertSchedulerReachable } from "../scheduling/scheduling_gate.ts";
 import { effectiveQueueSettings, type EffectiveQueueSettings, normalizeSlots, sameSlots, type StoredQueueSettings } from "./queue_defaults.ts";
-import type { QueueSettingsView, QueueSlot, ReflowOutcome } from "./queue_settings_schema.ts";
+import type { QueueSettingsInput, QueueSettingsView, ReflowOutcome } from "./queue_settings_schema.ts";
 import { lockQueueSettings, queueSettingsOf, saveQueueSettings } from "./queue_queries.ts";
 import { reflowQueue } from "./reflow.ts";
-
-/** The fields a write sends (`undefined`: not sent; `null`: back to the default). */
-export interface QueueSettingsInput {
-  slots?: QueueSlot[] | null;
-  timezone?: string | null;
-}
 
 /** Reads the account's queue settings, defaults filled in. */
 export async function readQueueSettings(ctx: AccountContext): Promise<{ data: QueueSettingsView }> {

@@ -4,6 +4,7 @@
  * entries with one entry per distinct time, and an IANA `timezone`.
  */
 import { z } from "zod";
+import { accountSelection } from "../schema.ts";
 import { canonicalTimeZone } from "./zoned_time.ts";
 
 /** Entries in `slots` (supplement: Queue, "max 50 entries"). */
@@ -91,3 +92,19 @@ export const queueSettingsView = z
 
 /** Queue settings as answered. */
 export type QueueSettingsView = z.infer<typeof queueSettingsView>;
+
+/** `GET /v1/queue-settings`. */
+export const queueSettingsReadInput = z.object(accountSelection).prefault({});
+
+/** `PUT` and `PATCH /v1/queue-settings`: `undefined` is not sent, `null` returns a field to its default. */
+export const queueSettingsInput = z.object({
+  ...accountSelection,
+  slots: queueSlots
+    .nullable()
+    .optional()
+    .meta({ description: "Full weekly set, max 50 entries, one per time; `[]` clears every slot; `null` returns to the default" }),
+  timezone: timeZoneName.nullable().optional().meta({ description: "IANA name; `null` returns to the default (UTC)" }),
+});
+
+/** The fields a write sends. */
+export type QueueSettingsInput = z.infer<typeof queueSettingsInput>;

@@ -11,7 +11,8 @@ import { markMediaAttached } from "../media/attachable_media.ts";
 import { nextFreeSlot } from "../queue/next_free_slot.ts";
 import { commitPhase } from "../idempotency/record_phase.ts";
 import { assertOnboarded, assertSchedulerReachable } from "./scheduling_gate.ts";
-import { checkParts, checkScheduleTime, checkTags, type ContentInput, partsOf } from "./post_content.ts";
+import { checkParts, checkScheduleTime, checkTags, partsOf } from "./post_content.ts";
+import type { CreatePostInput } from "./scheduled_post_input_schema.ts";
 import { deductPostQuota } from "./post_quota.ts";
 import { schedulePublication } from "./schedule_publication.ts";
 import { recordPostEvent } from "./post_events.ts";
@@ -21,20 +22,6 @@ import { publishNowAndRead } from "./publish_now_request.ts";
 import type { ScheduledPost } from "./scheduled_post_schema.ts";
 import { checkPlugTemplate } from "../plug_templates/plug_templates.ts";
 import { applyAutoDm } from "../dm/auto_dm.ts";
-import type { AutoDmInput } from "../dm/auto_dm_schema.ts";
-
-/** What a create sends. */
-export interface CreatePostInput extends ContentInput {
-  scheduled_for?: string;
-  title?: string | null;
-  scratchpad?: string | null;
-  tags?: number[];
-  auto_retweet?: { after_hours: number; remove_after_hours?: number } | null;
-  auto_delete?: { after_hours: number; threshold?: number } | null;
-  auto_plug?: { template_id: string; threshold: number } | null;
-  auto_dm?: AutoDmInput | null;
-  super_followers_only?: boolean;
-}
 
 /** Creates a post; answers the Scheduled post (status `sent` when published now). */
 export async function createPost(ctx: AccountContext, input: CreatePostInput): Promise<{ data: ScheduledPost }> {

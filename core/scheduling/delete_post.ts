@@ -9,9 +9,10 @@ import { assertSchedulerReachable } from "./scheduling_gate.ts";
 import { refundPostQuota } from "./post_quota.ts";
 import { deletePostRow, postById, publicationStarted } from "./scheduled_posts_queries.ts";
 import { reachablePost } from "./post_access.ts";
+import type { PostByIdInput } from "./scheduled_post_input_schema.ts";
 
 /** Deletes a post the key can write; answers `{ id, deleted: true }`. */
-export async function deletePost(ctx: KeyContext, input: { id: string; account_id?: string }) {
+export async function deletePost(ctx: KeyContext, input: PostByIdInput) {
   assertSchedulerReachable(ctx);
   const { sql } = ctx.services;
   const id = Number(input.id);

@@ -2,20 +2,11 @@
 import type { AccountContext, KeyContext } from "../context.ts";
 import { pageInfo } from "../schema.ts";
 import { assertSchedulerReachable } from "./scheduling_gate.ts";
-import { POST_STATUSES, type PostStatus, type ScheduledPost } from "./scheduled_post_schema.ts";
+import { POST_STATUSES, type ScheduledPost } from "./scheduled_post_schema.ts";
+import type { ListPostsInput, PostByIdInput } from "./scheduled_post_input_schema.ts";
 import { listPostRows, tagsOfPosts } from "./scheduled_posts_queries.ts";
 import { toScheduledPost } from "./post_view.ts";
 import { reachablePost } from "./post_access.ts";
-
-/** The list's filters, parsed. */
-export interface ListPostsInput {
-  status?: PostStatus[];
-  tags?: number[];
-  from?: string;
-  to?: string;
-  limit: number;
-  page: number;
-}
 
 /** A page of the account's posts (default: all four statuses, most recently updated first). */
 export async function listPosts(ctx: AccountContext, input: ListPostsInput) {
@@ -41,7 +32,7 @@ export async function listPosts(ctx: AccountContext, input: ListPostsInput) {
 }
 
 /** One post the key can read. */
-export async function getPost(ctx: KeyContext, input: { id: string; account_id?: string }) {
+export async function getPost(ctx: KeyContext, input: PostByIdInput) {
   assertSchedulerReachable(ctx);
   const { sql } = ctx.services;
   const { row } = await reachablePost(ctx, sql, Number(input.id), { accountId: input.account_id, write: false });

@@ -10,6 +10,7 @@ import type { Context } from "../context.ts";
 import type { Queryable } from "../db/sql.ts";
 import { ApiError } from "../errors.ts";
 import { checkAttachableMedia } from "../media/attachable_media.ts";
+import type { PostContentInput } from "./scheduled_post_input_schema.ts";
 import type { StoredPart } from "./scheduled_posts_queries.ts";
 import { workspaceTagIds } from "./scheduled_posts_queries.ts";
 
@@ -20,18 +21,11 @@ export const MAX_LEAD_MONTHS = 18;
 /** A part's length on an account without the network's premium tier (X: 280). */
 export const STANDARD_PART_LENGTH = 280;
 
-/** Content as a create or update sends it. */
-export interface ContentInput {
-  text?: string;
-  parts?: { text: string; media?: { object_key: string; alt_text?: string }[] }[];
-  media?: unknown;
-}
-
 /**
  * The parts a request sends, or undefined when it sends neither `text` nor `parts`. A
  * top-level `media` is refused pointing at `parts[].media` (spec: Errors, retired code).
  */
-export function partsOf(input: ContentInput): StoredPart[] | undefined {
+export function partsOf(input: PostContentInput): StoredPart[] | undefined {
   if (input.media !== undefined) {
     throw new ApiError("invalid_parameter", 'Invalid "media": attach media per part in "parts[].media" (a top-level "media" field is not accepted)');
   }

@@ -17,17 +17,9 @@ import { schedulePublication } from "./schedule_publication.ts";
 import { accountHasPremium, type PostColumns, postById, publicationStarted, setPostTags, updatePostColumns } from "./scheduled_posts_queries.ts";
 import { reachablePost } from "./post_access.ts";
 import { readPost } from "./read_post.ts";
-import type { CreatePostInput } from "./create_post.ts";
+import type { UpdatePostInput } from "./scheduled_post_input_schema.ts";
 import { checkPlugTemplate } from "../plug_templates/plug_templates.ts";
 import { applyAutoDm } from "../dm/auto_dm.ts";
-
-/** What a PATCH sends. */
-export interface UpdatePostInput extends Omit<CreatePostInput, "scheduled_for"> {
-  id: string;
-  account_id?: string;
-  scheduled_for?: string | null;
-  status?: "draft" | "scheduled";
-}
 
 /** Changes a post the key can write. */
 export async function updatePost(ctx: KeyContext, input: UpdatePostInput) {

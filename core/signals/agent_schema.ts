@@ -3,8 +3,8 @@
  * (supplement: Signals, POST /v1/signals/agents and its signal routes).
  */
 import { z } from "zod";
-import { xHandle } from "../schema.ts";
-import { signalAgent, signalType, signalWarning } from "./signal_schema.ts";
+import { accountSelection, integerId, paginationInput, recordId, timestamp, xHandle } from "../schema.ts";
+import { icpDescription, MAX_AGENT_SIGNALS, precisionMode, signalAgent, signalType, signalWarning } from "./signal_schema.ts";
 
 /** An agent name: trimmed, 1 to 80 characters (supplement: max 80). */
 export const agentName = z
@@ -54,3 +54,38 @@ export const createdAgent = signalAgent.extend({
   destination_list_created: z.boolean().meta({ description: "True when the list `Leads: <name>` was created for this agent" }),
   warnings: z.array(signalWarning).meta({ description: "Signal entries refused while the agent was still created" }),
 });
+
+const entries = (what: string) => `must hold at most ${MAX_AGENT_SIGNALS} ${what}`;
+
+/** `POST /v1/signals/agents`. */
+export const createAgentInput = z.object({
+  name: agentName,
+  icp_description: icpDescription,
+  precision_mode: precisionMode.default("high"),
+  keywords: z
+    .array(keywordQuery)
+    .max(MAX_AGENT_SIGNALS, entries("keywords"))
+    .optional()
+    .meta({ description: "Keyword queries to watch (each 1 to 180 characters)" }),
+  signals: z.array(signalInput).max(MAX_AGENT_SIGNALS, entries("signals")).optional(),
+  destination_list_id: recordId.optional().meta({ description: "A contact list you made on the account" }),
+  ...accountSelection,
+});
+
+/** The create body. */
+export type CreateAgentInput = z.infer<typeof createAgentInput>;
+
+/** `GET /v1/signals/leads`. */
+export const listLeadsInput = z
+  .object({
+    agent_id: integerId.optional().meta({ description: "Only this agent's leads" }),
+    deposited: z.boolean().optional().meta({ description: "Only leads deposited into the list (true) or not (false)" }),
+    since: timestamp.optional().meta({ description: "Discovered at or after" }),
+    until: timestamp.optional().meta({ description: "Discovered at or before" }),
+    ...paginationInput(50),
+    ...accountSelection,
+  })
+  .prefault({});
+
+/** The list query. */
+export type ListLeadsInput = z.infer<typeof listLeadsInput>;

@@ -10,7 +10,7 @@ import { ApiError } from "../errors.ts";
 import { chargeExtraUnits } from "../limits/extra_units.ts";
 import { insertList, listById, lockList } from "../contact_lists/contact_lists_queries.ts";
 import { listNotFound } from "../contact_lists/list_access.ts";
-import type { SignalInput } from "./agent_schema.ts";
+import type { CreateAgentInput } from "./agent_schema.ts";
 import {
   type AgentChanges,
   type AgentRow,
@@ -28,19 +28,9 @@ import {
 } from "./agent_queries.ts";
 import { agentNotFound, reachableAgent } from "./agent_access.ts";
 import { isLive, keywordSignal, resolveSignal, type SignalTarget, shown, signalTarget, toSignal } from "./agent_signals.ts";
-import { MAX_AGENT_SIGNALS, type PrecisionMode, type SignalAgent, type SignalWarning } from "./signal_schema.ts";
+import { MAX_AGENT_SIGNALS, type SignalAgent, type SignalWarning } from "./signal_schema.ts";
 import { enqueueAgentRun } from "./agent_run_queue.ts";
 import { suggestKeywords } from "./icp_helpers.ts";
-
-/** The create body. */
-export interface CreateAgentInput {
-  name: string;
-  icp_description: string;
-  precision_mode: PrecisionMode;
-  keywords?: string[];
-  signals?: SignalInput[];
-  destination_list_id?: number;
-}
 
 /** Keywords suggested from the ICP when the create names none (spec: "1 to 3 auto-suggested"). */
 const MAX_SUGGESTED = 3;

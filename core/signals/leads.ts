@@ -8,17 +8,8 @@ import { pageInfo } from "../schema.ts";
 import { agentById } from "./agent_queries.ts";
 import { agentNotFound } from "./agent_access.ts";
 import { type LeadRow, leadPage } from "./leads_queries.ts";
+import type { ListLeadsInput } from "./agent_schema.ts";
 import type { SignalLead } from "./signal_schema.ts";
-
-/** The list query. */
-export interface ListLeadsInput {
-  agent_id?: number;
-  deposited?: boolean;
-  since?: string;
-  until?: string;
-  limit: number;
-  page: number;
-}
 
 /** Lists the account's leads; `agent_id` must name an agent of the account (`404 agent_not_found`). */
 export async function listLeads(ctx: AccountContext, input: ListLeadsInput) {

@@ -18,29 +18,12 @@ import {
   webhookOf,
   webhooksOf,
 } from "./webhooks_queries.ts";
-import { endpointView, MAX_WEBHOOKS, type WebhookRow } from "./webhook_schema.ts";
+import { type CreateWebhookInput, endpointView, MAX_WEBHOOKS, type UpdateWebhookInput, type WebhookRow } from "./webhook_schema.ts";
 import { newWebhookSecret } from "./webhook_secret.ts";
 import { sequenceAllEvents } from "../events/sequence_events.ts";
 
 /** How long the secret before a rotation keeps signing (docs/webhooks.md: old and new both sign for 24 hours). */
 export const PREVIOUS_SECRET_MS = 24 * 3_600_000;
-
-/** The create body. */
-export interface CreateWebhookInput {
-  url: string;
-  events?: string[];
-  description?: string | null;
-  enabled?: boolean;
-}
-
-/** The PATCH body. */
-export interface UpdateWebhookInput {
-  id: number;
-  url?: string;
-  events?: string[];
-  description?: string | null;
-  enabled?: boolean;
-}
 
 const now = (ctx: KeyContext) => new Date(ctx.services.clock.now());
 

@@ -1,6 +1,7 @@
 /** The webhook endpoint and delivery shapes the API answers, and the endpoint inputs (docs/webhooks.md). */
 import { z } from "zod";
 import { EVENT_TYPES } from "../events/event_types.ts";
+import { integerId } from "../schema.ts";
 
 /** Endpoints per user (docs/webhooks.md: at most 10 endpoints per user). */
 export const MAX_WEBHOOKS = 10;
@@ -136,3 +137,26 @@ export function deliveryView(row: DeliveryRow): z.infer<typeof webhookDelivery> 
     created_at: new Date(row.created_at).toISOString(),
   };
 }
+
+/** `POST /v1/webhooks`. */
+export const createWebhookInput = z.object({
+  url: webhookUrl,
+  events: webhookEvents.optional(),
+  description: webhookDescription.optional(),
+  enabled: z.boolean({ error: "must be true or false" }).optional(),
+});
+
+/** The create body. */
+export type CreateWebhookInput = z.infer<typeof createWebhookInput>;
+
+/** `PATCH /v1/webhooks/{id}`: any of the fields (an empty body is refused in core/webhooks/manage_webhooks.ts). */
+export const updateWebhookInput = z.object({
+  id: integerId,
+  url: webhookUrl.optional(),
+  events: webhookEvents.optional(),
+  description: webhookDescription.optional(),
+  enabled: z.boolean({ error: "must be true or false" }).optional(),
+});
+
+/** The PATCH body. */
+export type UpdateWebhookInput = z.infer<typeof updateWebhookInput>;

@@ -9,9 +9,10 @@
 import type { KeyContext } from "../context.ts";
 import { markDismissed } from "./workers_queries.ts";
 import { reachableSuggestion, suggestionNotFound } from "./suggestion_access.ts";
+import type { SuggestionByIdInput } from "./worker_schema.ts";
 
 /** Dismisses suggestion `id`; answers `{ id, dismissed_at }`. */
-export async function dismissSuggestion(ctx: KeyContext, input: { id: number; account_id?: string }) {
+export async function dismissSuggestion(ctx: KeyContext, input: SuggestionByIdInput) {
   const { sql, clock } = ctx.services;
   await reachableSuggestion(ctx, input.id, { accountId: input.account_id, write: true });
   const row = await markDismissed(sql, input.id, new Date(clock.now()));

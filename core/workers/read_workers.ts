@@ -5,7 +5,7 @@
 import type { AccountContext } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { pageInfo } from "../schema.ts";
-import type { SuggestionStatus } from "./worker_schema.ts";
+import type { ListSuggestionsInput } from "./worker_schema.ts";
 import { toSuggestion, toWorker } from "./worker_view.ts";
 import { countSuggestions, listSuggestionRows, workerById, workersOfAccount } from "./workers_queries.ts";
 
@@ -13,14 +13,6 @@ import { countSuggestions, listSuggestionRows, workerById, workersOfAccount } fr
 export async function listWorkers(ctx: AccountContext) {
   const rows = await workersOfAccount(ctx.services.sql, ctx.account.id);
   return { data: rows.map(toWorker) };
-}
-
-/** The list's filters, parsed. */
-export interface ListSuggestionsInput {
-  status: SuggestionStatus | "all";
-  worker_id?: number;
-  limit: number;
-  page: number;
 }
 
 /** A page of the account's suggestions, newest first; `worker_id` must be one of the account's Workers. */

@@ -16,17 +16,10 @@ import { checkParts, checkScheduleTime } from "../scheduling/post_content.ts";
 import { deductPostQuota } from "../scheduling/post_quota.ts";
 import { schedulePublication } from "../scheduling/schedule_publication.ts";
 import { accountHasPremium, insertPost, type StoredPart, updatePostColumns } from "../scheduling/scheduled_posts_queries.ts";
-import type { WorkerSuggestion } from "./worker_schema.ts";
+import type { SaveSuggestionInput, WorkerSuggestion } from "./worker_schema.ts";
 import { toSuggestion } from "./worker_view.ts";
 import { markSaved, suggestionById, type SuggestionRow } from "./workers_queries.ts";
 import { reachableSuggestion, suggestionNotFound } from "./suggestion_access.ts";
-
-/** What a save sends: `scheduled_for` only when scheduling. */
-export interface SaveSuggestionInput {
-  id: number;
-  account_id?: string;
-  scheduled_for?: string;
-}
 
 /** Saves suggestion `id` as a draft (no `scheduled_for`) or a scheduled post; answers the suggestion with its `post_id`. */
 export async function saveSuggestion(ctx: KeyContext, input: SaveSuggestionInput): Promise<{ data: WorkerSuggestion }> {

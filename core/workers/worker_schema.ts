@@ -4,6 +4,7 @@
  * here and shared by the endpoints, the store and the OpenAPI document.
  */
 import { z } from "zod";
+import { accountSelection, integerId, paginationInput, timestamp } from "../schema.ts";
 
 /** What a Worker writes from (spec: `shape`, the Worker's last key). */
 export const WORKER_SHAPES = ["formats", "niche", "fresh"] as const;
@@ -90,3 +91,34 @@ export const workerSuggestion = z.object({
 
 /** The Worker suggestion record. */
 export type WorkerSuggestion = z.infer<typeof workerSuggestion>;
+
+const STATUS_FILTERS = [...SUGGESTION_STATUSES, "all"] as const;
+const suggestionId = integerId.meta({ description: "Suggestion id", example: 42 });
+
+/** `GET /v1/workers/suggestions`. */
+export const listSuggestionsInput = z
+  .object({
+    ...accountSelection,
+    status: z
+      .enum(STATUS_FILTERS, { error: `must be one of ${STATUS_FILTERS.join(", ")}` })
+      .default("to_review")
+      .meta({ description: "to_review (default), drafted, scheduled, dismissed or all" }),
+    worker_id: integerId.optional().meta({ description: "Only this Worker's suggestions (404 worker_not_found when not the account's)" }),
+    ...paginationInput(20),
+  })
+  .prefault({});
+
+/** The list's filters, parsed. */
+export type ListSuggestionsInput = z.infer<typeof listSuggestionsInput>;
+
+/** A suggestion addressed by id (`POST .../draft` and `.../dismiss`). */
+export const suggestionByIdInput = z.object({ id: suggestionId, ...accountSelection });
+
+/** `POST /v1/workers/suggestions/{id}/schedule`. */
+export const scheduleSuggestionInput = z.object({ id: suggestionId, scheduled_for: timestamp, ...accountSelection });
+
+/** What a save sends: a draft's input, or a schedule's with `scheduled_for`. */
+export type SaveSuggestionInput = z.infer<typeof suggestionByIdInput> & Partial<Pick<z.infer<typeof scheduleSuggestionInput>, "scheduled_for">>;
+
+/** A dismiss's input. */
+export type SuggestionByIdInput = z.infer<typeof suggestionByIdInput>;
