@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { z } from "zod";
 import { TRPCError } from "@trpc/server";
 import { startHarness, transports, type Harness } from "./support/harness.ts";
+import { describeMatrix } from "./support/describe_matrix.ts";
 import { createCallerFactory, inAccount, keyProcedure, router } from "../core/trpc.ts";
 import { createContextInner } from "../core/context.ts";
 import { accountSelection } from "../core/schema.ts";
@@ -15,10 +16,10 @@ before(async () => {
 });
 after(() => harness.close());
 
-for (const index of [0, 1]) {
-  describe(`accounts over ${index === 0 ? "in-process" : "http"}`, () => {
+describeMatrix(({ index, name, transport }) => {
+  describe(`accounts over ${name}`, () => {
     const call = (method: string, path: string, options: Parameters<ReturnType<typeof transports>[number]["request"]>[2] = {}) =>
-      transports(harness)[index].request(method, path, { key: harness.world.keys.write, ...options });
+      transport(harness).request(method, path, { key: harness.world.keys.write, ...options });
 
     test("GET /v1/accounts lists main first, then linked and shared accounts, without total", async () => {
       const answer = await call("GET", "/v1/accounts");
@@ -85,7 +86,7 @@ for (const index of [0, 1]) {
       }
     });
   });
-}
+});
 
 describe("write permissions declared by procedures", () => {
   const probe = router({

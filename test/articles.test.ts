@@ -13,6 +13,8 @@ import type { SocialNetwork } from "../core/network/social_network.ts";
 import { withNetwork } from "./support/with_network.ts";
 import { ensureDemoArticles } from "../core/demo/demo_articles.ts";
 import { startHarness, transports, type Harness } from "./support/harness.ts";
+import { expectError } from "./support/expect_error.ts";
+import { describeMatrix } from "./support/describe_matrix.ts";
 import { manualClock } from "./support/manual_clock.ts";
 
 let harness: Harness;
@@ -67,8 +69,8 @@ function lossyOnce(base: SocialNetwork): { network: SocialNetwork; calls: { publ
   };
   return { network, calls };
 }
-for (const index of [0, 1]) {
-  describe(`articles over ${index === 0 ? "in-process" : "http"}`, () => {
+describeMatrix(({ index, name }) => {
+  describe(`articles over ${name}`, () => {
     const call = (method: string, path: string, body?: unknown, key = harness.world.keys.write, headers: Record<string, string> = {}) =>
       transports(harness)[index].request(method, path, { key, body, headers });
     const unique = (label: string) => `${label} ${index} ${Math.random().toString(36).slice(2, 8)}`;
@@ -76,10 +78,6 @@ for (const index of [0, 1]) {
       const answer = await call("POST", "/v1/articles", { title: unique("Article"), content_markdown: "A body worth reading.", ...fields }, key);
       assert.equal(answer.status, 201, JSON.stringify(answer.body));
       return answer.body.data;
-    };
-    const expectError = (answer: { status: number; body: any }, status: number, code: string) => {
-      assert.equal(answer.status, status, JSON.stringify(answer.body));
-      assert.equal(answer.body.error.code, code);
     };
 
     test("create saves a draft with the normalised body and its warnings", async () => {
@@ -413,7 +411,7 @@ for (const index of [0, 1]) {
       assert.deepEqual(await ledger(article.id), { balance: 1, entries: ["+article published"] });
     });
   });
-}
+});
 
 describe("the publish_scheduled_article job", () => {
   const main = () => harness.world.accounts.main;

@@ -6,6 +6,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startHarness, transports, type Harness } from "./support/harness.ts";
+import { describeMatrix } from "./support/describe_matrix.ts";
 
 let harness: Harness;
 before(async () => {
@@ -25,9 +26,8 @@ interface Row {
   icp_rationale: null;
 }
 
-for (const index of [0, 1]) {
-  const name = index === 0 ? "in-process" : "http";
-  const get = (path: string, key = harness.world.keys.write) => transports(harness)[index].request("GET", path, { key });
+describeMatrix(({ index, name, transport }) => {
+  const get = (path: string, key = harness.world.keys.write) => transport(harness).request("GET", path, { key });
 
   /** Every row of a list, page by page. */
   async function everyRow(kind: string, limit: number): Promise<{ rows: Row[]; pages: number }> {
@@ -178,7 +178,7 @@ for (const index of [0, 1]) {
       assert.equal(main.body.error.code, "account_not_found");
     });
   });
-}
+});
 
 describe("the synced audience in the CRM (demo world)", () => {
   const get = (path: string) => transports(harness)[0].request("GET", path, { key: harness.world.keys.write });

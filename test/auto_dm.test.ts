@@ -8,6 +8,8 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startHarness, transports, type Harness, type Transport } from "./support/harness.ts";
+import { expectError } from "./support/expect_error.ts";
+import { describeMatrix } from "./support/describe_matrix.ts";
 import { dmPeople, messagedPeople } from "./support/dm_people.ts";
 import { manualClock } from "./support/manual_clock.ts";
 import type { SimulatedNetwork } from "../adapters/x/simulated/simulated_network.ts";
@@ -25,15 +27,9 @@ before(async () => {
 });
 after(() => harness.close());
 
-function expectError(answer: { status: number; body: any }, status: number, code: string) {
-  assert.equal(answer.status, status, JSON.stringify(answer.body));
-  assert.equal(answer.body.error.code, code, JSON.stringify(answer.body));
-}
-
 const SECRET = "Thanks for the reply, [first]! Here is the guide";
 
-for (const index of [0, 1]) {
-  const name = index === 0 ? "in-process" : "http";
+describeMatrix(({ index, name }) => {
   const transport = (): Transport => transports(harness)[index];
   const send = (method: string, path: string, body?: unknown, key = harness.world.keys.write, headers?: Record<string, string>) =>
     transport().request(method, path, { key, body, headers });
@@ -77,7 +73,7 @@ for (const index of [0, 1]) {
       }
     });
   });
-}
+});
 
 describe("auto_dm slots and sending", () => {
   test("the month's posts_with_auto_dm cap strips it (auto_dm_skipped), the post is still saved, and removal returns the slot", async () => {

@@ -2,6 +2,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startHarness, transports, type Harness } from "./support/harness.ts";
+import { describeMatrix } from "./support/describe_matrix.ts";
 import { mirrorProblem } from "../core/composer/mirror_guard.ts";
 
 let harness: Harness;
@@ -22,9 +23,9 @@ test("the mirror guard refuses list-style posts and engagement bait, and accepts
   );
 });
 
-for (const index of [0, 1]) {
-  describe(`composer over ${index === 0 ? "in-process" : "http"}`, () => {
-    const post = (path: string, body: unknown, key = harness.world.keys.write) => transports(harness)[index].request("POST", path, { key, body });
+describeMatrix(({ name, transport }) => {
+  describe(`composer over ${name}`, () => {
+    const post = (path: string, body: unknown, key = harness.world.keys.write) => transport(harness).request("POST", path, { key, body });
 
     test("remix answers text with its credits; the account's own handle keeps the post's own facts", async () => {
       const answer = await post("/v1/posts/remix", {
@@ -100,7 +101,7 @@ for (const index of [0, 1]) {
       assert.equal(unknown.body.error.code, "user_not_found");
     });
   });
-}
+});
 
 describe("when the model is unreachable", () => {
   let failing: Harness;

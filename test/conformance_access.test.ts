@@ -6,6 +6,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startHarness, transports, type Answer, type Harness, type Transport } from "./support/harness.ts";
+import { describeMatrix } from "./support/describe_matrix.ts";
 import {
   addressesObject,
   answerProblems,
@@ -92,9 +93,9 @@ async function expectCode(
   return answer;
 }
 
-for (const transportIndex of [0, 1]) {
+describeMatrix(({ index: transportIndex, name }) => {
   const transport = () => transports(harness)[transportIndex];
-  describe(`auth and scope on every operation over ${transportIndex === 0 ? "in-process" : "http"}`, () => {
+  describe(`auth and scope on every operation over ${name}`, () => {
     for (const operation of keyed) {
       test(`${operation.label}: no key 401 unauthorized, a revoked key 401 invalid_api_key${operation.write ? ", a read-only key 403 insufficient_scope" : ""}`, async () => {
         await expectCode(transport(), requestOf(operation, {}), 401, "unauthorized", { rateHeaders: false });
@@ -111,7 +112,7 @@ for (const transportIndex of [0, 1]) {
       });
     }
   });
-}
+});
 
 describe("tenancy on every operation", () => {
   const transport = () => transports(harness)[0];

@@ -7,6 +7,8 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startHarness, transports, type Harness, type Transport } from "./support/harness.ts";
+import { expectError } from "./support/expect_error.ts";
+import { describeMatrix } from "./support/describe_matrix.ts";
 import type { BucketName } from "../core/plans/plans.ts";
 
 let harness: Harness;
@@ -23,13 +25,7 @@ async function usedToday(mainAccountId: string, bucket: BucketName): Promise<num
   return result.windows[0].used;
 }
 
-function expectError(answer: { status: number; body: any }, status: number, code: string) {
-  assert.equal(answer.status, status, JSON.stringify(answer.body));
-  assert.equal(answer.body.error.code, code, JSON.stringify(answer.body));
-}
-
-for (const index of [0, 1]) {
-  const name = index === 0 ? "in-process" : "http";
+describeMatrix(({ index, name }) => {
   const transport = (): Transport => transports(harness)[index];
   const key = () => harness.world.keys.write;
   const send = (method: string, path: string, body?: unknown, withKey = key()) => transport().request(method, path, { key: withKey, body });
@@ -271,7 +267,7 @@ for (const index of [0, 1]) {
       assert.equal(lists.body.data.find((entry: any) => entry.id === list.id).member_count, 0);
     });
   });
-}
+});
 
 describe("the account rules on contact lists", () => {
   const send = (method: string, path: string, body: unknown, key: string) => transports(harness)[0].request(method, path, { key, body });

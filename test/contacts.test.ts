@@ -6,6 +6,8 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startHarness, transports, type Harness, type Transport } from "./support/harness.ts";
+import { expectError } from "./support/expect_error.ts";
+import { describeMatrix } from "./support/describe_matrix.ts";
 import type { BucketName } from "../core/plans/plans.ts";
 import { recountEngagement } from "../core/audience/contacts_queries.ts";
 
@@ -62,13 +64,7 @@ async function usedToday(mainAccountId: string, bucket: BucketName): Promise<num
   return (await requestCounters.consume([check], clock.now())).windows[0].used;
 }
 
-function expectError(answer: { status: number; body: any }, status: number, code: string) {
-  assert.equal(answer.status, status, JSON.stringify(answer.body));
-  assert.equal(answer.body.error.code, code, JSON.stringify(answer.body));
-}
-
-for (const index of [0, 1]) {
-  const name = index === 0 ? "in-process" : "http";
+describeMatrix(({ index, name }) => {
   const transport = (): Transport => transports(harness)[index];
   const send = (method: string, path: string, body?: unknown, key = harness.world.keys.write) => transport().request(method, path, { key, body });
 
@@ -237,7 +233,7 @@ for (const index of [0, 1]) {
       expectError(await send("PATCH", `/v1/contacts/${people.hot.x_user_id}/notes/abc`, { body: "x" }), 400, "invalid_parameter");
     });
   });
-}
+});
 
 describe("the account rules on contacts and notes", () => {
   const send = (method: string, path: string, body: unknown, key: string) => transports(harness)[0].request(method, path, { key, body });

@@ -7,6 +7,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startHarness, transports, type Harness } from "./support/harness.ts";
+import { describeMatrix } from "./support/describe_matrix.ts";
 import { manualClock } from "./support/manual_clock.ts";
 import { syncAccountContent } from "../core/content/content_sync.ts";
 import { syncStateOf } from "../core/content/content_sync_queries.ts";
@@ -24,9 +25,8 @@ after(() => harness.close());
 
 const DAY = 86_400_000;
 
-for (const index of [0, 1]) {
-  const name = index === 0 ? "in-process" : "http";
-  const get = (path: string, key = harness.world.keys.write) => transports(harness)[index].request("GET", path, { key });
+describeMatrix(({ name, transport }) => {
+  const get = (path: string, key = harness.world.keys.write) => transport(harness).request("GET", path, { key });
 
   describe(`the demo account's synced content (${name})`, () => {
     test("GET /v1/posts lists posts (originals, quotes, thread continuations) newest first with counters and flags", async () => {
@@ -196,7 +196,7 @@ for (const index of [0, 1]) {
       assert.equal(foreign.body.error.code, "account_not_found");
     });
   });
-}
+});
 
 /** A hand-built network around one author: a timeline, mentions and profiles, with counters for what was read. */
 function handBuiltNetwork(authorId: string, timeline: NetworkPost[], mentions: NetworkPost[] = []) {

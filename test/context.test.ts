@@ -2,6 +2,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startHarness, transports, type Harness } from "./support/harness.ts";
+import { describeMatrix } from "./support/describe_matrix.ts";
 import { linkAccount, userByEmail } from "../core/accounts/users.ts";
 
 let harness: Harness;
@@ -22,8 +23,8 @@ test("the demo world's main account has the demo products in its context", async
   assert.equal(harness.world.products.length, 2);
 });
 
-for (const index of [0, 1]) {
-  describe(`context over ${index === 0 ? "in-process" : "http"}`, () => {
+describeMatrix(({ index, name }) => {
+  describe(`context over ${name}`, () => {
     // Each transport works on its own account so the cases do not see each other's writes.
     const account = () => (index === 0 ? harness.world.accounts.linked : secondLinked);
     const call = (method: string, path: string, body?: Record<string, unknown>, key = harness.world.keys.write) => {
@@ -146,7 +147,7 @@ for (const index of [0, 1]) {
       assert.equal(invalid.body.error.code, "invalid_parameter");
     });
   });
-}
+});
 
 describe("who may write the context", () => {
   const call = (method: string, path: string, accountId: string, key = harness.world.keys.write) =>

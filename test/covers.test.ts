@@ -14,7 +14,9 @@ import { inflateSync } from "node:zlib";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startHarness, transports, type Answer, type Harness } from "./support/harness.ts";
+import { startHarness, transports, type Harness } from "./support/harness.ts";
+import { expectError } from "./support/expect_error.ts";
+import { describeMatrix } from "./support/describe_matrix.ts";
 import { startFakeOpenAiServer, type FakeOpenAiServer } from "./support/fake_openai_server.ts";
 import { manualClock } from "./support/manual_clock.ts";
 import { pollUntil } from "./support/child_node.ts";
@@ -81,11 +83,6 @@ async function coverStatusOf(harness: Harness, index: number, id: string, key = 
   return { status: answer.status, data: answer.body?.result?.data?.data, error: answer.body?.error };
 }
 
-function assertError(answer: Answer, status: number, code: string, context: string): void {
-  assert.equal(answer.status, status, `${context}: ${JSON.stringify(answer.body)}`);
-  assert.equal(answer.body?.error?.code, code, `${context}: ${JSON.stringify(answer.body)}`);
-}
-
 /** Width and height of a PNG, after checking its signature. */
 function pngInfo(bytes: Uint8Array): { width: number; height: number } {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -107,37 +104,37 @@ describe(`covers on the local engine (${storage})`, { timeout: 180_000 }, () => 
   });
   after(() => harness.close());
 
-  for (const [index, name] of ["in-process", "http"].entries()) {
+  describeMatrix(({ index, name, transport }) => {
     describe(`errors (${name})`, () => {
       const post = (id: string, body: unknown = {}, key = harness.world.keys.write, headers: Record<string, string> = {}) =>
-        transports(harness)[index].request("POST", `/v1/articles/${id}/cover`, { key, body, headers });
+        transport(harness).request("POST", `/v1/articles/${id}/cover`, { key, body, headers });
 
       test("a refused request keeps no credits", async () => {
         const spent = await spentBefore();
         const other = await insertArticle(sql, harness.world.accounts.other_user);
-        assertError(await post("999999999"), 404, "not_found", "unknown article");
-        assertError(await post(other), 404, "not_found", "another user's article");
+        expectError(await post("999999999"), 404, "not_found", "unknown article");
+        expectError(await post(other), 404, "not_found", "another user's article");
         const shared = await insertArticle(sql, harness.world.accounts.shared);
-        assertError(await post(shared), 403, "writes_main_account_only", "article of a shared account");
+        expectError(await post(shared), 403, "writes_main_account_only", "article of a shared account");
         const untitled = await insertArticle(sql, harness.world.accounts.main, { title: "   " });
-        assertError(await post(untitled), 400, "article_title_required", "blank title");
+        expectError(await post(untitled), 400, "article_title_required", "blank title");
         const main = await insertArticle(sql, harness.world.accounts.main);
-        assertError(await post(main, { style_id: "999999" }), 404, "cover_style_not_found", "unknown style");
+        expectError(await post(main, { style_id: "999999" }), 404, "cover_style_not_found", "unknown style");
         const foreignStyle = await insertCoverStyle(sql, { workspaceId: harness.world.accounts.other_user, name: "Theirs", styleText: "Neon noir" });
-        assertError(await post(main, { style_id: String(foreignStyle.id) }), 404, "cover_style_not_found", "another workspace's style");
+        expectError(await post(main, { style_id: String(foreignStyle.id) }), 404, "cover_style_not_found", "another workspace's style");
         const published = await insertArticle(sql, harness.world.accounts.main, { status: "published" });
-        assertError(await post(published), 409, "article_not_editable", "published article, attach");
+        expectError(await post(published), 409, "article_not_editable", "published article, attach");
         assert.equal(await spentBefore(), spent, "every refusal was refunded in full");
       });
 
       test("validation errors answer 400 invalid_parameter before any charge", async () => {
         const main = await insertArticle(sql, harness.world.accounts.main);
         const both = await post(main, { style_id: "1", style_text: "Watercolour" });
-        assertError(both, 400, "invalid_parameter", "both style fields");
+        expectError(both, 400, "invalid_parameter", "both style fields");
         assert.match(both.body.error.message, /style_id/);
-        assertError(await post("abc"), 400, "invalid_parameter", "malformed id");
-        assertError(await post(main, { style_text: "x".repeat(8001) }), 400, "invalid_parameter", "style_text too long");
-        assertError(await post(main, { attach: "no" }), 400, "invalid_parameter", "attach not boolean");
+        expectError(await post("abc"), 400, "invalid_parameter", "malformed id");
+        expectError(await post(main, { style_text: "x".repeat(8001) }), 400, "invalid_parameter", "style_text too long");
+        expectError(await post(main, { attach: "no" }), 400, "invalid_parameter", "attach not boolean");
       });
 
       test("a second request while one is queued answers 409 cover_gen_in_progress", async () => {
@@ -146,7 +143,7 @@ describe(`covers on the local engine (${storage})`, { timeout: 180_000 }, () => 
         assert.equal(first.status, 202, JSON.stringify(first.body));
         const spent = await spentBefore();
         const second = await post(main, { attach: false });
-        assertError(second, 409, "cover_gen_in_progress", "second request");
+        expectError(second, 409, "cover_gen_in_progress", "second request");
         assert.equal(second.body.error.generation_id, first.body.data.id);
         assert.equal(await spentBefore(), spent, "the refused second request was refunded");
         await runCoverJobs(harness);
@@ -156,12 +153,12 @@ describe(`covers on the local engine (${storage})`, { timeout: 180_000 }, () => 
 
       test("an empty pool answers 429 ai_credits_exhausted", async () => {
         const main = await insertArticle(sql, harness.world.accounts.main);
-        assertError(await post(main, {}, harness.world.keys.no_credits), 429, "ai_credits_exhausted", "no credits");
+        expectError(await post(main, {}, harness.world.keys.no_credits), 429, "ai_credits_exhausted", "no credits");
       });
 
       test("a read-only key answers 403 insufficient_scope", async () => {
         const main = await insertArticle(sql, harness.world.accounts.main);
-        assertError(await post(main, {}, harness.world.keys.read), 403, "insufficient_scope", "read key");
+        expectError(await post(main, {}, harness.world.keys.read), 403, "insufficient_scope", "read key");
       });
 
       test("covers.status answers 404 not_found for an unknown or foreign article", async () => {
@@ -173,7 +170,7 @@ describe(`covers on the local engine (${storage})`, { timeout: 180_000 }, () => 
         }
       });
     });
-  }
+  });
 
   test("POST answers 202 without X-Credits-Charged, and the job attaches a PNG drawn from the title", async () => {
     const id = await insertArticle(sql, harness.world.accounts.main, { title: "Shipping covers offline" });
@@ -301,7 +298,7 @@ describe(`covers on the local engine (${storage})`, { timeout: 180_000 }, () => 
       body: { attach: false },
       headers: { "Idempotency-Key": `cover-${id}` },
     });
-    assertError(reused, 409, "idempotency_key_reuse", "same key, other body");
+    expectError(reused, 409, "idempotency_key_reuse", "same key, other body");
     await runCoverJobs(harness);
   });
 
@@ -317,14 +314,14 @@ describe(`covers on the local engine (${storage})`, { timeout: 180_000 }, () => 
     assert.deepEqual(await ledgerOf(sql, afterRow), [{ entry: "charge", amount: -25 }]);
   });
 
-  for (const [index, name] of ["in-process", "http"].entries()) {
+  describeMatrix(({ name, transport }) => {
     test(`GET /v1/cover-styles lists the workspace's styles, then the built-in set, and style_id picks one (${name})`, async () => {
       const own = await insertCoverStyle(sql, {
         workspaceId: harness.world.accounts.main,
         name: `House style ${name}`,
         styleText: "Risograph print in teal and orange",
       });
-      const answer = await transports(harness)[index].request("GET", "/v1/cover-styles", { key: harness.world.keys.read });
+      const answer = await transport(harness).request("GET", "/v1/cover-styles", { key: harness.world.keys.read });
       assert.equal(answer.status, 200, JSON.stringify(answer.body));
       const ids = answer.body.data.map((style: { id: string }) => style.id);
       assert.ok(ids.includes(String(own.id)));
@@ -333,22 +330,22 @@ describe(`covers on the local engine (${storage})`, { timeout: 180_000 }, () => 
       assert.equal(answer.body.data.at(-1).built_in, true, "the workspace's own come first");
       assert.ok(!answer.body.data.some((style: { name: string }) => style.name === "Theirs"), "another workspace's styles are not listed");
       assert.equal(answer.body.pagination.total, answer.body.data.length);
-      const linked = await transports(harness)[index].request("GET", `/v1/cover-styles?account_id=${harness.world.accounts.linked}`, {
+      const linked = await transport(harness).request("GET", `/v1/cover-styles?account_id=${harness.world.accounts.linked}`, {
         key: harness.world.keys.read,
       });
       assert.ok(
         linked.body.data.some((style: { id: string }) => style.id === String(own.id)),
         "a linked account shares its main account's workspace",
       );
-      assertError(
-        await transports(harness)[index].request("GET", "/v1/cover-styles?account_id=123", { key: harness.world.keys.read }),
+      expectError(
+        await transport(harness).request("GET", "/v1/cover-styles?account_id=123", { key: harness.world.keys.read }),
         404,
         "account_not_found",
         "unknown account",
       );
 
       const id = await insertArticle(sql, harness.world.accounts.main);
-      const cover = await transports(harness)[index].request("POST", `/v1/articles/${id}/cover`, {
+      const cover = await transport(harness).request("POST", `/v1/articles/${id}/cover`, {
         key: harness.world.keys.write,
         body: { style_id: Number(own.id) },
       });
@@ -359,7 +356,7 @@ describe(`covers on the local engine (${storage})`, { timeout: 180_000 }, () => 
       assert.match(row.prompt, /Why small teams ship faster/);
       await runCoverJobs(harness);
     });
-  }
+  });
 });
 
 describe(`covers with the OpenAI-compatible client (${storage})`, { timeout: 180_000 }, () => {
@@ -479,13 +476,13 @@ describe(`covers without a media store (${storage})`, () => {
   });
   after(() => harness.close());
 
-  for (const [index, name] of ["in-process", "http"].entries()) {
+  describeMatrix(({ name, transport }) => {
     test(`POST /v1/articles/{id}/cover answers 503 media_not_configured (${name})`, async () => {
       const id = await insertArticle(harness.services.sql, harness.world.accounts.main);
-      const answer = await transports(harness)[index].request("POST", `/v1/articles/${id}/cover`, { key: harness.world.keys.write, body: {} });
-      assertError(answer, 503, "media_not_configured", name);
+      const answer = await transport(harness).request("POST", `/v1/articles/${id}/cover`, { key: harness.world.keys.write, body: {} });
+      expectError(answer, 503, "media_not_configured", name);
     });
-  }
+  });
 });
 
 describe("covers in a bree worker thread", {

@@ -10,6 +10,8 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startHarness, transports, type Harness, type Transport } from "./support/harness.ts";
+import { expectError } from "./support/expect_error.ts";
+import { describeMatrix } from "./support/describe_matrix.ts";
 import { childEnv, pollUntil, startNode } from "./support/child_node.ts";
 import type { NetworkDemoFixtures } from "../core/network/network_records.ts";
 import type { SocialNetwork } from "../core/network/social_network.ts";
@@ -38,11 +40,6 @@ before(async () => {
 after(() => harness.close());
 
 const postgresOnly = process.env.DATABASE_URL ? false : "needs PostgreSQL (DATABASE_URL): a killed process cannot share an in-memory PGlite database";
-
-function expectError(answer: { status: number; body: any }, status: number, code: string) {
-  assert.equal(answer.status, status, JSON.stringify(answer.body));
-  assert.equal(answer.body.error.code, code, JSON.stringify(answer.body));
-}
 
 /** Frees the account's daily slots (each case collects afresh; the quota case counts its own). */
 async function freeSlots(accountId: string) {
@@ -104,8 +101,7 @@ async function pollUntilDone(transport: Transport, id: string, key = harness.wor
   }
 }
 
-for (const index of [0, 1]) {
-  const name = index === 0 ? "in-process" : "http";
+describeMatrix(({ index, name }) => {
   const transport = (): Transport => transports(harness)[index];
   const send = (method: string, path: string, body?: unknown, key = harness.world.keys.write) => transport().request(method, path, { key, body });
   const main = () => harness.world.accounts.main;
@@ -318,7 +314,7 @@ for (const index of [0, 1]) {
       assert.ok(!listed.body.data.some((item: any) => item.id === made.body.data.id));
     });
   });
-}
+});
 
 describe("collection allowances", () => {
   const send = (body: unknown, key = harness.world.keys.write) => transports(harness)[1].request("POST", "/v1/datasets", { key, body });

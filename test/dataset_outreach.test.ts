@@ -7,6 +7,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startHarness, transports, type Harness } from "./support/harness.ts";
+import { describeMatrix } from "./support/describe_matrix.ts";
 import { startFakeOpenAiServer, type FakeOpenAiServer } from "./support/fake_openai_server.ts";
 import { createContextInner } from "../core/context.ts";
 import { expiryOf, newDatasetId } from "../core/datasets/dataset_access.ts";
@@ -68,9 +69,9 @@ async function capUsed(h: Harness): Promise<number> {
   return outcome.status === "allowed" ? outcome.allowances[0].used : -1;
 }
 
-for (const index of [0, 1]) {
-  describe(`outreach drafts over ${index === 0 ? "in-process" : "http"} (local engine)`, () => {
-    const send = (id: string, body: unknown, key = harness.world.keys.write) => transports(harness)[index].request("POST", path(id), { key, body });
+describeMatrix(({ name, transport }) => {
+  describe(`outreach drafts over ${name} (local engine)`, () => {
+    const send = (id: string, body: unknown, key = harness.world.keys.write) => transport(harness).request("POST", path(id), { key, body });
 
     test("the demo research dataset: one personalised draft per person, tokens intact, written onto the rows, credits charged", async () => {
       const id = harness.world.datasets.research_ready;
@@ -118,7 +119,7 @@ for (const index of [0, 1]) {
       }
     });
   });
-}
+});
 
 describe("outreach drafts: generic, long and refused (local engine)", () => {
   const send = (id: string, body: unknown, key = harness.world.keys.write) => transports(harness)[0].request("POST", path(id), { key, body });

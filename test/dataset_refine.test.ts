@@ -9,6 +9,8 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startHarness, transports, type Answer, type Harness } from "./support/harness.ts";
+import { expectError } from "./support/expect_error.ts";
+import { describeMatrix } from "./support/describe_matrix.ts";
 import { startFakeOpenAiServer, type FakeOpenAiServer } from "./support/fake_openai_server.ts";
 import { insertTestDataset, ownerOf, replierRow } from "./support/dataset_rows.ts";
 import type { Sql } from "../core/db/sql.ts";
@@ -22,11 +24,6 @@ import { quotaDayOf } from "../core/datasets/collection_quota.ts";
 import { ModelUnavailableError } from "../core/model/model_errors.ts";
 
 const storage = process.env.DATABASE_URL ? "PostgreSQL" : "embedded PGlite";
-
-function assertError(answer: Answer, status: number, code: string, context: string): void {
-  assert.equal(answer.status, status, `${context}: ${JSON.stringify(answer.body)}`);
-  assert.equal(answer.body?.error?.code, code, `${context}: ${JSON.stringify(answer.body)}`);
-}
 
 /** Ten replies: 1, 2, 7, 10 ask about pricing; 3, 4, 8 do not; 5 is too short, 6 and 9 have no text. */
 const TEXTS: (string | null)[] = [
@@ -94,9 +91,8 @@ describe(`refine on the local engine (${storage})`, { timeout: 240_000 }, () => 
       handlers: jobHandlers({ sql, clock: harness.services.clock, network: harness.services.network, model }),
     });
 
-  for (const [index, name] of ["in-process", "http"].entries()) {
-    const request = (method: string, path: string, body?: unknown, key = harness.world.keys.write) =>
-      transports(harness)[index].request(method, path, { key, body });
+  describeMatrix(({ name, transport }) => {
+    const request = (method: string, path: string, body?: unknown, key = harness.world.keys.write) => transport(harness).request(method, path, { key, body });
 
     describe(`synchronous (${name})`, () => {
       test("keeps the matches and the unclear rows in a new dataset, leaving the source untouched", async () => {
@@ -145,31 +141,31 @@ describe(`refine on the local engine (${storage})`, { timeout: 240_000 }, () => 
 
       test("refusals: 400 bad body or a dataset without row text, 404, 409 not ready with the status, 403 read key", async () => {
         const path = `/v1/datasets/${small}/refine`;
-        assertError(await request("POST", path, {}), 400, "invalid_parameter", "no criterion");
-        assertError(await request("POST", path, { criterion: "   " }), 400, "invalid_parameter", "blank criterion");
-        assertError(await request("POST", path, { criterion: "x".repeat(501) }), 400, "invalid_parameter", "criterion 501");
-        assertError(await request("POST", path, { criterion: "pricing", sort_by: "reposts" }), 400, "invalid_parameter", "sort_by");
-        assertError(await request("POST", path, { criterion: "pricing", limit: 0 }), 400, "invalid_parameter", "limit 0");
-        assertError(await request("POST", path, { criterion: "pricing", limit: 1001 }), 400, "invalid_parameter", "limit 1001");
-        assertError(await request("POST", path, { criterion: "pricing", keep_matching: "yes" }), 400, "invalid_parameter", "keep_matching");
-        assertError(await request("POST", path, { criterion: "pricing", title: "" }), 400, "invalid_parameter", "empty title");
+        expectError(await request("POST", path, {}), 400, "invalid_parameter", "no criterion");
+        expectError(await request("POST", path, { criterion: "   " }), 400, "invalid_parameter", "blank criterion");
+        expectError(await request("POST", path, { criterion: "x".repeat(501) }), 400, "invalid_parameter", "criterion 501");
+        expectError(await request("POST", path, { criterion: "pricing", sort_by: "reposts" }), 400, "invalid_parameter", "sort_by");
+        expectError(await request("POST", path, { criterion: "pricing", limit: 0 }), 400, "invalid_parameter", "limit 0");
+        expectError(await request("POST", path, { criterion: "pricing", limit: 1001 }), 400, "invalid_parameter", "limit 1001");
+        expectError(await request("POST", path, { criterion: "pricing", keep_matching: "yes" }), 400, "invalid_parameter", "keep_matching");
+        expectError(await request("POST", path, { criterion: "pricing", title: "" }), 400, "invalid_parameter", "empty title");
         const research = await request("POST", `/v1/datasets/${harness.world.datasets.research_ready}/refine`, { criterion: "pricing" });
-        assertError(research, 400, "invalid_parameter", "research");
+        expectError(research, 400, "invalid_parameter", "research");
         assert.match(research.body.error.message, /repliers and quoters/);
-        assertError(await request("POST", `/v1/datasets/${ownPosts}/refine`, { criterion: "pricing" }), 400, "invalid_parameter", "own posts");
-        assertError(await request("POST", "/v1/datasets/bad.id/refine", { criterion: "pricing" }), 400, "invalid_parameter", "malformed id");
-        assertError(await request("POST", "/v1/datasets/ds_unknown/refine", { criterion: "pricing" }), 404, "not_found", "unknown");
-        assertError(await request("POST", path, { criterion: "pricing" }, harness.world.keys.other_user), 404, "not_found", "another user's");
+        expectError(await request("POST", `/v1/datasets/${ownPosts}/refine`, { criterion: "pricing" }), 400, "invalid_parameter", "own posts");
+        expectError(await request("POST", "/v1/datasets/bad.id/refine", { criterion: "pricing" }), 400, "invalid_parameter", "malformed id");
+        expectError(await request("POST", "/v1/datasets/ds_unknown/refine", { criterion: "pricing" }), 404, "not_found", "unknown");
+        expectError(await request("POST", path, { criterion: "pricing" }, harness.world.keys.other_user), 404, "not_found", "another user's");
         for (const [key, status] of [
           ["collecting", "collecting"],
           ["failed", "failed"],
         ] as const) {
           const answer = await request("POST", `/v1/datasets/${harness.world.datasets[key]}/refine`, { criterion: "pricing" });
-          assertError(answer, 409, "dataset_not_ready", key);
+          expectError(answer, 409, "dataset_not_ready", key);
           assert.equal(answer.body.error.dataset_status, status);
         }
-        assertError(await request("POST", path, { criterion: "pricing" }, harness.world.keys.read), 403, "insufficient_scope", "read key");
-        assertError(
+        expectError(await request("POST", path, { criterion: "pricing" }, harness.world.keys.read), 403, "insufficient_scope", "read key");
+        expectError(
           await request("POST", path, { criterion: "pricing", account_id: harness.world.accounts.other_user }),
           404,
           "account_not_found",
@@ -177,7 +173,7 @@ describe(`refine on the local engine (${storage})`, { timeout: 240_000 }, () => 
         );
       });
     });
-  }
+  });
 
   describe("in the background", () => {
     const request = (method: string, path: string, body?: unknown) => transports(harness)[1].request(method, path, { key: harness.world.keys.write, body });
@@ -191,13 +187,13 @@ describe(`refine on the local engine (${storage})`, { timeout: 240_000 }, () => 
       assert.equal(answer.body.data.row_count, 0);
       assert.equal(answer.body.data.expected_total, 150);
       assert.equal(answer.body.data.account_id, linked());
-      assertError(
+      expectError(
         await request("POST", `/v1/datasets/${large}/refine`, { criterion: "congrats", account_id: linked() }),
         409,
         "collection_in_progress",
         "second background refine",
       );
-      assertError(await request("GET", `/v1/datasets/${answer.body.data.id}/rows`), 409, "dataset_not_ready", "rows while collecting");
+      expectError(await request("GET", `/v1/datasets/${answer.body.data.id}/rows`), 409, "dataset_not_ready", "rows while collecting");
       const result = await runDatasetJobs();
       assert.equal(result.completed, 1, JSON.stringify(result));
       const done = await request("GET", `/v1/datasets/${answer.body.data.id}`);
@@ -240,7 +236,7 @@ describe(`refine on the local engine (${storage})`, { timeout: 240_000 }, () => 
       const failed = await request("GET", `/v1/datasets/${answer.body.data.id}`);
       assert.equal(failed.body.data.status, "failed");
       assert.match(failed.body.data.error, /Refine failed: The model is down/);
-      assertError(await request("GET", `/v1/datasets/${answer.body.data.id}/rows`), 409, "dataset_not_ready", "a failed refine");
+      expectError(await request("GET", `/v1/datasets/${answer.body.data.id}/rows`), 409, "dataset_not_ready", "a failed refine");
     });
 
     test("the eleventh collection of the day answers 429 collection_quota_exceeded", async () => {
@@ -252,7 +248,7 @@ describe(`refine on the local engine (${storage})`, { timeout: 240_000 }, () => 
           key: harness.world.keys.write,
           body: { criterion: "pricing", account_id: linked() },
         });
-        assertError(answer, 429, "collection_quota_exceeded", transport.name);
+        expectError(answer, 429, "collection_quota_exceeded", transport.name);
         assert.match(answer.headers.get("retry-after") ?? "", /^\d+$/);
       }
     });
@@ -309,14 +305,14 @@ describe(`refine through an OpenAI-compatible model (${storage})`, { timeout: 18
     assert.deepEqual(handlesOf(rows), ["replier_1", "replier_3", "replier_4", "replier_5"]);
   });
 
-  for (const [index, name] of ["in-process", "http"].entries()) {
+  describeMatrix(({ index, name }) => {
     test(`a model failure answers 502 upstream_error or 503 upstream_unavailable and stores nothing (${name})`, async () => {
       const count = await datasetCount();
       fake.script({ kind: "chat", text: "I cannot judge these rows." });
-      assertError(await refine(index), 502, "upstream_error", "not JSON");
+      expectError(await refine(index), 502, "upstream_error", "not JSON");
       fake.script({ kind: "status", status: 401, body: { error: { message: "bad key" } } });
-      assertError(await refine(index), 503, "upstream_unavailable", "refused credentials");
+      expectError(await refine(index), 503, "upstream_unavailable", "refused credentials");
       assert.equal(await datasetCount(), count);
     });
-  }
+  });
 });

@@ -11,6 +11,8 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startHarness, transports, type Answer, type Harness, type Transport } from "./support/harness.ts";
+import { expectError } from "./support/expect_error.ts";
+import { describeMatrix } from "./support/describe_matrix.ts";
 import { startFakeOpenAiServer, type FakeOpenAiServer } from "./support/fake_openai_server.ts";
 import { pollUntil } from "./support/child_node.ts";
 import { createContextInner } from "../core/context.ts";
@@ -35,11 +37,6 @@ const storage = process.env.DATABASE_URL ? "PostgreSQL" : "embedded PGlite";
 
 /** Public handles of the simulated world that post often. */
 const ACTIVE = ["kai_on_ai", "nina_designs", "ada_builds", "dana_writes", "eli_ships", "nia_spent", "tia_trial", "lee_lapsed"];
-
-function assertError(answer: Answer, status: number, code: string, context = ""): void {
-  assert.equal(answer.status, status, `${context}: ${JSON.stringify(answer.body)}`);
-  assert.equal(answer.body?.error?.code, code, `${context}: ${JSON.stringify(answer.body)}`);
-}
 
 /** The recent original posts research reads for `handle`. */
 async function recentPosts(harness: Harness, handle: string): Promise<NetworkPost[]> {
@@ -122,7 +119,7 @@ describe(`research datasets (${storage})`, { timeout: 300_000 }, () => {
   });
   after(() => harness.close());
 
-  for (const [index, name] of ["in-process", "http"].entries()) {
+  describeMatrix(({ index, name }) => {
     describe(`through ${name}`, () => {
       const transport = () => transports(harness)[index];
 
@@ -198,24 +195,24 @@ describe(`research datasets (${storage})`, { timeout: 300_000 }, () => {
           ["filters", { handles: ["kai_on_ai"], filters: { min_followers: 10 } }],
           ["a malformed handle", { handles: ["not a handle!"] }],
         ];
-        for (const [what, body] of cases) assertError(await research(transport(), body), 400, "invalid_parameter", what);
+        for (const [what, body] of cases) expectError(await research(transport(), body), 400, "invalid_parameter", what);
       });
 
       test("unknown or foreign sources are 404; a dataset still collecting or failed is 409 with its status", async () => {
-        assertError(await research(transport(), { list_id: 987654 }), 404, "list_not_found");
-        assertError(await research(transport(), { agent_id: 987654 }), 404, "agent_not_found");
-        assertError(await research(transport(), { dataset_id: "ds_nope" }), 404, "not_found");
+        expectError(await research(transport(), { list_id: 987654 }), 404, "list_not_found");
+        expectError(await research(transport(), { agent_id: 987654 }), 404, "agent_not_found");
+        expectError(await research(transport(), { dataset_id: "ds_nope" }), 404, "not_found");
         const foreign = await research(transport(), { dataset_id: harness.world.datasets.research_ready }, harness.world.keys.other_user);
-        assertError(foreign, 404, "not_found", "another user's dataset");
+        expectError(foreign, 404, "not_found", "another user's dataset");
         const collecting = await research(transport(), { dataset_id: harness.world.datasets.collecting });
-        assertError(collecting, 409, "dataset_not_ready");
+        expectError(collecting, 409, "dataset_not_ready");
         assert.equal(collecting.body.error.dataset_status, "collecting");
         const failed = await research(transport(), { dataset_id: harness.world.datasets.failed });
-        assertError(failed, 409, "dataset_not_ready");
+        expectError(failed, 409, "dataset_not_ready");
         assert.equal(failed.body.error.dataset_status, "failed");
       });
     });
-  }
+  });
 
   test("a contact list (newest members first), a signal agent's leads (best score first) and another dataset's people (row order)", async () => {
     const [transport] = transports(harness);
@@ -400,7 +397,7 @@ describe(`research datasets (${storage})`, { timeout: 300_000 }, () => {
     try {
       const before = await spent();
       const answer = await research(transport, { handles: ["kai_on_ai", "nina_designs"] });
-      assertError(answer, 429, "ai_action_limited");
+      expectError(answer, 429, "ai_action_limited");
       assert.equal(answer.body.error.scope, "account");
       assert.ok(answer.body.error.retry_after > 0 && answer.body.error.reset_at > 0);
       assert.equal((await spent()) - before, 0);
@@ -414,7 +411,7 @@ describe(`research datasets (${storage})`, { timeout: 300_000 }, () => {
     const giveBack = await exhaust(PLATFORM_LIVE_DATA);
     try {
       const answer = await research(transport, { handles: ["kai_on_ai"] });
-      assertError(answer, 429, "ai_action_limited");
+      expectError(answer, 429, "ai_action_limited");
       assert.equal(answer.body.error.scope, "platform");
     } finally {
       await giveBack();
@@ -424,7 +421,7 @@ describe(`research datasets (${storage})`, { timeout: 300_000 }, () => {
   test("an empty pool: 429 ai_credits_exhausted before anything runs", async () => {
     for (const transport of transports(harness)) {
       const answer = await research(transport, { handles: ["kai_on_ai"] }, harness.world.keys.no_credits);
-      assertError(answer, 429, "ai_credits_exhausted", transport.name);
+      expectError(answer, 429, "ai_credits_exhausted", transport.name);
       assert.equal(answer.body.error.credits_required, 1);
     }
   });

@@ -6,18 +6,15 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { startHarness, transports, type Answer, type Harness } from "./support/harness.ts";
+import { startHarness, transports, type Harness } from "./support/harness.ts";
+import { expectError } from "./support/expect_error.ts";
+import { describeMatrix } from "./support/describe_matrix.ts";
 import { insertTestDataset, ownerOf, parseCsv, replierRow, setMessage } from "./support/dataset_rows.ts";
 import type { Sql } from "../core/db/sql.ts";
 import { openApiDocument } from "./support/response_schemas.ts";
 import { randomIp } from "./support/harness.ts";
 
 const storage = process.env.DATABASE_URL ? "PostgreSQL" : "embedded PGlite";
-
-function assertError(answer: Answer, status: number, code: string, context: string): void {
-  assert.equal(answer.status, status, `${context}: ${JSON.stringify(answer.body)}`);
-  assert.equal(answer.body?.error?.code, code, `${context}: ${JSON.stringify(answer.body)}`);
-}
 
 /** Texts that need CSV quoting. */
 const TRICKY = ['Price, "per seat", is steep', "Line one\nline two", "Plain text", 'Only "quotes"'];
@@ -86,8 +83,8 @@ describe(`dataset rows, export and contacts (${storage})`, { timeout: 180_000 },
   });
   after(() => harness.close());
 
-  for (const [index, name] of ["in-process", "http"].entries()) {
-    const get = (path: string, key = harness.world.keys.write) => transports(harness)[index].request("GET", path, { key });
+  describeMatrix(({ name, transport }) => {
+    const get = (path: string, key = harness.world.keys.write) => transport(harness).request("GET", path, { key });
 
     describe(`rows (${name})`, () => {
       test("pages rows in order with the total; limit defaults to 100", async () => {
@@ -110,18 +107,18 @@ describe(`dataset rows, export and contacts (${storage})`, { timeout: 180_000 },
       });
 
       test("limit 1-100, a malformed id is 400; unknown, foreign or expired is 404; not ready is 409 with the status", async () => {
-        assertError(await get(`/v1/datasets/${large}/rows?limit=101`), 400, "invalid_parameter", "limit 101");
-        assertError(await get(`/v1/datasets/${large}/rows?limit=0`), 400, "invalid_parameter", "limit 0");
-        assertError(await get(`/v1/datasets/${large}/rows?page=0`), 400, "invalid_parameter", "page 0");
-        assertError(await get(`/v1/datasets/${"x".repeat(65)}/rows`), 400, "invalid_parameter", "id too long");
-        assertError(await get("/v1/datasets/bad.id/rows"), 400, "invalid_parameter", "id with a dot");
-        assertError(await get("/v1/datasets/ds_unknown/rows"), 404, "not_found", "unknown");
-        assertError(await get(`/v1/datasets/${large}/rows`, harness.world.keys.other_user), 404, "not_found", "another user's");
+        expectError(await get(`/v1/datasets/${large}/rows?limit=101`), 400, "invalid_parameter", "limit 101");
+        expectError(await get(`/v1/datasets/${large}/rows?limit=0`), 400, "invalid_parameter", "limit 0");
+        expectError(await get(`/v1/datasets/${large}/rows?page=0`), 400, "invalid_parameter", "page 0");
+        expectError(await get(`/v1/datasets/${"x".repeat(65)}/rows`), 400, "invalid_parameter", "id too long");
+        expectError(await get("/v1/datasets/bad.id/rows"), 400, "invalid_parameter", "id with a dot");
+        expectError(await get("/v1/datasets/ds_unknown/rows"), 404, "not_found", "unknown");
+        expectError(await get(`/v1/datasets/${large}/rows`, harness.world.keys.other_user), 404, "not_found", "another user's");
         const collecting = await get(`/v1/datasets/${harness.world.datasets.collecting}/rows`);
-        assertError(collecting, 409, "dataset_not_ready", "collecting");
+        expectError(collecting, 409, "dataset_not_ready", "collecting");
         assert.equal(collecting.body.error.dataset_status, "collecting");
         const failed = await get(`/v1/datasets/${harness.world.datasets.failed}/rows`);
-        assertError(failed, 409, "dataset_not_ready", "failed");
+        expectError(failed, 409, "dataset_not_ready", "failed");
         assert.equal(failed.body.error.dataset_status, "failed");
       });
     });
@@ -176,7 +173,7 @@ describe(`dataset rows, export and contacts (${storage})`, { timeout: 180_000 },
       test("format defaults to csv; any other format is 400", async () => {
         const answer = await get(`/v1/datasets/${people}/export`);
         assert.equal(answer.status, 200);
-        assertError(await get(`/v1/datasets/${people}/export?format=xlsx`), 400, "invalid_parameter", "xlsx");
+        expectError(await get(`/v1/datasets/${people}/export?format=xlsx`), 400, "invalid_parameter", "xlsx");
       });
 
       test("own posts export the post columns only; research adds the brief and, once drafted, message", async () => {
@@ -194,16 +191,16 @@ describe(`dataset rows, export and contacts (${storage})`, { timeout: 180_000 },
       });
 
       test("the same refusals as rows: 404, 409 with the status, 400", async () => {
-        assertError(await get("/v1/datasets/ds_unknown/export?format=csv"), 404, "not_found", "unknown");
-        assertError(await get(`/v1/datasets/${large}/export`, harness.world.keys.other_user), 404, "not_found", "another user's");
+        expectError(await get("/v1/datasets/ds_unknown/export?format=csv"), 404, "not_found", "unknown");
+        expectError(await get(`/v1/datasets/${large}/export`, harness.world.keys.other_user), 404, "not_found", "another user's");
         const collecting = await get(`/v1/datasets/${harness.world.datasets.collecting}/export?format=csv`);
-        assertError(collecting, 409, "dataset_not_ready", "collecting");
+        expectError(collecting, 409, "dataset_not_ready", "collecting");
         assert.equal(collecting.body.error.dataset_status, "collecting");
-        assertError(await get("/v1/datasets/a%20b/export"), 400, "invalid_parameter", "id with a space");
-        assertError(await get(`/v1/datasets/${large}/export`, harness.world.keys.revoked), 401, "invalid_api_key", "revoked key");
+        expectError(await get("/v1/datasets/a%20b/export"), 400, "invalid_parameter", "id with a space");
+        expectError(await get(`/v1/datasets/${large}/export`, harness.world.keys.revoked), 401, "invalid_api_key", "revoked key");
       });
     });
-  }
+  });
 
   test("the MCP export tool answers the CSV as text (whole rows), with no structured content", async () => {
     const tool = openApiDocument().paths["/v1/datasets/{id}/export"].get["x-mcp-tool"];
@@ -248,8 +245,8 @@ describe(`dataset rows, export and contacts (${storage})`, { timeout: 180_000 },
       now: new Date(Date.now() - 31 * 86_400_000),
     });
     for (const transport of transports(harness)) {
-      assertError(await transport.request("GET", `/v1/datasets/${expired}/rows`, { key: harness.world.keys.write }), 404, "not_found", "rows");
-      assertError(await transport.request("GET", `/v1/datasets/${expired}/export`, { key: harness.world.keys.write }), 404, "not_found", "export");
+      expectError(await transport.request("GET", `/v1/datasets/${expired}/rows`, { key: harness.world.keys.write }), 404, "not_found", "rows");
+      expectError(await transport.request("GET", `/v1/datasets/${expired}/export`, { key: harness.world.keys.write }), 404, "not_found", "export");
     }
   });
 
@@ -290,21 +287,21 @@ describe(`dataset rows, export and contacts (${storage})`, { timeout: 180_000 },
       assert.deepEqual(answer.body.data, { dataset_id: large, list_id: listId, added: 994, duplicates: 6, skipped_without_id: 0, total_in_list_after: 1000 });
     });
 
-    for (const [index, name] of ["in-process", "http"].entries()) {
+    describeMatrix(({ index, name }) => {
       test(`refusals (${name}): list 404, system list 400, own posts 400, not ready 409, unknown 404, bad body 400`, async () => {
         const path = `/v1/datasets/${people}/contacts`;
-        assertError(await post(index, path, { list_id: 999_999_999 }), 404, "list_not_found", "unknown list");
-        assertError(await post(index, path, { list_id: harness.world.contact_lists.system }), 400, "system_list_read_only", "system list");
-        assertError(await post(index, `/v1/datasets/${ownPosts}/contacts`, { list_id: listId }), 400, "invalid_parameter", "own posts");
+        expectError(await post(index, path, { list_id: 999_999_999 }), 404, "list_not_found", "unknown list");
+        expectError(await post(index, path, { list_id: harness.world.contact_lists.system }), 400, "system_list_read_only", "system list");
+        expectError(await post(index, `/v1/datasets/${ownPosts}/contacts`, { list_id: listId }), 400, "invalid_parameter", "own posts");
         const collecting = await post(index, `/v1/datasets/${harness.world.datasets.collecting}/contacts`, { list_id: listId });
-        assertError(collecting, 409, "dataset_not_ready", "collecting");
+        expectError(collecting, 409, "dataset_not_ready", "collecting");
         assert.equal(collecting.body.error.dataset_status, "collecting");
-        assertError(await post(index, "/v1/datasets/ds_unknown/contacts", { list_id: listId }), 404, "not_found", "unknown dataset");
-        assertError(await post(index, path, {}), 400, "invalid_parameter", "no list_id");
-        assertError(await post(index, path, { list_id: "abc" }), 400, "invalid_parameter", "list_id not an id");
-        assertError(await post(index, path, { list_id: listId }, harness.world.keys.read), 403, "insufficient_scope", "read-only key");
-        assertError(await post(index, path, { list_id: listId, account_id: harness.world.accounts.other_user }), 404, "account_not_found", "foreign account");
+        expectError(await post(index, "/v1/datasets/ds_unknown/contacts", { list_id: listId }), 404, "not_found", "unknown dataset");
+        expectError(await post(index, path, {}), 400, "invalid_parameter", "no list_id");
+        expectError(await post(index, path, { list_id: "abc" }), 400, "invalid_parameter", "list_id not an id");
+        expectError(await post(index, path, { list_id: listId }, harness.world.keys.read), 403, "insufficient_scope", "read-only key");
+        expectError(await post(index, path, { list_id: listId, account_id: harness.world.accounts.other_user }), 404, "account_not_found", "foreign account");
       });
-    }
+    });
   });
 });

@@ -8,6 +8,8 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startHarness, transports, type Harness, type Transport } from "./support/harness.ts";
+import { expectError } from "./support/expect_error.ts";
+import { describeMatrix } from "./support/describe_matrix.ts";
 import { dmPeople, dmSenderAccount, messagedPeople } from "./support/dm_people.ts";
 import type { SimulatedNetwork } from "../adapters/x/simulated/simulated_network.ts";
 import { enqueueCampaign } from "../core/dm/create_campaign.ts";
@@ -24,15 +26,9 @@ before(async () => {
 });
 after(() => harness.close());
 
-function expectError(answer: { status: number; body: any }, status: number, code: string) {
-  assert.equal(answer.status, status, JSON.stringify(answer.body));
-  assert.equal(answer.body.error.code, code, JSON.stringify(answer.body));
-}
-
 const recipientsOf = (ids: string[]) => ids.map((x_user_id) => ({ x_user_id }));
 
-for (const index of [0, 1]) {
-  const name = index === 0 ? "in-process" : "http";
+describeMatrix(({ index, name }) => {
   const transport = (): Transport => transports(harness)[index];
   const send = (method: string, path: string, body?: unknown, key = harness.world.keys.write, headers?: Record<string, string>) =>
     transport().request(method, path, { key, body, headers });
@@ -220,7 +216,7 @@ for (const index of [0, 1]) {
       assert.equal(new Set(ids).size, 5);
     });
   });
-}
+});
 
 describe("DM limits over REST", () => {
   /** Fills `count` sent messages of the linked account at `sentAt`, counted against the current month. */

@@ -16,6 +16,7 @@ import { createThreadline } from "../mod.ts";
 import { appRouter } from "../routers/index.ts";
 import { BEYOND_SPEC_EXTENSION, restOperations, type RestOperation } from "../core/docs/openapi.ts";
 import { startHarness, transports, type Harness, type Transport } from "./support/harness.ts";
+import { describeMatrix } from "./support/describe_matrix.ts";
 import { childEnv, runNode } from "./support/child_node.ts";
 
 /** The shared tool beside the repository (a clone has `shared/` next to it). */
@@ -114,7 +115,7 @@ describe("GET /v1/docs", { timeout: 120_000 }, () => {
     assert.ok(operations.length >= 6, `only ${operations.length} REST operations found`);
   });
 
-  for (const name of ["in-process", "http"] as const) {
+  describeMatrix(({ name }) => {
     describe(`through ${name}`, () => {
       const via = () => transports(harness).find((transport) => transport.name === name)!;
 
@@ -183,7 +184,7 @@ describe("GET /v1/docs", { timeout: 120_000 }, () => {
         assert.match(answer.headers.get("content-type") ?? "", /^text\/markdown/);
       });
     });
-  }
+  });
 
   describe("the OpenAPI document", () => {
     let document: Json;

@@ -8,7 +8,9 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startHarness, transports, type Harness, type Transport } from "./support/harness.ts";
-import { clearFeeds, expectError, usedToday } from "./support/engage_helpers.ts";
+import { expectError } from "./support/expect_error.ts";
+import { describeMatrix } from "./support/describe_matrix.ts";
+import { clearFeeds, usedToday } from "./support/engage_helpers.ts";
 import type { NetworkDemoFixtures } from "../core/network/network_records.ts";
 
 let harness: Harness;
@@ -37,9 +39,8 @@ describe("engage feeds: the demo world", () => {
   });
 });
 
-for (const index of [0, 1]) {
+describeMatrix(({ index, name }) => {
   const transport = (): Transport => transports(harness)[index];
-  const name = index === 0 ? "in-process" : "http";
   // Each transport works on its own account, so the two runs never share a cap.
   const account = () => (index === 0 ? harness.world.accounts.main : harness.world.accounts.linked);
   const send = (method: string, path: string, body?: unknown, key = harness.world.keys.write) => transport().request(method, path, { key, body });
@@ -195,7 +196,7 @@ for (const index of [0, 1]) {
       assert.equal(again.active, true, "with no feed left, the next one is open");
     });
   });
-}
+});
 
 describe("engage feeds: account rules", () => {
   const transport = () => transports(harness)[0];

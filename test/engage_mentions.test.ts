@@ -6,7 +6,9 @@
 import { after, before, beforeEach, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startHarness, transports, type Harness, type Transport } from "./support/harness.ts";
-import { expectError, usedToday } from "./support/engage_helpers.ts";
+import { expectError } from "./support/expect_error.ts";
+import { describeMatrix } from "./support/describe_matrix.ts";
+import { usedToday } from "./support/engage_helpers.ts";
 import { manualClock } from "./support/manual_clock.ts";
 import type { NetworkPost } from "../core/network/network_records.ts";
 
@@ -38,9 +40,8 @@ before(async () => {
 after(() => harness.close());
 beforeEach(() => clock.advance(60_000));
 
-for (const index of [0, 1]) {
+describeMatrix(({ index, name }) => {
   const transport = (): Transport => transports(harness)[index];
-  const name = index === 0 ? "in-process" : "http";
   const send = (path: string, key = harness.world.keys.write) => transport().request("GET", path, { key });
 
   describe(`engage mentions (${name})`, () => {
@@ -83,7 +84,7 @@ for (const index of [0, 1]) {
       assert.equal(shared.status, 200, "reading a shared account's mentions is allowed");
     });
   });
-}
+});
 
 describe("engage mentions: replied and paging", () => {
   const send = (path: string) => transports(harness)[0].request("GET", path, { key: harness.world.keys.write });

@@ -7,7 +7,8 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startHarness, transports, type Harness } from "./support/harness.ts";
-import { expectError, usedToday } from "./support/engage_helpers.ts";
+import { expectError } from "./support/expect_error.ts";
+import { usedToday } from "./support/engage_helpers.ts";
 
 let harness: Harness;
 

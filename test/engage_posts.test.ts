@@ -8,7 +8,9 @@
 import { after, before, beforeEach, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startHarness, transports, type Harness, type Transport } from "./support/harness.ts";
-import { clearFeeds, expectError, usedToday } from "./support/engage_helpers.ts";
+import { expectError } from "./support/expect_error.ts";
+import { describeMatrix } from "./support/describe_matrix.ts";
+import { clearFeeds, usedToday } from "./support/engage_helpers.ts";
 import type { NetworkDemoFixtures } from "../core/network/network_records.ts";
 import { manualClock } from "./support/manual_clock.ts";
 
@@ -29,9 +31,8 @@ beforeEach(() => clock.advance(60_000));
 const KEYWORDS = ["AI agents", "LLM evals"];
 const engagement = (post: any) => post.metrics.likes + 2 * post.metrics.reposts + post.metrics.replies + post.metrics.quotes;
 
-for (const index of [0, 1]) {
+describeMatrix(({ index, name }) => {
   const transport = (): Transport => transports(harness)[index];
-  const name = index === 0 ? "in-process" : "http";
   const account = () => (index === 0 ? harness.world.accounts.main : harness.world.accounts.linked);
   const send = (method: string, path: string, body?: unknown, key = harness.world.keys.write) => transport().request(method, path, { key, body });
   const createFeed = async (body: Record<string, unknown>, key = harness.world.keys.write) => {
@@ -150,7 +151,7 @@ for (const index of [0, 1]) {
       assert.equal(full.body.meta.fetch_units, 1);
     });
   });
-}
+});
 
 describe("engage feed posts: contact-list feeds and the feed bucket", () => {
   const transport = () => transports(harness)[0];

@@ -2,7 +2,8 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { startHarness, transports, type Harness } from "./support/harness.ts";
+import { startHarness, type Harness } from "./support/harness.ts";
+import { describeMatrix } from "./support/describe_matrix.ts";
 import { keyProcedure, router } from "../core/trpc.ts";
 import { createHttpApp } from "../adapters/http/create_http_app.ts";
 import { ERROR_STATUS } from "../core/errors.ts";
@@ -105,9 +106,9 @@ describe("unexpected failures", () => {
   });
 });
 
-for (const index of [0, 1]) {
-  describe(`routing over ${index === 0 ? "in-process" : "http"}`, () => {
-    const call = (method: string, path: string) => transports(harness)[index].request(method, path, { key: harness.world.keys.write });
+describeMatrix(({ name, transport }) => {
+  describe(`routing over ${name}`, () => {
+    const call = (method: string, path: string) => transport(harness).request(method, path, { key: harness.world.keys.write });
 
     test("an unknown /v1 path answers 404 not_found in the envelope", async () => {
       const answer = await call("GET", "/v1/nothing-here");
@@ -133,7 +134,7 @@ for (const index of [0, 1]) {
     });
 
     test("a bodiless POST is an empty object, not a 415", async () => {
-      const answer = await transports(harness)[index].request("POST", "/v1/tags", { key: harness.world.keys.write });
+      const answer = await transport(harness).request("POST", "/v1/tags", { key: harness.world.keys.write });
       assert.equal(answer.status, 400);
       assert.equal(answer.body.error.code, "invalid_parameter");
       assert.match(answer.body.error.message, /"name"/);
@@ -145,4 +146,4 @@ for (const index of [0, 1]) {
       assert.equal(answer.body.error.code, "invalid_parameter");
     });
   });
-}
+});

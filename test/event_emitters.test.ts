@@ -11,6 +11,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startHarness, transports, type Harness } from "./support/harness.ts";
+import { describeMatrix } from "./support/describe_matrix.ts";
 import { readAllEvents, storedEventsOf, type StoredEvent } from "./support/event_reads.ts";
 import { dmPeople, dmSenderAccount, messagedPeople } from "./support/dm_people.ts";
 import { freshLinkedAccount } from "./support/scheduled_post_rows.ts";
@@ -88,7 +89,7 @@ async function createArticle(index = 0, accountId?: string): Promise<string> {
 }
 
 describe("article events", () => {
-  for (const [index, name] of ["in-process", "http"].entries()) {
+  describeMatrix(({ index, name }) => {
     test(`article.scheduled carries the article as the schedule endpoint and the list answer it, once per schedule (${name})`, async () => {
       const transport = transports(harness)[index];
       const id = await createArticle(index);
@@ -117,7 +118,7 @@ describe("article events", () => {
       assert.equal((await transport.request("POST", `/v1/articles/${id}/unschedule`, { key: writeKey(), body: {} })).status, 200);
       assert.deepEqual(typesOf(await storedEvents("article", id)), ["article.scheduled", "article.scheduled"]);
     });
-  }
+  });
 
   /** One pass of the runner over article jobs, as of `at` on the app's clock (the jobs are made due on the database's). */
   async function runArticleJobsAt(at: string) {

@@ -8,6 +8,8 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { startHarness, transports, type Harness, type Transport } from "./support/harness.ts";
+import { expectError } from "./support/expect_error.ts";
+import { describeMatrix } from "./support/describe_matrix.ts";
 import { openSse } from "./support/sse_reader.ts";
 
 let harness: Harness;
@@ -43,12 +45,7 @@ async function latestCursor(transport: Transport): Promise<string> {
   }
 }
 
-function expectError(answer: { status: number; body: any }, status: number, code: string) {
-  assert.equal(answer.status, status, JSON.stringify(answer.body));
-  assert.equal(answer.body.error.code, code, JSON.stringify(answer.body));
-}
-
-for (const [index, name] of ["in-process", "http"].entries()) {
+describeMatrix(({ index, name }) => {
   describe(`GET /v1/events as JSON (${name})`, () => {
     const transport = () => transports(harness)[index];
 
@@ -107,7 +104,7 @@ for (const [index, name] of ["in-process", "http"].entries()) {
       expectError(await transport().request("GET", "/v1/events", {}), 401, "unauthorized");
     });
   });
-}
+});
 
 describe("GET /v1/events as Server-Sent Events (the listening server)", () => {
   test("streams events as they happen, with heartbeats when idle", async () => {

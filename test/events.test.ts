@@ -9,6 +9,8 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { startHarness, transports, type Harness, type Transport } from "./support/harness.ts";
+import { expectError } from "./support/expect_error.ts";
+import { describeMatrix } from "./support/describe_matrix.ts";
 import { readAllEvents, storedEventsOf } from "./support/event_reads.ts";
 import { dmPeople, dmSenderAccount, messagedPeople } from "./support/dm_people.ts";
 import { insertAgentRow, insertSignalRow } from "./support/agent_rows.ts";
@@ -70,13 +72,8 @@ async function creditOwnerOf(accountId: string): Promise<CreditOwner> {
   return { ownerId: accountId, plan: planById(user.plan), billingAnchor: user.billing_anchor };
 }
 
-const expectError = (answer: { status: number; body: any }, status: number, code: string) => {
-  assert.equal(answer.status, status, JSON.stringify(answer.body));
-  assert.equal(answer.body.error.code, code, JSON.stringify(answer.body));
-};
-
 describe("events of scheduled posts", () => {
-  for (const [index, name] of ["in-process", "http"].entries()) {
+  describeMatrix(({ index, name }) => {
     test(`post.scheduled and post.deleted carry the post as GET answers it (${name})`, async () => {
       const transport = transports(harness)[index];
       const key = harness.world.keys.write;
@@ -106,7 +103,7 @@ describe("events of scheduled posts", () => {
       assert.equal(gone.length, 1);
       assert.deepEqual(gone[0].data, { id, deleted: true });
     });
-  }
+  });
 
   test("the publisher records post.sent in the transaction that marks the post sent", async () => {
     const { postId, version } = await dueScheduledPost(`Sent event ${randomBytes(4).toString("hex")}`);
@@ -262,7 +259,7 @@ describe("events of jobs and other areas", () => {
 });
 
 describe("credits.low", () => {
-  for (const [index, name] of ["in-process", "http"].entries()) {
+  describeMatrix(({ index, name }) => {
     test(`settings: GET, PUT and bad input (${name})`, async () => {
       const transport = transports(harness)[index];
       const key = harness.world.keys.write;
@@ -280,7 +277,7 @@ describe("credits.low", () => {
       // PUT replaces: an empty body turns it off.
       assert.deepEqual((await transport.request("PUT", "/v1/events/settings", { key, body: {} })).body.data, { credits_low_threshold: null });
     });
-  }
+  });
 
   test("a charge crossing the threshold records credits.low once per period", async () => {
     const ctx = createContextInner({ services: harness.services });

@@ -3,6 +3,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { startHarness, transports, type Harness } from "./support/harness.ts";
+import { describeMatrix } from "./support/describe_matrix.ts";
 import { keyProcedure, router } from "../core/trpc.ts";
 import { createHttpApp } from "../adapters/http/create_http_app.ts";
 import { commitPhase } from "../core/idempotency/record_phase.ts";
@@ -25,10 +26,10 @@ test("canonical JSON ignores key order and whitespace but not content", () => {
   assert.notEqual(canonicalJson({}), canonicalJson({ account_id: "1" }));
 });
 
-for (const index of [0, 1]) {
-  describe(`Idempotency-Key over ${index === 0 ? "in-process" : "http"}`, () => {
+describeMatrix(({ index, name, transport }) => {
+  describe(`Idempotency-Key over ${name}`, () => {
     const post = (key: string | undefined, body: unknown, apiKey = harness.world.keys.write) =>
-      transports(harness)[index].request("POST", "/v1/tags", { key: apiKey, body, headers: key === undefined ? {} : { "Idempotency-Key": key } });
+      transport(harness).request("POST", "/v1/tags", { key: apiKey, body, headers: key === undefined ? {} : { "Idempotency-Key": key } });
     const unique = (label: string) => `${label}-${index}-${Math.random().toString(36).slice(2, 8)}`;
 
     test("a retry with the same key and body replays the first answer once", async () => {
@@ -92,7 +93,7 @@ for (const index of [0, 1]) {
       assert.equal(await countTags(name), 2);
     });
   });
-}
+});
 
 describe("concurrency and recovery", () => {
   test("concurrent requests with one key run once; the others replay or answer 409 idempotency_in_flight", async () => {

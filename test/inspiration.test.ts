@@ -7,6 +7,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startHarness, transports, type Answer, type Harness } from "./support/harness.ts";
+import { describeMatrix } from "./support/describe_matrix.ts";
 import { manualClock } from "./support/manual_clock.ts";
 import { classifyTopics } from "../core/inspiration/topic_classifier.ts";
 import { INSPIRATION_TOPICS } from "../core/inspiration/topic_lexicon.ts";
@@ -220,8 +221,8 @@ describe("search of the simulated network's corpus", () => {
     assert.equal(again.likes, top.likes, "the run wrote the network's metrics back");
   });
 
-  for (const index of [0, 1]) {
-    describe(`over ${index === 0 ? "in-process" : "http"}`, () => {
+  describeMatrix(({ index, name }) => {
+    describe(`over ${name}`, () => {
       const search = async (query: string) => {
         const answer = await get(`/v1/inspiration?${query}`, index);
         assert.equal(answer.status, 200, JSON.stringify(answer.body));
@@ -347,5 +348,5 @@ describe("search of the simulated network's corpus", () => {
         assert.equal(body.pagination.has_more, false);
       });
     });
-  }
+  });
 });

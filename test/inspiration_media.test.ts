@@ -8,6 +8,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { startHarness, transports, type Harness, type Transport } from "./support/harness.ts";
+import { describeMatrix } from "./support/describe_matrix.ts";
 import { manualClock } from "./support/manual_clock.ts";
 import { startFakeMediaLibrary, type FakeMediaLibraryServer } from "./support/fake_media_library_server.ts";
 import { createContextInner } from "../core/context.ts";
@@ -65,8 +66,8 @@ function assertItemShape(item: any, mode: "search" | "browse"): void {
   if (mode === "search") assert.ok(item.score >= 0 && item.score <= 1);
 }
 
-for (const index of [0, 1]) {
-  describe(`inspiration media over ${index === 0 ? "in-process" : "http"}`, () => {
+describeMatrix(({ index, name }) => {
+  describe(`inspiration media over ${name}`, () => {
     let owner: { key: string; ownerId: string };
     let transport: Transport;
     before(async () => {
@@ -253,7 +254,7 @@ for (const index of [0, 1]) {
       assert.equal((await get("?q=owner20", b.key)).status, 200);
     });
   });
-}
+});
 
 describe("limits fail closed (spec rule 9)", () => {
   let faulty: Harness;

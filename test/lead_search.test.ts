@@ -7,6 +7,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startHarness, transports, type Harness } from "./support/harness.ts";
+import { describeMatrix } from "./support/describe_matrix.ts";
 import { manualClock } from "./support/manual_clock.ts";
 import { createContextInner, type AccountContext } from "../core/context.ts";
 import { authenticate } from "../core/auth/authenticate.ts";
@@ -44,9 +45,9 @@ async function count(table: string): Promise<number> {
   return row.n;
 }
 
-for (const index of [0, 1]) {
-  describe(`lead search over ${index === 0 ? "in-process" : "http"}`, () => {
-    const post = (body: unknown, key = harness.world.keys.write) => transports(harness)[index].request("POST", PATH, { key, body });
+describeMatrix(({ name, transport }) => {
+  describe(`lead search over ${name}`, () => {
+    const post = (body: unknown, key = harness.world.keys.write) => transport(harness).request("POST", PATH, { key, body });
 
     test("out-of-bounds bodies answer 400 invalid_parameter and charge nothing", async () => {
       for (const body of [
@@ -195,7 +196,7 @@ for (const index of [0, 1]) {
       assert.equal(wide.body.data.freshness.oldest_skipped_days, null);
     });
   });
-}
+});
 
 describe("the account itself", () => {
   test("is never a lead, even when its own post matches and would score", async () => {

@@ -9,6 +9,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { type Harness, randomIp, startHarness, transports } from "./support/harness.ts";
+import { describeMatrix } from "./support/describe_matrix.ts";
 import { documentOperations } from "./support/response_schemas.ts";
 
 let harness: Harness;
@@ -59,7 +60,7 @@ async function callTool(client: Client, name: string, args: Record<string, unkno
   return (await client.callTool({ name, arguments: args })) as CallToolResult;
 }
 
-for (const surface of ["in-process", "http"] as const) {
+describeMatrix(({ name: surface }) => {
   describe(`MCP over Streamable HTTP (${surface})`, () => {
     test("initialize names the server and lists a tool for every documented operation", async () => {
       const client = await connect(surface, harness.world.keys.write);
@@ -205,7 +206,7 @@ for (const surface of ["in-process", "http"] as const) {
       await assert.rejects(connect(surface, harness.world.keys.write, { query: "?toolsets=tags,nope" }), /400|invalid_parameter|unknown toolset/);
     });
   });
-}
+});
 
 describe("MCP over Streamable HTTP: the HTTP answers", () => {
   const initialize = {

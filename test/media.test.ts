@@ -7,6 +7,8 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startHarness, transports, type Harness } from "./support/harness.ts";
+import { expectError } from "./support/expect_error.ts";
+import { describeMatrix } from "./support/describe_matrix.ts";
 import { manualClock } from "./support/manual_clock.ts";
 import { createKey } from "../core/auth/keys.ts";
 import { checkAttachableMedia, markMediaAttached } from "../core/media/attachable_media.ts";
@@ -54,11 +56,6 @@ async function rawRequest(
   return { status: response.status, headers: response.headers, body, bytes };
 }
 
-function assertError(answer: { status: number; body: any }, status: number, code: string, context = ""): void {
-  assert.equal(answer.status, status, `${context} ${JSON.stringify(answer.body)}`);
-  assert.equal(answer.body?.error?.code, code, `${context} ${JSON.stringify(answer.body)}`);
-}
-
 describe("media with the local store", () => {
   let harness: Harness;
   before(async () => {
@@ -66,10 +63,9 @@ describe("media with the local store", () => {
   });
   after(() => harness.close());
 
-  for (const index of [0, 1]) {
-    const name = index === 0 ? "in-process" : "http";
+  describeMatrix(({ index, name, transport }) => {
     describe(`over ${name}`, () => {
-      const post = (body: unknown, key = harness.world.keys.write) => transports(harness)[index].request("POST", "/v1/media", { key, body });
+      const post = (body: unknown, key = harness.world.keys.write) => transport(harness).request("POST", "/v1/media", { key, body });
       const announce = async (bytes: Buffer, fileType: string, size = bytes.length) => {
         const answer = await post({ filename: `pic.${fileType.split("/")[1]}`, file_type: fileType, size });
         assert.equal(answer.status, 201, JSON.stringify(answer.body));
@@ -108,7 +104,7 @@ describe("media with the local store", () => {
         ] as const) {
           const data = await announce(bytes, type);
           const before = await rawRequest(harness, index, "GET", data.url);
-          assertError(before, 404, "not_found", `${type} before upload`);
+          expectError(before, 404, "not_found", `${type} before upload`);
           const stored = await put(data.upload_url, bytes, type);
           assert.equal(stored.status, 200, `${type}: ${JSON.stringify(stored.body)}`);
           assert.deepEqual([stored.body.data.object_key, stored.body.data.file_type, stored.body.data.size], [data.object_key, type, bytes.length]);
@@ -140,26 +136,26 @@ describe("media with the local store", () => {
         variants.push(["another key with this signature", swapped]);
         for (const [what, target] of variants) {
           const answer = await put(target.toString(), PNG, "image/png");
-          assertError(answer, 401, "unauthorized", what);
+          expectError(answer, 401, "unauthorized", what);
         }
-        assertError(await rawRequest(harness, index, "GET", data.url), 404, "not_found");
-        assertError(await rawRequest(harness, index, "GET", other.url), 404, "not_found");
+        expectError(await rawRequest(harness, index, "GET", data.url), 404, "not_found");
+        expectError(await rawRequest(harness, index, "GET", other.url), 404, "not_found");
         const unknown = new URL(url);
         unknown.pathname = "/v1/media/uploads/AAAAAAAAAAAAAAAAAAAAAA.png";
-        assertError(await put(unknown.toString(), PNG, "image/png"), 400, "invalid_media", "unknown key");
+        expectError(await put(unknown.toString(), PNG, "image/png"), 400, "invalid_media", "unknown key");
       });
 
       test("bytes of another real type than declared answer 400 unsupported_media_type and nothing is stored", async () => {
         const data = await announce(PNG, "image/png", JPEG.length);
         const answer = await put(data.upload_url, JPEG, "image/png");
-        assertError(answer, 400, "unsupported_media_type");
+        expectError(answer, 400, "unsupported_media_type");
         assert.match(answer.body.error.message, /JPG.*"image\/png"/);
-        assertError(await rawRequest(harness, index, "GET", data.url), 404, "not_found");
+        expectError(await rawRequest(harness, index, "GET", data.url), 404, "not_found");
         const video = await announce(PNG, "image/png", MP4.length);
-        assertError(await put(video.upload_url, MP4, "image/png"), 400, "unsupported_media_type", "mp4 bytes");
+        expectError(await put(video.upload_url, MP4, "image/png"), 400, "unsupported_media_type", "mp4 bytes");
         const header = await announce(PNG, "image/png");
         const wrongHeader = await put(header.upload_url, PNG, "image/jpeg");
-        assertError(wrongHeader, 400, "unsupported_media_type", "Content-Type differs");
+        expectError(wrongHeader, 400, "unsupported_media_type", "Content-Type differs");
         assert.match(wrongHeader.body.error.message, /Content-Type "image\/jpeg"/);
         // The refused URL still takes the right bytes afterwards.
         assert.equal((await put(header.upload_url, PNG, "image/png")).status, 200);
@@ -168,7 +164,7 @@ describe("media with the local store", () => {
       test("more bytes than declared answer 400 media_too_large, an empty body 400 media_not_uploaded, and fewer bytes 400 invalid_parameter", async () => {
         const small = await announce(PNG, "image/png", 40);
         const longer = Buffer.concat([PNG, Buffer.alloc(100)]);
-        assertError(await put(small.upload_url, longer, "image/png"), 400, "media_too_large", "Content-Length over");
+        expectError(await put(small.upload_url, longer, "image/png"), 400, "media_too_large", "Content-Length over");
         // A streamed body without Content-Length is cut off as soon as it passes the size.
         if (index === 0) {
           const stream = new ReadableStream<Uint8Array>({
@@ -178,17 +174,17 @@ describe("media with the local store", () => {
               controller.close();
             },
           });
-          assertError(await put(small.upload_url, stream, "image/png", { duplex: "half" }), 400, "media_too_large", "streamed");
+          expectError(await put(small.upload_url, stream, "image/png", { duplex: "half" }), 400, "media_too_large", "streamed");
         }
-        assertError(await put(small.upload_url, new Uint8Array(0), "image/png"), 400, "media_not_uploaded", "empty");
-        assertError(await put(small.upload_url, PNG.subarray(0, 20), "image/png"), 400, "invalid_parameter", "fewer bytes");
-        assertError(await rawRequest(harness, index, "GET", small.url), 404, "not_found");
+        expectError(await put(small.upload_url, new Uint8Array(0), "image/png"), 400, "media_not_uploaded", "empty");
+        expectError(await put(small.upload_url, PNG.subarray(0, 20), "image/png"), 400, "invalid_parameter", "fewer bytes");
+        expectError(await rawRequest(harness, index, "GET", small.url), 404, "not_found");
       });
 
       test("file types other than JPG, PNG, WEBP and GIF (videos too) answer 400 unsupported_media_type", async () => {
         for (const fileType of ["video/mp4", "video/quicktime", "image/svg+xml", "image/heic", "text/plain", "application/octet-stream"]) {
           const answer = await post({ filename: "clip.bin", file_type: fileType, size: 1000 });
-          assertError(answer, 400, "unsupported_media_type", fileType);
+          expectError(answer, 400, "unsupported_media_type", fileType);
           assert.ok(answer.body.error.message.includes(`"${fileType}"`));
         }
         const upper = await post({ filename: "a.PNG", file_type: "IMAGE/PNG", size: 10 });
@@ -199,10 +195,10 @@ describe("media with the local store", () => {
       test("sizes over 5MB (images) or 15MB (GIFs) answer 400 media_too_large; the bounds themselves are accepted", async () => {
         for (const type of ["image/jpeg", "image/png", "image/webp"]) {
           assert.equal((await post({ filename: "big", file_type: type, size: 5 * MB })).status, 201, type);
-          assertError(await post({ filename: "big", file_type: type, size: 5 * MB + 1 }), 400, "media_too_large", type);
+          expectError(await post({ filename: "big", file_type: type, size: 5 * MB + 1 }), 400, "media_too_large", type);
         }
         assert.equal((await post({ filename: "big.gif", file_type: "image/gif", size: 15 * MB })).status, 201);
-        assertError(await post({ filename: "big.gif", file_type: "image/gif", size: 15 * MB + 1 }), 400, "media_too_large", "gif");
+        expectError(await post({ filename: "big.gif", file_type: "image/gif", size: 15 * MB + 1 }), 400, "media_too_large", "gif");
       });
 
       test("malformed bodies answer 400 invalid_parameter naming the field", async () => {
@@ -219,17 +215,17 @@ describe("media with the local store", () => {
           [{ filename: "pic.png", file_type: "image/png", size: 10, account_id: "abc" }, "account_id"],
         ] as const) {
           const answer = await post(body);
-          assertError(answer, 400, "invalid_parameter", JSON.stringify(body));
+          expectError(answer, 400, "invalid_parameter", JSON.stringify(body));
           assert.match(answer.body.error.message, new RegExp(`"${field}"`), JSON.stringify(body));
         }
       });
 
       test("keys and accounts: 401 without a key, 403 insufficient_scope for a read key, 403 writes_main_account_only on a shared account, 404 account_not_found", async () => {
         const body = { filename: "pic.png", file_type: "image/png", size: 10 };
-        assertError(await transports(harness)[index].request("POST", "/v1/media", { body }), 401, "unauthorized");
-        assertError(await post(body, harness.world.keys.read), 403, "insufficient_scope");
-        assertError(await post({ ...body, account_id: harness.world.accounts.shared }), 403, "writes_main_account_only");
-        assertError(await post({ ...body, account_id: harness.world.accounts.other_user }), 404, "account_not_found");
+        expectError(await transport(harness).request("POST", "/v1/media", { body }), 401, "unauthorized");
+        expectError(await post(body, harness.world.keys.read), 403, "insufficient_scope");
+        expectError(await post({ ...body, account_id: harness.world.accounts.shared }), 403, "writes_main_account_only");
+        expectError(await post({ ...body, account_id: harness.world.accounts.other_user }), 404, "account_not_found");
         const linked = await post({ ...body, account_id: harness.world.accounts.linked });
         assert.equal(linked.status, 201);
         assert.equal(linked.body.data.account_id, harness.world.accounts.linked);
@@ -264,12 +260,12 @@ describe("media with the local store", () => {
         const data = await announce(PNG, "image/png");
         assert.equal((await put(data.upload_url, PNG, "image/png")).status, 200);
         await markMediaAttached(harness.services.sql, [data.object_key], new Date());
-        assertError(await put(data.upload_url, PNG, "image/png"), 400, "invalid_media");
+        expectError(await put(data.upload_url, PNG, "image/png"), 400, "invalid_media");
         assert.equal((await rawRequest(harness, index, "GET", data.url)).status, 200);
         await rejects(markMediaAttached(harness.services.sql, ["AAAAAAAAAAAAAAAAAAAAAA.png"], new Date()), "invalid_media");
       });
     });
-  }
+  });
 
   test("OpenAPI documents POST /v1/media with 201, its errors and the upload route", () => {
     const operation = (harness.threadline.openapi() as { paths: Record<string, any> }).paths["/v1/media"].post;
@@ -300,19 +296,19 @@ describe("media quota, expiry and purge (manual clock)", () => {
   after(() => harness.close());
   const freshKey = async (name: string) => (await createKey(harness.services.sql, { userId, name, scopes: ["read", "write"], prefix: "sxk_" })).key;
 
-  for (const index of [0, 1]) {
-    test(`100 accepted uploads per key per UTC day, then 429 media_quota_exceeded until midnight (${index === 0 ? "in-process" : "http"})`, async () => {
+  describeMatrix(({ index, name, transport }) => {
+    test(`100 accepted uploads per key per UTC day, then 429 media_quota_exceeded until midnight (${name})`, async () => {
       clock.set("2026-11-21T10:00:00Z");
       const key = await freshKey(`media quota ${index}`);
-      const post = (body: unknown, as = key) => transports(harness)[index].request("POST", "/v1/media", { key: as, body });
+      const post = (body: unknown, as = key) => transport(harness).request("POST", "/v1/media", { key: as, body });
       const body = { filename: "pic.png", file_type: "image/png", size: 100 };
       for (let i = 0; i < 99; i++) assert.equal((await post(body)).status, 201, `upload ${i + 1}`);
       // Refusals are not counted: only accepted uploads use the quota.
-      assertError(await post({ ...body, file_type: "video/mp4" }), 400, "unsupported_media_type");
-      assertError(await post({ ...body, size: 6 * MB }), 400, "media_too_large");
+      expectError(await post({ ...body, file_type: "video/mp4" }), 400, "unsupported_media_type");
+      expectError(await post({ ...body, size: 6 * MB }), 400, "media_too_large");
       assert.equal((await post(body)).status, 201, "upload 100");
       const refused = await post(body);
-      assertError(refused, 429, "media_quota_exceeded");
+      expectError(refused, 429, "media_quota_exceeded");
       const resetAt = Date.parse("2026-11-22T00:00:00Z") / 1000;
       assert.equal(refused.body.error.limit, 100);
       assert.equal(refused.body.error.reset_at, resetAt);
@@ -322,11 +318,11 @@ describe("media quota, expiry and purge (manual clock)", () => {
       // Counted per key (Authentication 9): another key of the same user is unaffected.
       assert.equal((await post(body, harness.world.keys.write)).status, 201);
       clock.set("2026-11-21T23:59:59Z");
-      assertError(await post(body), 429, "media_quota_exceeded");
+      expectError(await post(body), 429, "media_quota_exceeded");
       clock.set("2026-11-22T00:00:00Z");
       assert.equal((await post(body)).status, 201, "a new UTC day");
     });
-  }
+  });
 
   test("an upload URL is refused with 401 unauthorized once its 20 minutes are over", async () => {
     clock.set("2026-11-23T08:00:00Z");
@@ -338,7 +334,7 @@ describe("media quota, expiry and purge (manual clock)", () => {
       assert.equal(announced.body.data.expires_at, "2026-11-23T08:20:00.000Z");
       clock.set("2026-11-23T08:20:00Z");
       const late = await rawRequest(harness, index, "PUT", announced.body.data.upload_url, { body: PNG, headers: { "Content-Type": "image/png" } });
-      assertError(late, 401, "unauthorized");
+      expectError(late, 401, "unauthorized");
       assert.match(late.body.error.message, /expired/);
       clock.set("2026-11-23T08:19:59Z");
       const inTime = await rawRequest(harness, index, "PUT", announced.body.data.upload_url, { body: PNG, headers: { "Content-Type": "image/png" } });
@@ -395,21 +391,21 @@ describe("media without a store (MEDIA_STORE=none)", () => {
   });
   after(() => harness.close());
 
-  for (const index of [0, 1]) {
-    test(`POST /v1/media answers 503 media_not_configured (${index === 0 ? "in-process" : "http"})`, async () => {
+  describeMatrix(({ index, name, transport }) => {
+    test(`POST /v1/media answers 503 media_not_configured (${name})`, async () => {
       assert.equal(harness.services.media, undefined);
-      const answer = await transports(harness)[index].request("POST", "/v1/media", {
+      const answer = await transport(harness).request("POST", "/v1/media", {
         key: harness.world.keys.write,
         body: { filename: "p.png", file_type: "image/png", size: 10 },
       });
-      assertError(answer, 503, "media_not_configured");
+      expectError(answer, 503, "media_not_configured");
       const put = await rawRequest(harness, index, "PUT", "/v1/media/uploads/AAAAAAAAAAAAAAAAAAAAAA.png?expires=1&signature=x", {
         body: PNG,
         headers: { "Content-Type": "image/png" },
       });
-      assertError(put, 503, "media_not_configured");
+      expectError(put, 503, "media_not_configured");
     });
-  }
+  });
 });
 
 describe("the purge in a bree worker thread opens the media store from its workerData", {

@@ -14,6 +14,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { randomIp, startHarness, transports, type Harness } from "./support/harness.ts";
+import { describeMatrix } from "./support/describe_matrix.ts";
 import { GIF_1X1, PNG_1X1 } from "./support/media_bytes.ts";
 import { createKey } from "../core/auth/keys.ts";
 import { createGuardedOutbound } from "../adapters/outbound/guarded_get.ts";
@@ -112,10 +113,9 @@ describe("POST /v1/media/from-url and upload_media_from_url", () => {
     return count;
   };
 
-  for (const index of [0, 1]) {
-    const name = index === 0 ? "in-process" : "http";
+  describeMatrix(({ index, name, transport }) => {
     const post = (body: unknown, key = harness.world.keys.write, headers?: Record<string, string>) =>
-      transports(harness)[index].request("POST", "/v1/media/from-url", { key, body, headers });
+      transport(harness).request("POST", "/v1/media/from-url", { key, body, headers });
 
     test(`downloads an image over https, stores it as an upload a draft can attach (${name})`, async () => {
       const answer = await post({ url: `${site}/images/dot.png` });
@@ -127,7 +127,7 @@ describe("POST /v1/media/from-url and upload_media_from_url", () => {
       const shown = await fetch(new URL(data.url, harness.baseUrl).toString().replace(/^http:\/\/[^/]+/, harness.baseUrl));
       assert.equal(shown.status, 200);
       assert.deepEqual(Buffer.from(await shown.arrayBuffer()), PNG_1X1);
-      const draft = await transports(harness)[index].request("POST", "/v1/scheduled-posts", {
+      const draft = await transport(harness).request("POST", "/v1/scheduled-posts", {
         key: harness.world.keys.write,
         body: { parts: [{ text: "from a URL", media: [{ object_key: data.object_key, alt_text: "a dot" }] }] },
       });
@@ -235,7 +235,7 @@ describe("POST /v1/media/from-url and upload_media_from_url", () => {
       await post({ url: `${site}/page.html` }, key);
       assert.equal(await uploadsOf(keyName), 0);
       for (let i = 0; i < 100; i++) {
-        const announced = await transports(harness)[index].request("POST", "/v1/media", { key, body: { filename: "a.png", file_type: "image/png", size: 10 } });
+        const announced = await transport(harness).request("POST", "/v1/media", { key, body: { filename: "a.png", file_type: "image/png", size: 10 } });
         assert.equal(announced.status, 201);
       }
       const path = `/images/dot.png?quota=${name}`;
@@ -260,7 +260,7 @@ describe("POST /v1/media/from-url and upload_media_from_url", () => {
       assert.equal(answer.status, 403);
       assert.equal(answer.body.error.code, "insufficient_scope");
     });
-  }
+  });
 
   test("the MCP tool upload_media_from_url stores the image, and refuses unsafe URLs with the same codes", async () => {
     const transport = new StreamableHTTPClientTransport(new URL(`${harness.baseUrl}/v1/mcp`), {

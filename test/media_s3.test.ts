@@ -8,6 +8,7 @@ import { configFromEnv } from "../adapters/runtime/config.ts";
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startHarness, transports, type Harness } from "./support/harness.ts";
+import { describeMatrix } from "./support/describe_matrix.ts";
 import { startFakeS3, type FakeS3 } from "./support/fake_s3_server.ts";
 import { GIF_1X1, PNG_1X1, rejectsWithCode } from "./support/media_bytes.ts";
 import { checkAttachableMedia } from "../core/media/attachable_media.ts";
@@ -85,8 +86,8 @@ describe("media with an S3-compatible store", () => {
   const put = (url: string, bytes: Uint8Array, contentType: string) =>
     fetch(url, { method: "PUT", headers: { "Content-Type": contentType }, body: bytes as BodyInit });
 
-  for (const index of [0, 1]) {
-    test(`POST /v1/media answers a presigned bucket URL the fake accepts, signing type and length (${index === 0 ? "in-process" : "http"})`, async () => {
+  describeMatrix(({ index, name }) => {
+    test(`POST /v1/media answers a presigned bucket URL the fake accepts, signing type and length (${name})`, async () => {
       const data = await announce(index, "image/png", PNG.length);
       const url = new URL(data.upload_url);
       assert.equal(url.origin, fake.endpoint);
@@ -102,7 +103,7 @@ describe("media with an S3-compatible store", () => {
       assert.equal(shown.status, 200);
       assert.deepEqual(Buffer.from(await shown.arrayBuffer()), PNG);
     });
-  }
+  });
 
   test("the fake refuses a tampered signature, another Content-Type or length, an unsigned request and an expired URL", async () => {
     const data = await announce(0, "image/png", PNG.length);

@@ -18,6 +18,7 @@ import type { SocialNetwork } from "../core/network/social_network.ts";
 import { parseArgs } from "../adapters/cli/args.ts";
 import { createPlugTemplateCommand } from "../adapters/cli/plug_templates_command.ts";
 import { startHarness, transports, type Harness } from "./support/harness.ts";
+import { describeMatrix } from "./support/describe_matrix.ts";
 
 let harness: Harness;
 /** The demo template of A's workspace, one with media, and one of C's (another workspace). */
@@ -38,10 +39,9 @@ before(async () => {
 });
 after(() => harness.close());
 
-for (const index of [0, 1]) {
-  describe(`plug templates over ${index === 0 ? "in-process" : "http"}`, () => {
-    const call = (method: string, path: string, body?: unknown, key = harness.world.keys.write) =>
-      transports(harness)[index].request(method, path, { key, body });
+describeMatrix(({ index, name, transport }) => {
+  describe(`plug templates over ${name}`, () => {
+    const call = (method: string, path: string, body?: unknown, key = harness.world.keys.write) => transport(harness).request(method, path, { key, body });
     const draft = (extra: Record<string, unknown>) =>
       call("POST", "/v1/scheduled-posts", { text: `Plug draft ${index} ${randomBytes(3).toString("hex")}`, ...extra });
 
@@ -106,7 +106,7 @@ for (const index of [0, 1]) {
       }
     });
   });
-}
+});
 
 describe("the auto_plug follow-up", () => {
   /** Publishes a thread now with `auto_plug`; answers the sent post. */

@@ -6,6 +6,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startHarness, transports, type Harness } from "./support/harness.ts";
+import { describeMatrix } from "./support/describe_matrix.ts";
 import { manualClock } from "./support/manual_clock.ts";
 import { freshLinkedAccount, insertPostRow, insertQueuedRows, postRow, timesOf } from "./support/scheduled_post_rows.ts";
 import { wallTimeToUtc } from "../core/queue/zoned_time.ts";
@@ -79,11 +80,10 @@ describe("nextFreeSlot", () => {
   });
 });
 
-for (const index of [0, 1]) {
-  describe(`queue settings over ${index === 0 ? "in-process" : "http"}`, () => {
+describeMatrix(({ index, name, transport }) => {
+  describe(`queue settings over ${name}`, () => {
     const label = index === 0 ? "a" : "b";
-    const request = (method: string, path: string, body?: unknown, key = harness.world.keys.write) =>
-      transports(harness)[index].request(method, path, { key, body });
+    const request = (method: string, path: string, body?: unknown, key = harness.world.keys.write) => transport(harness).request(method, path, { key, body });
     const read = (account: string) => request("GET", `/v1/queue-settings?account_id=${account}`);
     const patch = (account: string, body: Record<string, unknown>) => request("PATCH", "/v1/queue-settings", { account_id: account, ...body });
     const put = (account: string, body: Record<string, unknown>) => request("PUT", "/v1/queue-settings", { account_id: account, ...body });
@@ -333,7 +333,7 @@ for (const index of [0, 1]) {
       assert.equal(readOnly.body.error.code, "insufficient_scope");
     });
   });
-}
+});
 
 describe("queue settings while the scheduler is unreachable", () => {
   let failing: Harness;
@@ -342,8 +342,8 @@ describe("queue settings while the scheduler is unreachable", () => {
   });
   after(() => failing.close());
 
-  for (const index of [0, 1]) {
-    test(`every queue call answers 503 upstream_unavailable and changes nothing (${index === 0 ? "in-process" : "http"})`, async () => {
+  describeMatrix(({ index, name }) => {
+    test(`every queue call answers 503 upstream_unavailable and changes nothing (${name})`, async () => {
       const transport = transports(failing)[index];
       const key = failing.world.keys.write;
       for (const [method, body] of [
@@ -358,5 +358,5 @@ describe("queue settings while the scheduler is unreachable", () => {
       const rows = await failing.services.sql`select 1 from queue_settings where account_id = ${failing.world.accounts.main}`;
       assert.equal(rows.length, 0);
     });
-  }
+  });
 });

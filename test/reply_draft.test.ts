@@ -8,8 +8,9 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startHarness, transports, type Harness } from "./support/harness.ts";
+import { expectError } from "./support/expect_error.ts";
+import { describeMatrix } from "./support/describe_matrix.ts";
 import { startFakeOpenAiServer, type FakeOpenAiServer } from "./support/fake_openai_server.ts";
-import { expectError } from "./support/engage_helpers.ts";
 import { createContextInner } from "../core/context.ts";
 import { consumeAllowances } from "../core/limits/allowances.ts";
 import { LIVE_LOOKUPS } from "../core/limits/allowance_catalog.ts";
@@ -29,8 +30,7 @@ async function liveLookupsUsed(h: Harness): Promise<number> {
   return outcome.status === "allowed" ? outcome.allowances[0].used : -1;
 }
 
-for (const index of [0, 1]) {
-  const name = index === 0 ? "in-process" : "http";
+describeMatrix(({ index, name }) => {
   const send = (body: unknown, key = harness.world.keys.write) => transports(harness)[index].request("POST", "/v1/engage/reply-draft", { key, body });
 
   describe(`reply draft (${name})`, () => {
@@ -86,7 +86,7 @@ for (const index of [0, 1]) {
       expectError(await send({ post: POST, account_id: harness.world.accounts.shared }), 403, "writes_main_account_only");
     });
   });
-}
+});
 
 describe("reply draft with the model failing", () => {
   let failing: Harness;

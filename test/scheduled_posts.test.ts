@@ -6,6 +6,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startHarness, transports, type Harness } from "./support/harness.ts";
+import { describeMatrix } from "./support/describe_matrix.ts";
 import { PNG_1X1, GIF_1X1, uploadMedia } from "./support/media_bytes.ts";
 
 let harness: Harness;
@@ -24,10 +25,10 @@ async function quotaBalance(postId: string): Promise<number> {
   return row.balance;
 }
 
-for (const index of [0, 1]) {
-  describe(`scheduled posts over ${index === 0 ? "in-process" : "http"}`, () => {
+describeMatrix(({ index, name, transport }) => {
+  describe(`scheduled posts over ${name}`, () => {
     const call = (method: string, path: string, body?: unknown, key = harness.world.keys.write, headers: Record<string, string> = {}) =>
-      transports(harness)[index].request(method, path, { key, body, headers });
+      transport(harness).request(method, path, { key, body, headers });
     const create = (body: unknown, key?: string, headers?: Record<string, string>) => call("POST", "/v1/scheduled-posts", body, key, headers);
     const unique = (label: string) => `${label} ${index} ${Math.random().toString(36).slice(2, 8)}`;
 
@@ -335,7 +336,7 @@ for (const index of [0, 1]) {
       assert.equal(reuse.body.error.code, "idempotency_key_reuse");
     });
   });
-}
+});
 
 test("the demo world has a post in each state and an attachable, unattached PNG", async () => {
   const [transport] = transports(harness);

@@ -7,6 +7,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startHarness, transports, type Harness } from "./support/harness.ts";
+import { describeMatrix } from "./support/describe_matrix.ts";
 import { manualClock } from "./support/manual_clock.ts";
 import { freshLinkedAccount, insertPostRow, postRow, timesOf } from "./support/scheduled_post_rows.ts";
 import { postQuotaOf } from "../core/scheduling/post_quota.ts";
@@ -23,11 +24,11 @@ before(async () => {
 });
 after(() => harness.close());
 
-for (const index of [0, 1]) {
-  describe(`bulk queue calls over ${index === 0 ? "in-process" : "http"}`, () => {
+describeMatrix(({ index, name, transport }) => {
+  describe(`bulk queue calls over ${name}`, () => {
     const label = index === 0 ? "a" : "b";
     const post = (path: string, body: unknown, key = harness.world.keys.write) =>
-      transports(harness)[index].request("POST", `/v1/scheduled-posts/bulk/${path}`, { key, body });
+      transport(harness).request("POST", `/v1/scheduled-posts/bulk/${path}`, { key, body });
     const fresh = (name: string) => freshLinkedAccount(harness.services.sql, `${name}${label}`);
     const sql = () => harness.services.sql;
 
@@ -269,7 +270,7 @@ for (const index of [0, 1]) {
       assert.deepEqual(await timesOf(sql(), [shared]), [at(DAY)]);
     });
   });
-}
+});
 
 describe("bulk calls while the scheduler is unreachable", () => {
   let failing: Harness;
@@ -278,8 +279,8 @@ describe("bulk calls while the scheduler is unreachable", () => {
   });
   after(() => failing.close());
 
-  for (const index of [0, 1]) {
-    test(`every bulk call answers 503 upstream_unavailable and changes nothing (${index === 0 ? "in-process" : "http"})`, async () => {
+  describeMatrix(({ index, name }) => {
+    test(`every bulk call answers 503 upstream_unavailable and changes nothing (${name})`, async () => {
       const transport = transports(failing)[index];
       const id = await insertPostRow(failing.services.sql, failing.world.accounts.main, { scheduledFor: at(DAY) });
       for (const [path, body] of [
@@ -294,5 +295,5 @@ describe("bulk calls while the scheduler is unreachable", () => {
       const row = await postRow(failing.services.sql, id);
       assert.deepEqual([row.scheduled_for?.toISOString(), row.auto_retweet], [at(DAY), null]);
     });
-  }
+  });
 });

@@ -7,6 +7,8 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startHarness, transports, type Harness, type Transport } from "./support/harness.ts";
+import { expectError } from "./support/expect_error.ts";
+import { describeMatrix } from "./support/describe_matrix.ts";
 import type { BucketName } from "../core/plans/plans.ts";
 import type { NetworkDemoFixtures } from "../core/network/network_records.ts";
 
@@ -26,16 +28,10 @@ async function usedToday(bucket: BucketName): Promise<number> {
   return (await requestCounters.consume([check], clock.now())).windows[0].used;
 }
 
-function expectError(answer: { status: number; body: any }, status: number, code: string) {
-  assert.equal(answer.status, status, JSON.stringify(answer.body));
-  assert.equal(answer.body.error.code, code, JSON.stringify(answer.body));
-}
-
 let counter = 0;
 const unique = (prefix: string) => `${prefix} ${++counter}`;
 
-for (const index of [0, 1]) {
-  const name = index === 0 ? "in-process" : "http";
+describeMatrix(({ index, name }) => {
   const transport = (): Transport => transports(harness)[index];
   const send = (method: string, path: string, body?: unknown, key = harness.world.keys.write, headers?: Record<string, string>) =>
     transport().request(method, path, { key, body, headers });
@@ -354,7 +350,7 @@ for (const index of [0, 1]) {
       await send("DELETE", `/v1/signals/agents/${agent.id}`);
     });
   });
-}
+});
 
 describe("with the network and the model unreachable", () => {
   let failing: Harness;

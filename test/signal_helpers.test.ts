@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { startHarness, transports, type Answer, type Harness } from "./support/harness.ts";
+import { describeMatrix } from "./support/describe_matrix.ts";
 import { completeKeywords, expandIcp, type IcpHelperServices, rubricOf, suggestKeywords } from "../core/signals/icp_helpers.ts";
 import { ApiError } from "../core/errors.ts";
 import { createOpenAiCompatibleModel } from "../adapters/ai/openai_compatible/openai_compatible_model.ts";
@@ -118,7 +119,7 @@ describe("POST /v1/signals/keywords/suggest and /v1/signals/icp/expand", () => {
   });
   after(() => harness.close());
 
-  for (const transport of ["in-process", "http"] as const) {
+  describeMatrix(({ name: transport }) => {
     const post = (path: string, body: unknown, key = harness.world.keys.write) =>
       transports(harness)
         .find((t) => t.name === transport)!
@@ -186,7 +187,7 @@ describe("POST /v1/signals/keywords/suggest and /v1/signals/icp/expand", () => {
       assert.equal(answer.status, 404);
       assert.equal(answer.body.error.code, "account_not_found");
     });
-  }
+  });
 });
 
 describe("the helpers when the model is unreachable", () => {

@@ -7,6 +7,8 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startHarness, transports, type Harness, type Transport } from "./support/harness.ts";
+import { expectError } from "./support/expect_error.ts";
+import { describeMatrix } from "./support/describe_matrix.ts";
 import { insertTestLead } from "./support/signal_rows.ts";
 
 let harness: Harness;
@@ -62,13 +64,7 @@ before(async () => {
 });
 after(() => harness.close());
 
-function expectError(answer: { status: number; body: any }, status: number, code: string) {
-  assert.equal(answer.status, status, JSON.stringify(answer.body));
-  assert.equal(answer.body.error.code, code, JSON.stringify(answer.body));
-}
-
-for (const index of [0, 1]) {
-  const name = index === 0 ? "in-process" : "http";
+describeMatrix(({ index, name }) => {
   const transport = (): Transport => transports(harness)[index];
   const send = (method: string, path: string, body?: unknown, key = harness.world.keys.write) => transport().request(method, path, { key, body });
   // Only this suite's leads: the demo world may hold leads of its own.
@@ -223,4 +219,4 @@ for (const index of [0, 1]) {
       expectError(await send("POST", `/v1/signals/leads/${leads.old}/feedback`, { feedback: "fit" }, harness.world.keys.read), 403, "insufficient_scope");
     });
   });
-}
+});

@@ -1,7 +1,8 @@
 /** Tags (spec: GET/POST /v1/tags, PATCH/DELETE /v1/tags/{id}; rule 4, 5; supplement: Tags). */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { startHarness, transports, type Harness } from "./support/harness.ts";
+import { startHarness, type Harness } from "./support/harness.ts";
+import { describeMatrix } from "./support/describe_matrix.ts";
 import { timestamp } from "../core/schema.ts";
 
 let harness: Harness;
@@ -17,10 +18,9 @@ test("timestamp inputs need an explicit Z or numeric offset (rule 2)", () => {
   assert.equal(timestamp.safeParse("2026-11-21").success, false);
 });
 
-for (const index of [0, 1]) {
-  describe(`tags over ${index === 0 ? "in-process" : "http"}`, () => {
-    const call = (method: string, path: string, body?: unknown, key = harness.world.keys.write) =>
-      transports(harness)[index].request(method, path, { key, body });
+describeMatrix(({ index, name, transport }) => {
+  describe(`tags over ${name}`, () => {
+    const call = (method: string, path: string, body?: unknown, key = harness.world.keys.write) => transport(harness).request(method, path, { key, body });
     const suffix = index === 0 ? "a" : "b";
 
     test("a created tag answers 201 with id, name and color, defaults to blue, and lists by name", async () => {
@@ -68,7 +68,7 @@ for (const index of [0, 1]) {
         assert.match(answer.body.error.message, new RegExp(`"${field}"`));
       }
       for (const raw of ["{not json", "[1,2]", "null"]) {
-        const answer = await transports(harness)[index].request("POST", "/v1/tags", { key: harness.world.keys.write, body: raw });
+        const answer = await transport(harness).request("POST", "/v1/tags", { key: harness.world.keys.write, body: raw });
         assert.equal(answer.status, 400, raw);
         assert.equal(answer.body.error.code, "invalid_parameter");
       }
@@ -161,4 +161,4 @@ for (const index of [0, 1]) {
       );
     });
   });
-}
+});

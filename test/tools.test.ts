@@ -2,6 +2,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startHarness, transports, type Harness } from "./support/harness.ts";
+import { describeMatrix } from "./support/describe_matrix.ts";
 import { startFakeOpenAiServer, type FakeOpenAiServer } from "./support/fake_openai_server.ts";
 import { REPHRASE_TYPES } from "../core/model/model_task.ts";
 
@@ -14,9 +15,9 @@ after(() => harness.close());
 // Wordy and with grammar slips, so every type has something honest to change.
 const POST = "So i basically think that shipping small, really small, is honestly the the best way to learn  fast.\n\nWe did it for a year and it worked";
 
-for (const index of [0, 1]) {
-  describe(`tools over ${index === 0 ? "in-process" : "http"}`, () => {
-    const post = (path: string, body: unknown, key = harness.world.keys.write) => transports(harness)[index].request("POST", path, { key, body });
+describeMatrix(({ name, transport }) => {
+  describe(`tools over ${name}`, () => {
+    const post = (path: string, body: unknown, key = harness.world.keys.write) => transport(harness).request("POST", path, { key, body });
 
     test("every rephrase type answers text and its credits, except translate on the local engine", async () => {
       for (const type of REPHRASE_TYPES) {
@@ -80,7 +81,7 @@ for (const index of [0, 1]) {
       assert.equal(broke.body.error.credits_remaining, 0);
     });
   });
-}
+});
 
 describe("with the model unreachable", () => {
   let failing: Harness;

@@ -2,6 +2,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startHarness, transports, type Harness } from "./support/harness.ts";
+import { describeMatrix } from "./support/describe_matrix.ts";
 import { daysFromToday, manualClock } from "./support/manual_clock.ts";
 import { createContextInner } from "../core/context.ts";
 import { consumeAllowances, releaseAllowances } from "../core/limits/allowances.ts";
@@ -29,9 +30,9 @@ async function used(ownerId: string, spec: AllowanceSpec): Promise<number> {
 const FOUND = { query: "AI", max_age_days: 7 };
 const NOTHING = { query: "zzqx nothingmatches" };
 
-for (const index of [0, 1]) {
-  describe(`triage over ${index === 0 ? "in-process" : "http"}`, () => {
-    const post = (body: unknown, key = harness.world.keys.write) => transports(harness)[index].request("POST", "/v1/posts/triage", { key, body });
+describeMatrix(({ name, transport }) => {
+  describe(`triage over ${name}`, () => {
+    const post = (body: unknown, key = harness.world.keys.write) => transport(harness).request("POST", "/v1/posts/triage", { key, body });
 
     test("out-of-bounds query and max_age_days answer 400 invalid_parameter and charge nothing", async () => {
       for (const body of [
@@ -81,7 +82,7 @@ for (const index of [0, 1]) {
       assert.equal(answer.headers.get("x-credits-charged"), "0");
     });
   });
-}
+});
 
 describe("what triage spends and when it is refused", () => {
   const ctx = () => createContextInner({ services: harness.services });

@@ -2,6 +2,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startHarness, transports, type Harness } from "./support/harness.ts";
+import { describeMatrix } from "./support/describe_matrix.ts";
 import { manualClock } from "./support/manual_clock.ts";
 
 // A fixed day, so the account's 90-day history (and so the fitted model) is the same on every run.
@@ -17,8 +18,8 @@ const score = (index: number, body: unknown, key = harness.world.keys.write) =>
   transports(harness)[index].request("POST", "/v1/posts/viral-score", { key, body });
 const effectOf = (data: any, feature: string) => [...data.helped, ...data.hurt].find((entry: any) => entry.feature === feature);
 
-for (const index of [0, 1]) {
-  describe(`viral score over ${index === 0 ? "in-process" : "http"}`, () => {
+describeMatrix(({ index, name }) => {
+  describe(`viral score over ${name}`, () => {
     test("out-of-bounds text, a timestamp without offset and an unknown baseline answer 400 invalid_parameter", async () => {
       for (const body of [
         { text: "" },
@@ -63,7 +64,7 @@ for (const index of [0, 1]) {
       assert.equal(answer.body.data.accuracy, null);
     });
   });
-}
+});
 
 describe("helped and hurt", () => {
   test("a figure moves the estimate in the direction its effect says", async () => {

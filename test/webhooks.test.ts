@@ -8,6 +8,8 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { Webhook } from "standardwebhooks";
 import { startHarness, transports, type Harness, type Transport } from "./support/harness.ts";
+import { expectError } from "./support/expect_error.ts";
+import { describeMatrix } from "./support/describe_matrix.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "./support/webhook_receiver.ts";
 
 let harness: Harness;
@@ -23,16 +25,10 @@ after(async () => {
   await receiver.close();
 });
 
-function expectError(answer: { status: number; body: any }, status: number, code: string) {
-  assert.equal(answer.status, status, JSON.stringify(answer.body));
-  assert.equal(answer.body.error.code, code, JSON.stringify(answer.body));
-}
-
 let paths = 0;
 const hookPath = () => `/hooks/${++paths}`;
 
-for (const index of [0, 1]) {
-  const name = index === 0 ? "in-process" : "http";
+describeMatrix(({ index, name }) => {
   const transport = (): Transport => transports(harness)[index];
   const send = (method: string, path: string, body?: unknown, key = harness.world.keys.write) => transport().request(method, path, { key, body });
   const create = async (extra: Record<string, unknown> = {}, key = harness.world.keys.write) => {
@@ -236,7 +232,7 @@ for (const index of [0, 1]) {
       await remove(created.id);
     });
   });
-}
+});
 
 describe("the demo world's webhook", () => {
   test("webhooks.endpoint is A's disabled demo receiver with its queued ping (webhooks.delivery)", async () => {

@@ -9,6 +9,8 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startHarness, transports, type Harness } from "./support/harness.ts";
+import { expectError } from "./support/expect_error.ts";
+import { describeMatrix } from "./support/describe_matrix.ts";
 import { manualClock } from "./support/manual_clock.ts";
 import { freshLinkedAccount } from "./support/scheduled_post_rows.ts";
 import { ensureDemoWorkers, type DemoWorkers } from "../core/demo/demo_workers.ts";
@@ -77,16 +79,12 @@ test("the demo has a Worker of each shape, a foreign one, at least three suggest
   assert.deepEqual({ workers: harness.world.workers, suggestions: harness.world.suggestions }, demo, "the demo world publishes the same ids");
 });
 
-for (const index of [0, 1]) {
-  describe(`Workers over ${index === 0 ? "in-process" : "http"}`, () => {
+describeMatrix(({ index, name, transport }) => {
+  describe(`Workers over ${name}`, () => {
     const call = (method: string, path: string, body?: unknown, key = harness.world.keys.write, headers: Record<string, string> = {}) =>
-      transports(harness)[index].request(method, path, { key, body, headers });
+      transport(harness).request(method, path, { key, body, headers });
     const action = (id: number | string, verb: "draft" | "schedule" | "dismiss", body: unknown = {}, key?: string, headers?: Record<string, string>) =>
       call("POST", `/v1/workers/suggestions/${id}/${verb}`, body, key, headers);
-    const expectError = (answer: { status: number; body: any }, status: number, code: string, label = "") => {
-      assert.equal(answer.status, status, `${label} ${JSON.stringify(answer.body)}`);
-      assert.equal(answer.body.error.code, code, label);
-    };
 
     test("GET /v1/workers lists every Worker of the account, not paginated, with shape as the last key", async () => {
       const productId = harness.world.products[0];
@@ -224,7 +222,7 @@ for (const index of [0, 1]) {
       const narrowed = await call("GET", `/v1/workers/suggestions?worker_id=${linked.id}&account_id=${harness.world.accounts.linked}`);
       assert.equal(narrowed.status, 200);
       expectError(await call("GET", `/v1/workers/suggestions?account_id=${harness.world.accounts.other_user}`), 404, "account_not_found");
-      expectError(await transports(harness)[index].request("GET", "/v1/workers/suggestions"), 401, "unauthorized");
+      expectError(await transport(harness).request("GET", "/v1/workers/suggestions"), 401, "unauthorized");
       const lapsed = await call("GET", "/v1/workers/suggestions", undefined, harness.world.keys.lapsed);
       assert.equal(lapsed.status, 403);
       assert.match(lapsed.body.error, /^subscription_required:/, "the legacy string error");
@@ -429,7 +427,7 @@ for (const index of [0, 1]) {
       assert.equal(listed.body.data[0].status, "to_review");
     });
   });
-}
+});
 
 describe("when the scheduling service is unreachable", () => {
   let failing: Harness;

@@ -2,6 +2,7 @@
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { startHarness, transports, type Harness } from "./support/harness.ts";
+import { describeMatrix } from "./support/describe_matrix.ts";
 import { daysFromToday, manualClock } from "./support/manual_clock.ts";
 import { createContextInner } from "../core/context.ts";
 import { consumeAllowances } from "../core/limits/allowances.ts";
@@ -21,9 +22,9 @@ async function allowanceUsed(ownerId: string): Promise<number> {
   return outcome.status === "allowed" ? outcome.allowances[0].used : -1;
 }
 
-for (const index of [0, 1]) {
-  describe(`lookups over ${index === 0 ? "in-process" : "http"}`, () => {
-    const get = (path: string, key = harness.world.keys.write) => transports(harness)[index].request("GET", path, { key });
+describeMatrix(({ name, transport }) => {
+  describe(`lookups over ${name}`, () => {
+    const get = (path: string, key = harness.world.keys.write) => transport(harness).request("GET", path, { key });
     const x = () => harness.world.x!;
 
     test("a profile by handle, @ optional", async () => {
@@ -80,7 +81,7 @@ for (const index of [0, 1]) {
       }
     });
   });
-}
+});
 
 describe("what a lookup costs", () => {
   test("a repeat within 15 minutes is served from the cache and spends no daily allowance; after that it does", async () => {

@@ -27,6 +27,11 @@ export interface OpenDatabaseOptions {
   dataDir?: string | null;
   /** Pool size; default 10 for PostgreSQL and 4 for embedded. */
   poolSize?: number;
+  /**
+   * In memory only: start from this PGlite data dir dump (`dumpDataDir()`) instead of an empty
+   * cluster, which skips initdb; the test harness starts every instance from a migrated one.
+   */
+  loadDataDir?: Blob;
   /** Receives server NOTICE messages (`create table if not exists` ...); silenced by default. */
   onNotice?: (notice: postgres.Notice) => void;
 }
@@ -54,7 +59,7 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
   const onnotice = options.onNotice ?? (() => {});
   if (options.databaseUrl) return openPostgres(options.databaseUrl, options.poolSize ?? 10, onnotice);
   const dataDir = options.dataDir === undefined ? ".threadline" : options.dataDir;
-  return openEmbedded(dataDir === null ? null : resolve(dataDir), options.poolSize ?? 4, onnotice);
+  return openEmbedded(dataDir === null ? null : resolve(dataDir), options.poolSize ?? 4, onnotice, options.loadDataDir);
 }
 
 async function openPostgres(databaseUrl: string, poolSize: number, onnotice: (notice: postgres.Notice) => void): Promise<Database> {
@@ -76,7 +81,12 @@ async function openPostgres(databaseUrl: string, poolSize: number, onnotice: (no
   return { sql, mode: "postgres", close: once(() => sql.end({ timeout: 5 })) };
 }
 
-async function openEmbedded(dataDir: string | null, poolSize: number, onnotice: (notice: postgres.Notice) => void): Promise<Database> {
+async function openEmbedded(
+  dataDir: string | null,
+  poolSize: number,
+  onnotice: (notice: postgres.Notice) => void,
+  loadDataDir: Blob | undefined,
+): Promise<Database> {
   const lockPath = dataDir === null ? null : join(dataDir, "pgdata.lock");
   if (dataDir !== null && lockPath !== null) {
     await mkdir(dataDir, { recursive: true });
@@ -87,7 +97,7 @@ async function openEmbedded(dataDir: string | null, poolSize: number, onnotice: 
   try {
     // pg_trgm: the contact search's trigram index (migration 0023).
     const options = { extensions: { pg_trgm } };
-    pglite = dataDir === null ? await PGlite.create(options) : await PGlite.create({ ...options, dataDir: join(dataDir, "pgdata") });
+    pglite = dataDir === null ? await PGlite.create({ ...options, loadDataDir }) : await PGlite.create({ ...options, dataDir: join(dataDir, "pgdata") });
     // Connections past maxConnections are reset by the server. Twice the pool leaves room
     // for a reconnect that arrives before the server has counted the old socket closed;
     // extra connections cost nothing, since PGlite runs one message at a time anyway.

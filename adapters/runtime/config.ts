@@ -23,6 +23,8 @@ export interface ThreadlineConfig {
   dataDir?: string | null;
   /** Database pool size (default 10 for PostgreSQL, 4 embedded). */
   poolSize?: number;
+  /** With `dataDir: null`: the in-memory database starts from this PGlite dump (`dumpDataDir()`), as tests start from a migrated one. */
+  loadDataDir?: Blob;
   /** Prefix of issued API keys (default `sxk_`). */
   keyPrefix?: string;
   /** Public URL of the server (e.g. `https://api.example.com`), used in the OpenAPI `servers`. */

@@ -71,7 +71,7 @@ export async function openRuntime(router: AnyRouter, config: ThreadlineConfig): 
   // protocol messages of concurrent connections outside transactions (seen here as
   // `portal "" does not exist`), so the embedded pool is one pipelined connection.
   const poolSize = config.databaseUrl ? config.poolSize : 1;
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize, loadDataDir: config.loadDataDir });
   const clock = config.clock ?? systemClock;
   let ports: Ports;
   try {

@@ -10,12 +10,6 @@ export async function usedToday(harness: Harness, bucket: BucketName, mainAccoun
   return (await requestCounters.consume([check], clock.now())).windows[0].used;
 }
 
-/** Asserts an error answer's status and code. */
-export function expectError(answer: { status: number; body: any }, status: number, code: string) {
-  assert.equal(answer.status, status, JSON.stringify(answer.body));
-  assert.equal(answer.body.error.code, code, JSON.stringify(answer.body));
-}
-
 /** Deletes every feed of `accountId` (each suite case starts from none). */
 export async function clearFeeds(transport: Transport, key: string, accountId: string): Promise<void> {
   const list = await transport.request("GET", `/v1/engage/feeds?account_id=${accountId}`, { key });

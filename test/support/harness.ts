@@ -11,6 +11,7 @@ import { toNodeHandler } from "srvx/node";
 import { createThreadline, type Threadline, type ThreadlineConfig } from "../../mod.ts";
 import type { Services } from "../../core/context.ts";
 import { ensureDemoWorld, type DemoWorld } from "../../core/demo/demo_world.ts";
+import { migratedEmbeddedTemplate } from "./embedded_template.ts";
 import { createTestDatabase, testRedisPrefix, type TestDatabase } from "./test_database.ts";
 import { responseProblems } from "./response_schemas.ts";
 
@@ -34,6 +35,9 @@ export async function startHarness(options: { config?: Partial<ThreadlineConfig>
   const config: ThreadlineConfig = {
     databaseUrl: database.url,
     dataDir: null,
+    // Embedded, the in-memory database starts migrated (embedded_template.ts): initdb and
+    // the migrations run once per suite run, not once per instance.
+    loadDataDir: database.url ? undefined : await migratedEmbeddedTemplate(),
     redisUrl: process.env.REDIS_URL,
     redisPrefix: options.share?.config.redisPrefix ?? testRedisPrefix(),
     // Each case sends its own X-Forwarded-For so the failed-attempt limiter of one case

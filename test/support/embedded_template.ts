@@ -1,0 +1,81 @@
+/**
+ * A migrated embedded database that test instances start from. PGlite's initdb and the
+ * migrations are most of an in-memory instance's start, so the first test process that
+ * needs one builds it once, as a PGlite data dir dump (`dumpDataDir`) in the system's
+ * temporary directory named by a hash of the migrations and the PGlite version, and every
+ * instance after loads it (PGlite `loadDataDir`). The runtime still runs its migrations on
+ * it: they find everything applied.
+ */
+import { createHash } from "node:crypto";
+import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import postgres from "postgres";
+import { CORE_CHAIN } from "../../core/db/migrate.ts";
+import { migrate } from "../../adapters/postgres/migrate.ts";
+import { migrateSimulatedNetwork, SIMULATED_NETWORK_CHAIN } from "../../adapters/x/simulated/simulated_migrations.ts";
+
+const CHAINS = [CORE_CHAIN.directory, SIMULATED_NETWORK_CHAIN.directory];
+
+let template: Promise<Blob> | undefined;
+
+/** The dump of a database with core's and the simulated network's migrations applied (built once per set of migrations). */
+export function migratedEmbeddedTemplate(): Promise<Blob> {
+  template ??= loadOrBuild();
+  return template;
+}
+
+async function loadOrBuild(): Promise<Blob> {
+  const dir = join(tmpdir(), "threadline-test-templates");
+  const path = join(dir, `${await templateKey()}.tar`);
+  try {
+    return new Blob([await readFile(path)]);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+  const dump = await buildTemplate();
+  // Written aside and renamed into place, so a parallel test process never reads half a file.
+  await mkdir(dir, { recursive: true });
+  const draft = `${path}.${process.pid}.${Date.now()}`;
+  await writeFile(draft, new Uint8Array(await dump.arrayBuffer()));
+  await rename(draft, path);
+  return dump;
+}
+
+/** A hash of what the dump depends on: every migration file and the PGlite release. */
+async function templateKey(): Promise<string> {
+  const hash = createHash("sha256");
+  // The package exports no package.json; it sits one folder above the entry point (dist/).
+  const pglite = JSON.parse(await readFile(fileURLToPath(new URL("../package.json", import.meta.resolve("@electric-sql/pglite"))), "utf8"));
+  hash.update(`pglite ${pglite.version}\n`);
+  for (const directory of CHAINS) {
+    const path = fileURLToPath(directory);
+    for (const file of (await readdir(path)).sort()) hash.update(`${file}\n`).update(await readFile(join(path, file)));
+  }
+  return `migrated-${hash.digest("hex").slice(0, 16)}`;
+}
+
+/** Migrates a fresh in-memory PGlite as the runtime opens it (same extensions) and dumps it. */
+async function buildTemplate(): Promise<Blob> {
+  const pglite = await PGlite.create({ extensions: { pg_trgm } });
+  try {
+    const server = new PGLiteSocketServer({ db: pglite, host: "127.0.0.1", port: 0 });
+    await server.start();
+    const [host, port] = server.getServerConn().split(":");
+    const sql = postgres({ host, port: Number(port), database: "postgres", username: "postgres", max: 1, onnotice: () => {} });
+    try {
+      await migrate(sql);
+      await migrateSimulatedNetwork(sql);
+    } finally {
+      await sql.end({ timeout: 5 });
+      await server.stop();
+    }
+    return await pglite.dumpDataDir("none");
+  } finally {
+    await pglite.close();
+  }
+}
