@@ -15,6 +15,7 @@ import { callNetwork } from "../network/call_network.ts";
 import type { NetworkPost } from "../network/network_records.ts";
 import { modelApiError } from "../model/model_api_error.ts";
 import { saveStyleGuide } from "./context_queries.ts";
+import { DAY_MS } from "../time/durations.ts";
 
 /** Posts a guide needs (spec: "fewer than 5 recent posts" falls back to live). */
 export const MIN_POSTS = 5;
@@ -25,7 +26,7 @@ const LIVE_REQUESTS = 4;
 export async function regenerateStyleGuide(ctx: AccountContext) {
   await oncePerHour(ctx);
   const now = ctx.services.clock.now();
-  const since = new Date(now - STORED_DAYS * 86_400_000).toISOString();
+  const since = new Date(now - STORED_DAYS * DAY_MS).toISOString();
   let posts = await originals(ctx, { since, pages: 1 });
   let source: "stored" | "live" = "stored";
   if (posts.length < MIN_POSTS) {

@@ -7,9 +7,7 @@ import type { Sql } from "../db/sql.ts";
 import type { PageReader } from "../network/page_reader.ts";
 import type { SocialNetwork } from "../network/social_network.ts";
 import type { AudienceSyncState } from "./audience_sync_queries.ts";
-
-/** A day in milliseconds. */
-export const DAY_MS = 86_400_000;
+import { DAY_MS } from "../time/durations.ts";
 
 /** The sync's bounds and rhythm. */
 export const AUDIENCE_SYNC_LIMITS = {

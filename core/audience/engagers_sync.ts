@@ -18,7 +18,8 @@ import {
   saveAudienceSyncState,
   saveRepostReads,
 } from "./audience_sync_queries.ts";
-import { AUDIENCE_SYNC_LIMITS, type AudienceSyncDeps, DAY_MS, nextRun, spent } from "./audience_sync_rhythm.ts";
+import { AUDIENCE_SYNC_LIMITS, type AudienceSyncDeps, nextRun, spent } from "./audience_sync_rhythm.ts";
+import { DAY_MS } from "../time/durations.ts";
 import { recountEngagement, upsertContactProfiles } from "./contacts_queries.ts";
 
 /** One run of the engagers: profiles of new repliers, reposters of posts whose counter moved, then the recount. */

@@ -8,16 +8,16 @@ import { callNetwork } from "../network/call_network.ts";
 import type { NetworkPost } from "../network/network_records.ts";
 import { viralFeatureRow } from "./viral_features.ts";
 import type { HistoryPost } from "./viral_model.ts";
+import { DAY_MS } from "../time/durations.ts";
 
-const DAY = 86_400_000;
 /** Pages of 100 read at most (a very active account's 90 days are cut at 500 posts). */
 const MAX_PAGES = 5;
 
 /** The usable history of the context's account and the window it came from. */
 export async function accountHistory(ctx: AccountContext): Promise<{ posts: HistoryPost[]; since: string; until: string }> {
   const now = ctx.services.clock.now();
-  const since = new Date(now - 90 * DAY).toISOString();
-  const until = new Date(now - 3 * DAY).toISOString();
+  const since = new Date(now - 90 * DAY_MS).toISOString();
+  const until = new Date(now - 3 * DAY_MS).toISOString();
   const originals: NetworkPost[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {

@@ -29,8 +29,7 @@ import {
   upsertReceivedReplies,
 } from "./content_sync_queries.ts";
 import { isReceivedReply, ownPostRow, receivedReplyRow } from "./own_content_rows.ts";
-
-const DAY_MS = 86_400_000;
+import { DAY_MS } from "../time/durations.ts";
 
 /** The sync's bounds. */
 export const CONTENT_SYNC_LIMITS = {

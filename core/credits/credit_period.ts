@@ -4,6 +4,7 @@
  * 28 February), a daily pool at midnight UTC.
  */
 import type { CreditAllowance } from "../limits/plans.ts";
+import { DAY_MS } from "../time/durations.ts";
 
 /** A period's bounds. */
 export interface CreditPeriod {
@@ -15,7 +16,7 @@ export interface CreditPeriod {
 export function creditPeriodAt(allowance: CreditAllowance, anchor: Date, now: Date): CreditPeriod {
   if (allowance.period === "daily") {
     const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-    return { start, end: new Date(start.getTime() + 86_400_000) };
+    return { start, end: new Date(start.getTime() + DAY_MS) };
   }
   // Before the billing date itself (a clock slightly behind the database's), the first period applies.
   if (now < anchor) return { start: anchor, end: addMonths(anchor, 1) };

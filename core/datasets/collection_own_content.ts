@@ -11,6 +11,7 @@ import { type CollectionFilters, passesFilters } from "./collection_filters.ts";
 import type { WalkCounts } from "./collection_walk.ts";
 import type { NewDatasetRow } from "./datasets_queries.ts";
 import { postColumns } from "./row_columns.ts";
+import { DAY_MS } from "../time/durations.ts";
 
 /** `filters.since_days` when not given (supplement: own posts). */
 export const DEFAULT_SINCE_DAYS = 90;
@@ -33,7 +34,7 @@ export async function readOwnContent(
 ): Promise<OwnContent> {
   const { accountId, source, filters } = options;
   const me = await network.userById(accountId);
-  const since = new Date(options.nowMs - (filters.since_days ?? DEFAULT_SINCE_DAYS) * 86_400_000).toISOString();
+  const since = new Date(options.nowMs - (filters.since_days ?? DEFAULT_SINCE_DAYS) * DAY_MS).toISOString();
   const posts: NetworkPost[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < OWN_CONTENT_PAGES; page++) {

@@ -38,7 +38,8 @@ import { newLease } from "../publishing/publication_lease.ts";
 import { isPermanentFailure } from "../scheduling/publish_failure.ts";
 import { lockDmAccount, type MessageRow, reauthRequiredAt, setReauthRequired } from "./dm_queries.ts";
 import { claimMessage, countSentInWindow, markMessageFailed, markMessageSent, recordSendingText, releaseMessage } from "./dm_send_queries.ts";
-import { DAY_MS, dmAllowanceOf } from "./dm_limits.ts";
+import { dmAllowanceOf } from "./dm_limits.ts";
+import { DAY_MS } from "../time/durations.ts";
 import { type DmPerson, fillTokens, hasTokens } from "./dm_text.ts";
 
 /** What sending needs: the pool (it commits message by message), the network, the clock. */

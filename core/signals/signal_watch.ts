@@ -11,7 +11,8 @@
 import type { NetworkPost, NetworkUser, Page } from "../network/network_records.ts";
 import type { SocialNetwork } from "../network/social_network.ts";
 import { postUrl } from "../network/post_url.ts";
-import { AGENT_RUN_LIMITS, DAY_MS } from "./agent_run_rhythm.ts";
+import { AGENT_RUN_LIMITS } from "./agent_run_rhythm.ts";
+import { DAY_MS } from "../time/durations.ts";
 import type { LeadProvenance, SignalType } from "./signal_schema.ts";
 import { advancePostCursor, isNewPost, type SignalCursor } from "./signal_watch_cursor.ts";
 
