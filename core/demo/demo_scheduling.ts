@@ -6,7 +6,7 @@
  */
 import type { Services } from "../context.ts";
 import type { Sql } from "../db/sql.ts";
-import { deductPostQuota, postQuotaOf } from "../scheduling/post_quota.ts";
+import { deductPostQuota, postQuotaOf } from "../post_quota/post_quota.ts";
 import { schedulePublication } from "../scheduling/schedule_publication.ts";
 import { insertPost, postById, updatePostColumns } from "../scheduling/scheduled_posts_queries.ts";
 import { publishNow } from "../scheduling/publish_post.ts";

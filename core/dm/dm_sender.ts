@@ -35,7 +35,7 @@ import type { NetworkDm } from "../network/network_records.ts";
 import type { SocialNetwork } from "../network/social_network.ts";
 import type { Lease } from "../publishing/lease_queries.ts";
 import { newLease } from "../publishing/publication_lease.ts";
-import { isPermanentFailure } from "../scheduling/publish_failure.ts";
+import { isPermanentFailure } from "../network/permanent_failure.ts";
 import { lockDmAccount, type MessageRow, reauthRequiredAt, setReauthRequired } from "./dm_queries.ts";
 import { claimMessage, countSentInWindow, markMessageFailed, markMessageSent, recordSendingText, releaseMessage } from "./dm_send_queries.ts";
 import { dmAllowanceOf } from "./dm_limits.ts";

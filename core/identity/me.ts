@@ -1,7 +1,7 @@
 /** `GET /v1/me`: who the key belongs to, its plan and limits, the credit pool, and the key itself. */
 import type { KeyContext } from "../context.ts";
 import { creditOwner, creditState, type CreditState } from "../credits/credits.ts";
-import { postQuotaOf } from "../scheduling/post_quota.ts";
+import { postQuotaOf } from "../post_quota/post_quota.ts";
 
 /** Describes the calling key and its owner. */
 export async function describeMe(ctx: KeyContext) {

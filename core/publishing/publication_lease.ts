@@ -6,7 +6,7 @@
  */
 import type { Queryable, Sql } from "../db/sql.ts";
 import type { JobRow } from "../jobs/jobs_queries.ts";
-import { refundPostQuota } from "../scheduling/post_quota.ts";
+import { refundPostQuota } from "../post_quota/post_quota.ts";
 import { type HeldRow, type Lease, lockHeld } from "./lease_queries.ts";
 
 /** A lease for a new publish call: its own random holder, after `holderPrefix` (a job worker's, so shutdown can release its leases). */

@@ -12,7 +12,7 @@ import { nextFreeSlot } from "../queue/next_free_slot.ts";
 import { commitPhase } from "../idempotency/record_phase.ts";
 import { assertOnboarded, assertSchedulerReachable } from "./scheduling_gate.ts";
 import { checkParts, checkScheduleTime, checkTags, type ContentInput, partsOf } from "./post_content.ts";
-import { deductPostQuota } from "./post_quota.ts";
+import { deductPostQuota } from "../post_quota/post_quota.ts";
 import { schedulePublication } from "./schedule_publication.ts";
 import { recordPostEvent } from "../events/post_events.ts";
 import { accountHasPremium, insertPost, setPostTags, updatePostColumns } from "./scheduled_posts_queries.ts";

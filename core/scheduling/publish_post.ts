@@ -22,7 +22,8 @@ import type { NetworkPost } from "../network/network_records.ts";
 import type { SocialNetwork } from "../network/social_network.ts";
 import { releaseLease } from "../publishing/lease_queries.ts";
 import { failHeldPublication, isFinalAttempt, newLease, retryWhileBusy } from "../publishing/publication_lease.ts";
-import { failureReason, isPermanentFailure } from "./publish_failure.ts";
+import { isPermanentFailure } from "../network/permanent_failure.ts";
+import { failureReason } from "./publish_failure.ts";
 import {
   claimPost,
   heldPost,
