@@ -23,7 +23,8 @@ import type { JobRow } from "../jobs/jobs_queries.ts";
 import { NetworkError, NetworkTimeoutError } from "../network/network_errors.ts";
 import { isPermanentFailure } from "../network/permanent_failure.ts";
 import type { SocialNetwork } from "../network/social_network.ts";
-import { failHeldPublication, isFinalAttempt, newLease } from "../publishing/publication_lease.ts";
+import { failHeldPublication, isFinalAttempt } from "../publishing/publication_lease.ts";
+import { newLease } from "../leases/lease.ts";
 import type { ArticleJobPayload } from "./article_publication.ts";
 import {
   type ArticleHolder,

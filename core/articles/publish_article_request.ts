@@ -13,7 +13,7 @@ import type { KeyContext } from "../context.ts";
 import { ApiError, retryableError } from "../errors.ts";
 import { NetworkRejectedError } from "../network/network_errors.ts";
 import { deductPostQuota } from "../post_quota/post_quota.ts";
-import { newLease, retryWhileBusy } from "../publishing/publication_lease.ts";
+import { newLease, retryWhileBusy } from "../leases/lease.ts";
 import { reachableArticle } from "./article_access.ts";
 import { enqueueArticlePublication } from "./article_publication.ts";
 import { type ArticleHolder, startPublication } from "./article_publish_queries.ts";

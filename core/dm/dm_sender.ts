@@ -33,8 +33,7 @@ import {
 } from "../network/network_errors.ts";
 import type { NetworkDm } from "../network/network_records.ts";
 import type { SocialNetwork } from "../network/social_network.ts";
-import type { Lease } from "../publishing/lease_queries.ts";
-import { newLease } from "../publishing/publication_lease.ts";
+import { type Lease, newLease } from "../leases/lease.ts";
 import { isPermanentFailure } from "../network/permanent_failure.ts";
 import { lockDmAccount, type MessageRow, reauthRequiredAt, setReauthRequired } from "./dm_queries.ts";
 import { claimMessage, countSentInWindow, markMessageFailed, markMessageSent, recordSendingText, releaseMessage } from "./dm_send_queries.ts";
@@ -53,7 +52,7 @@ export interface DmSendDeps {
 export interface DmSendOptions {
   /** The claim's lease (default 120 s, the publisher's). */
   leaseSeconds?: number;
-  /** Prefix of the holder (a job worker's id, so its shutdown releases what it held). */
+  /** Prefix of the holder (a job runner's, so its shutdown releases what it held). */
   holderPrefix?: string;
   /** Messages one run settles at most (default: until none is due). */
   maxMessages?: number;

@@ -9,8 +9,8 @@ import { claimDueDeliveries } from "./deliveries_queries.ts";
 import { attemptDelivery, type DeliveryDeps } from "./deliver_attempt.ts";
 import { DELIVERY_TIMEOUT_MS } from "./delivery_schedule.ts";
 
-/** How long a claim holds a delivery: an attempt's bound and a margin. */
-export const DELIVERY_LEASE_MS = DELIVERY_TIMEOUT_MS + 50_000;
+/** How long a claim holds a delivery, in seconds: an attempt's bound and a margin. */
+export const DELIVERY_LEASE_SECONDS = (DELIVERY_TIMEOUT_MS + 50_000) / 1000;
 
 /** How one run claims. */
 export interface DeliverDueOptions {
@@ -20,7 +20,7 @@ export interface DeliverDueOptions {
   batchSize?: number;
   /** Posts in flight at once; default 50. */
   concurrency?: number;
-  /** Batches per run before giving the worker back; default 50. */
+  /** Batches per run before giving the job runner back; default 50. */
   maxBatches?: number;
 }
 
@@ -29,7 +29,8 @@ export async function deliverDue(deps: DeliveryDeps, options: DeliverDueOptions)
   const batchSize = options.batchSize ?? 100;
   let attempted = 0;
   for (let batch = 0; batch < (options.maxBatches ?? 50); batch++) {
-    const claimed = await claimDueDeliveries(deps.sql, options.holder, new Date(deps.clock.now()), DELIVERY_LEASE_MS, batchSize);
+    const lease = { holder: options.holder, leaseSeconds: DELIVERY_LEASE_SECONDS };
+    const claimed = await claimDueDeliveries(deps.sql, lease, new Date(deps.clock.now()), batchSize);
     if (claimed.length === 0) break;
     let next = 0;
     const lane = async () => {
