@@ -40,6 +40,7 @@ import { claimMessage, countSentInWindow, markMessageFailed, markMessageSent, re
 import { dmAllowanceOf } from "./dm_limits.ts";
 import { DAY_MS } from "../time/durations.ts";
 import { type DmPerson, fillTokens, hasTokens } from "./dm_text.ts";
+import { pageWalker } from "../network/page_walker.ts";
 
 /** What sending needs: the pool (it commits message by message), the network, the clock. */
 export interface DmSendDeps {
@@ -211,17 +212,14 @@ export function isAuthLost(error: unknown): boolean {
 /** The DM to the recipient with `text` sent since the message was queued, when it landed. */
 async function findLanded(network: SocialNetwork, row: MessageRow, text: string): Promise<NetworkDm | undefined> {
   const since = row.created_at.getTime() - 60_000;
-  let cursor: string | undefined;
-  for (let page = 0; page < RECONCILE_PAGES; page++) {
-    const dms = await network.directMessages(row.account_id, { limit: 100, ...(cursor ? { cursor } : {}) });
-    for (const dm of dms.items) {
-      if (dm.senderId === row.account_id && dm.recipientId === row.recipient_id && dm.text === text) return dm;
-    }
+  let landed: NetworkDm | undefined;
+  const readPage = (cursor: string | undefined) => network.directMessages(row.account_id, { limit: 100, ...(cursor ? { cursor } : {}) });
+  await pageWalker(RECONCILE_PAGES).walkPages("direct messages", readPage, undefined, (dms) => {
+    landed = dms.items.find((dm) => dm.senderId === row.account_id && dm.recipientId === row.recipient_id && dm.text === text);
     const oldest = dms.items.at(-1);
-    if (!dms.nextCursor || (oldest && Date.parse(oldest.createdAt) < since)) return undefined;
-    cursor = dms.nextCursor;
-  }
-  return undefined;
+    return !landed && !(oldest && Date.parse(oldest.createdAt) < since);
+  });
+  return landed;
 }
 
 /** Who the tokens name: the row's name and handle, or the network's profile when the row lacks them. */
