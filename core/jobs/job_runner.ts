@@ -6,6 +6,7 @@
 import type { Queryable } from "../db/sql.ts";
 import { claimJobs, completeJobs, extendJobLeases, failJob, type JobRow } from "./jobs_queries.ts";
 import { claimLagSeconds, errorFacts, type JobEventListener } from "./job_events.ts";
+import { mapBounded } from "../concurrency/map_bounded.ts";
 
 /**
  * Does the work of one job. Jobs run at least once, not exactly once: a runner that dies
@@ -77,7 +78,7 @@ export async function runJobsOnce(options: RunJobsOptions): Promise<RunJobsResul
   const succeeded: number[] = [];
   const failures: { job: JobRow; error: unknown }[] = [];
   try {
-    await forEachLimited(jobs, options.concurrency ?? batchSize, async (job) => {
+    await mapBounded(jobs, options.concurrency ?? batchSize, async (job) => {
       try {
         const handler = Object.hasOwn(handlers, job.kind) ? handlers[job.kind] : undefined;
         if (!handler) throw new Error(`No handler for job kind "${job.kind}"`);
@@ -102,13 +103,4 @@ export async function runJobsOnce(options: RunJobsOptions): Promise<RunJobsResul
     else if (row) result.retried++;
   }
   return result;
-}
-
-/** Runs `work` over `items` with at most `limit` calls in flight. */
-async function forEachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) await work(items[next++]);
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane));
 }

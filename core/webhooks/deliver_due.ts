@@ -5,6 +5,7 @@
  * dies mid-attempt leaves the lease to run out, and the same delivery (same `webhook-id`)
  * is posted again.
  */
+import { mapBounded } from "../concurrency/map_bounded.ts";
 import { claimDueDeliveries } from "./deliveries_queries.ts";
 import { attemptDelivery, type DeliveryDeps } from "./deliver_attempt.ts";
 import { DELIVERY_TIMEOUT_MS } from "./delivery_schedule.ts";
@@ -32,11 +33,7 @@ export async function deliverDue(deps: DeliveryDeps, options: DeliverDueOptions)
     const lease = { holder: options.holder, leaseSeconds: DELIVERY_LEASE_SECONDS };
     const claimed = await claimDueDeliveries(deps.sql, lease, new Date(deps.clock.now()), batchSize);
     if (claimed.length === 0) break;
-    let next = 0;
-    const lane = async () => {
-      while (next < claimed.length) await attemptDelivery(deps, claimed[next++], options.holder);
-    };
-    await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 50, claimed.length) }, lane));
+    await mapBounded(claimed, options.concurrency ?? 50, (delivery) => attemptDelivery(deps, delivery, options.holder));
     attempted += claimed.length;
   }
   return attempted;

@@ -1,4 +1,7 @@
-/** Running a task per item with at most a few in flight at once. */
+/**
+ * Running a task per item with at most a few in flight at once: written once for the job
+ * runner's handlers, webhook deliveries and dataset outreach drafts.
+ */
 
 /**
  * Calls `task` for every item, at most `limit` at a time, and resolves once all have
