@@ -11,7 +11,7 @@ import type { Queryable, Sql } from "../db/sql.ts";
 import { ApiError } from "../errors.ts";
 import type { Principal } from "../auth/principal.ts";
 import { planById, type Plan } from "../limits/plans.ts";
-import { creditPeriodAt } from "./credit_period.ts";
+import { creditPeriodAt } from "../time/credit_period.ts";
 import { insertPool, keptForReference, poolForUpdate, poolRow, recordMovement, rollPool, expiredPools, type PoolRow } from "./credits_queries.ts";
 import { remainingOf } from "./pool_remaining.ts";
 

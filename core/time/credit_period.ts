@@ -1,10 +1,18 @@
 /**
- * Credit pool periods (spec: AI credits): a monthly pool renews on the billing date
- * (the anchor's day of month, clamped to short months: a 31st anchor renews on
- * 28 February), a daily pool at midnight UTC.
+ * Credit pool periods (spec: AI credits), also the post quota's billing month: a monthly
+ * period renews on the billing date (the anchor's day of month, clamped to short months: a
+ * 31st anchor renews on 28 February), a daily one at midnight UTC.
  */
-import type { CreditAllowance } from "../limits/plans.ts";
-import { DAY_MS } from "../time/durations.ts";
+import { DAY_MS } from "./durations.ts";
+
+/**
+ * The AI credit pool (spec: AI credits): paid plans get a monthly pool from the
+ * billing date, trials a daily pool. One credit is one cent of model spend.
+ */
+export interface CreditAllowance {
+  period: "monthly" | "daily";
+  credits: number;
+}
 
 /** A period's bounds. */
 export interface CreditPeriod {
