@@ -219,7 +219,7 @@ export async function sweepStaleJobs(sql: Queryable): Promise<{ requeued: number
        set status = case when attempts >= max_attempts then 'failed' else 'queued' end,
            finished_at = case when attempts >= max_attempts then now() end,
            run_at = now(),
-           last_error = 'Lease of job runner "' || locked_by || '" expired at ' || locked_until::text,
+           last_error = 'Lease of worker "' || locked_by || '" expired at ' || locked_until::text,
            locked_by = null,
            locked_until = null,
            updated_at = now()
@@ -239,7 +239,7 @@ export async function releaseJobsHeldBy(sql: Queryable, workerId: string): Promi
   return sql<JobRow[]>`
     update jobs
        set status = 'queued', run_at = now(), attempts = greatest(attempts - 1, 0),
-           last_error = 'Released by job runner "' || locked_by || '" shutting down',
+           last_error = 'Released by worker "' || locked_by || '" shutting down',
            locked_by = null, locked_until = null, updated_at = now()
      where status = 'running' and locked_by = ${workerId}
     returning *`;
