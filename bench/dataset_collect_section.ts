@@ -1,7 +1,7 @@
 /**
  * The dataset collection section of `npm run bench` (docs/areas.md "Datasets"):
  * collecting the repliers of a post through the full REST path (`POST /v1/datasets`, `202`),
- * with the `build_dataset` job run in process the way a worker runs it while the client
+ * with the `build_dataset` job run in process the way a job runner runs it while the client
  * polls `GET /v1/datasets/{id}` (every 50 ms here; the real client polls every 5 s): time to
  * `ready` and rows/s. The issue asks for a post with 1,000 repliers; the simulated world's
  * largest fixture post (`x.large_post_id`) has fewer (891 in the default world), so the

@@ -2,9 +2,9 @@
  * The publisher section of `npm run bench` (docs/areas.md "Scheduling"): 10,000 posts of one account
  * (enterprise plan) due in the same minute on real PostgreSQL, published through the
  * simulated network by the job runner started the way `threadline serve` starts it (a bree
- * worker thread with its own pool and its own network). Measures the time from the due
+ * job thread with its own pool and its own network). Measures the time from the due
  * minute until every post is `sent` (target: all within 15 s of their minute on this
- * 2-core machine), the spread of `sent_at`, and the process's peak RSS (worker thread
+ * 2-core machine), the spread of `sent_at`, and the process's peak RSS (job thread
  * included: threads share the process) sampled every 100 ms.
  *
  * Alone: `tsx bench/scheduling_section.ts` (same storage rules as the bench: DATABASE_URL,
@@ -51,7 +51,7 @@ export async function measureScheduling(target: SchedulingTarget, notPostgres: s
   console.log("");
   console.log(`Publisher: ${count} posts of one account due in the same minute, published by the job runner as \`serve\` starts it`);
   if (notPostgres || !target.databaseUrl) {
-    const reason = `needs PostgreSQL (the target and the worker-thread runner are for a real server), got ${notPostgres ?? "no database URL"}`;
+    const reason = `needs PostgreSQL (the target and the job-thread runner are for a real server), got ${notPostgres ?? "no database URL"}`;
     console.log(`publisher: SKIPPED: ${reason}`);
     return { skipped: reason };
   }
@@ -142,9 +142,9 @@ export async function measureScheduling(target: SchedulingTarget, notPostgres: s
     ),
   );
   console.log(
-    `(seconds after the due minute, from each post's sent_at; one worker thread (pool 4) with the publish lane claiming ${lane?.batchSize} ` +
+    `(seconds after the due minute, from each post's sent_at; one job thread (pool 4) with the publish lane claiming ${lane?.batchSize} ` +
       `and running ${lane?.concurrency} at once; ${availableParallelism()} CPUs shared with PostgreSQL; the network is the simulated one, ` +
-      `storing each post in PostgreSQL; RSS is this process's, worker thread included)`,
+      `storing each post in PostgreSQL; RSS is this process's, job thread included)`,
   );
   console.log(
     `network: ${network.posts} posts written by the account, ${network.tokens} distinct part tokens (each part exactly once: ${network.posts === count && network.tokens === count ? "yes" : "NO"})`,

@@ -7,7 +7,7 @@ import { manualClock } from "./support/manual_clock.ts";
 import { chargesCredits, inAccount, keyProcedure, router } from "../core/trpc.ts";
 import { createHttpApp } from "../adapters/http/create_http_app.ts";
 import { serveProbe, type ProbeServer } from "./support/probe_server.ts";
-import { addMonths, creditPeriodAt } from "../core/credits/credit_period.ts";
+import { addMonths, creditPeriodAt } from "../core/time/credit_period.ts";
 import { chargeCall } from "../core/credits/credit_call.ts";
 import { chargeCredits, creditState, renewExpiredPools, settleCredits } from "../core/credits/credits.ts";
 import { keptForReference } from "../core/credits/credits_queries.ts";

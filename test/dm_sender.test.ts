@@ -21,7 +21,7 @@ import { dmAllowanceOf } from "../core/dm/dm_limits.ts";
 import { claimMessage, recordSendingText } from "../core/dm/dm_send_queries.ts";
 import { NetworkTimeoutError, NetworkUpstreamError } from "../core/network/network_errors.ts";
 import type { SocialNetwork } from "../core/network/social_network.ts";
-import { newLease } from "../core/publishing/publication_lease.ts";
+import { newLease } from "../core/leases/lease.ts";
 
 const postgresOnly = process.env.DATABASE_URL
   ? false

@@ -28,7 +28,7 @@ import { enqueueCampaign } from "../core/dm/create_campaign.ts";
 import { dmAllowanceOf } from "../core/dm/dm_limits.ts";
 import { sendDueMessages } from "../core/dm/dm_sender.ts";
 import { runSignalAgent } from "../core/signals/agent_runner.ts";
-import { deductPostQuota } from "../core/scheduling/post_quota.ts";
+import { deductPostQuota } from "../core/post_quota/post_quota.ts";
 import { publishScheduledPost } from "../core/scheduling/publish_post.ts";
 import { schedulePublication } from "../core/scheduling/schedule_publication.ts";
 import { insertPost, updatePostColumns } from "../core/scheduling/scheduled_posts_queries.ts";

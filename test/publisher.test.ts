@@ -17,7 +17,7 @@ import { sweepStaleJobs, type JobRow } from "../core/jobs/jobs_queries.ts";
 import { NetworkTimeoutError, NetworkUnavailableError } from "../core/network/network_errors.ts";
 import type { NetworkPost } from "../core/network/network_records.ts";
 import type { PublishPostInput, SocialNetwork } from "../core/network/social_network.ts";
-import { deductPostQuota } from "../core/scheduling/post_quota.ts";
+import { deductPostQuota } from "../core/post_quota/post_quota.ts";
 import { publishNow, publishScheduledPost, partToken, type PublishDeps, type PublishNowResult } from "../core/scheduling/publish_post.ts";
 import { schedulePublication } from "../core/scheduling/schedule_publication.ts";
 import { insertPost, updatePostColumns, type StoredPart } from "../core/scheduling/scheduled_posts_queries.ts";

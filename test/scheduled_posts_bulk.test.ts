@@ -10,8 +10,8 @@ import { startHarness, transports, type Harness } from "./support/harness.ts";
 import { describeMatrix } from "./support/describe_matrix.ts";
 import { manualClock } from "./support/manual_clock.ts";
 import { freshLinkedAccount, insertPostRow, postRow, timesOf } from "./support/scheduled_post_rows.ts";
-import { postQuotaOf } from "../core/scheduling/post_quota.ts";
-import { ledgerBalanceOf } from "../core/scheduling/post_quota_queries.ts";
+import { postQuotaOf } from "../core/post_quota/post_quota.ts";
+import { ledgerBalanceOf } from "../core/post_quota/post_quota_queries.ts";
 
 const NOW = "2027-03-08T12:00:00Z";
 const clock = manualClock(NOW);

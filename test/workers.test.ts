@@ -16,7 +16,7 @@ import { freshLinkedAccount } from "./support/scheduled_post_rows.ts";
 import { ensureDemoWorkers, type DemoWorkers } from "../core/demo/demo_workers.ts";
 import { createWorker, type WorkerInput } from "../core/workers/create_worker.ts";
 import { insertSuggestions, workerById, type WorkerRow } from "../core/workers/workers_queries.ts";
-import { ledgerBalanceOf } from "../core/scheduling/post_quota_queries.ts";
+import { ledgerBalanceOf } from "../core/post_quota/post_quota_queries.ts";
 import { enqueueJob } from "../core/jobs/jobs_queries.ts";
 import { runJobsOnce } from "../core/jobs/job_runner.ts";
 import { jobHandlers, periodicJobs } from "../jobs/task_list.ts";

@@ -25,7 +25,7 @@ export async function serveCommand(args: Args): Promise<void> {
   const port = integerFlag(args, "port") ?? Number(process.env.PORT ?? 8787);
   const host = stringFlag(args, "host") ?? process.env.HOST ?? "127.0.0.1";
   const logger = openLogger({ logger: config.logger, level: config.logLevel });
-  // `serve` always runs the job runner: worker threads on PostgreSQL, the main thread on embedded PGlite.
+  // `serve` always runs the job runner: job threads on PostgreSQL, the main thread on embedded PGlite.
   const threadline = createThreadline({ ...config, logger, runJobs: true });
   const services = await threadline.start();
   const embedded = !config.databaseUrl;

@@ -15,12 +15,13 @@ import { createRandom, type Random } from "../x/simulated/prng.ts";
 import { TOPICS, type Topic } from "../x/simulated/vocabulary_topics.ts";
 import { FIRST_NAMES, LAST_NAMES } from "../x/simulated/vocabulary_people.ts";
 import { IMAGE_LABELS, PLATFORM_TRAITS, STOPWORDS, VIDEO_LABELS } from "./media_vocabulary.ts";
+import { DAY_MS } from "../../core/time/durations.ts";
 
 /** One item per slot of this length. */
 export const SLOT_MS = 30 * 60_000;
 /** How far back the library reaches. */
 export const LIBRARY_DAYS = 180;
-const SLOTS = (LIBRARY_DAYS * 86_400_000) / SLOT_MS;
+const SLOTS = (LIBRARY_DAYS * DAY_MS) / SLOT_MS;
 /** Items kept built (the whole library and then some); older builds are dropped first. */
 const MEMO_SIZE = SLOTS + 1_000;
 
@@ -51,7 +52,7 @@ export function createSimulatedMediaLibrary(options: { seed: number }): MediaLib
       const terms = query.q === undefined ? [] : wordsOf(query.q);
       const searching = query.q !== undefined;
       const found: { entry: Entry; score: number }[] = [];
-      const horizon = Math.max(query.nowMs - LIBRARY_DAYS * 86_400_000, query.sinceMs ?? 0);
+      const horizon = Math.max(query.nowMs - LIBRARY_DAYS * DAY_MS, query.sinceMs ?? 0);
       for (let slot = Math.floor(query.nowMs / SLOT_MS); slot * SLOT_MS + SLOT_MS > horizon; slot--) {
         const entry = entryAt(slot);
         if (entry.postedMs > query.nowMs || entry.postedMs < horizon || !matchesFilters(entry.item, query)) continue;

@@ -1,6 +1,6 @@
 /**
  * Picks and opens the media store from the configuration (`MEDIA_STORE`): `local`
- * (default), `s3` or `none`. The resolved description is plain data, so a bree worker
+ * (default), `s3` or `none`. The resolved description is plain data, so a bree job
  * thread can open the same store from its `workerData` (adapters/runtime/run_due_jobs.ts).
  */
 import { randomBytes } from "node:crypto";
@@ -76,7 +76,7 @@ export function mediaStoreConfig(settings: MediaSettings): MediaStoreConfig {
 
 /**
  * Opens the store `config` describes; answers it (undefined for `none`) and the config
- * with every default filled in (the temporary directory made), for worker threads.
+ * with every default filled in (the temporary directory made), for job threads.
  */
 export async function openMediaStore(config: MediaStoreConfig, sql: Queryable): Promise<{ store?: MediaStore; config: MediaStoreConfig }> {
   if (config.kind === "none") return { config };
@@ -86,6 +86,6 @@ export async function openMediaStore(config: MediaStoreConfig, sql: Queryable): 
   const temporary = config.dir === undefined;
   const dir = config.dir ?? (await mkdtemp(join(tmpdir(), "threadline-media-")));
   const store = createLocalMediaStore({ dir, secret, publicBaseUrl: config.publicBaseUrl, removeOnClose: temporary });
-  // The worker gets the directory and secret itself, and never removes the directory.
+  // The job thread gets the directory and secret itself, and never removes the directory.
   return { store, config: { ...config, dir, signingSecret: secret } };
 }

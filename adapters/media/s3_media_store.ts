@@ -7,6 +7,7 @@
 import { ApiError } from "../../core/errors.ts";
 import type { MediaStore, StoredObjectHead, UploadTarget } from "../../core/ports/media_store.ts";
 import { presignUrl, sha256Hex, signHeaders, type SigV4Credentials, uriEncode } from "./sigv4.ts";
+import { DAY_MS } from "../../core/time/durations.ts";
 
 /** Where the bucket is and who may write to it. */
 export interface S3MediaStoreOptions {
@@ -74,7 +75,7 @@ export function createS3MediaStore(options: S3MediaStoreOptions): MediaStore {
     objectUrl(objectKey) {
       if (options.publicUrl) return `${options.publicUrl.replace(/\/+$/, "")}/${uriEncode(objectKey, true)}`;
       // Dated at the start of the UTC day: the same URL all day (cacheable), valid 6 to 7 days.
-      const day = new Date(Math.floor(Date.now() / 86_400_000) * 86_400_000);
+      const day = new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS);
       return presignUrl({ method: "GET", url: objectUrlOf(objectKey), expiresSeconds: MAX_PRESIGN_SECONDS, at: day, credentials });
     },
     async head(objectKey, bytes): Promise<StoredObjectHead | undefined> {

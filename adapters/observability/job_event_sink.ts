@@ -1,6 +1,6 @@
 /**
  * Where a job runner's events go in the server's thread: the log (job id and kind on
- * every line) and the metrics. The worker thread posts its events here (jobs/index.ts).
+ * every line) and the metrics. The job thread posts its events here (jobs/index.ts).
  */
 import type { JobEvent, JobEventListener } from "../../core/jobs/job_events.ts";
 import type { Logger } from "./open_logger.ts";
@@ -21,7 +21,7 @@ export function jobEventSink(logger: Logger, metrics: ThreadlineMetrics | undefi
         );
         break;
       case "loop_error":
-        logger.error({ worker_id: event.workerId, err: errorOf(event.error) }, "job loop error");
+        logger.error({ runner_id: event.workerId, err: errorOf(event.error) }, "job loop error");
         break;
       case "post_sent":
         logger.info({ job_id: event.jobId, job_kind: "publish_scheduled_post", lateness_seconds: event.latenessSeconds }, "post sent");

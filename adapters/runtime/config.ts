@@ -208,7 +208,7 @@ function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, values: r
 /**
  * The social network a config names: the simulated world unless X_API_BASE_URL and
  * X_BEARER_TOKEN are set; THREADLINE_FAULTS=x makes it fail. Serializable, so the job
- * worker thread opens the same network as the server.
+ * job thread opens the same network as the server.
  */
 export function networkSettingsOf(config: ThreadlineConfig): NetworkSettings {
   return {
@@ -228,7 +228,7 @@ export function mediaLibrarySettingsOf(config: ThreadlineConfig): MediaLibrarySe
 
 /**
  * The model a config names, as plain data (open it with `openModel(settings, settings.faulty)`):
- * the job worker thread opens the same model as the server, as it does the network.
+ * the job thread opens the same model as the server, as it does the network.
  */
 export function modelSettingsOf(config: ThreadlineConfig): ModelSettings {
   const { aiBaseUrl, aiApiKey, aiModel, aiImageModel, aiPriceInputPer1K, aiPriceOutputPer1K, aiPriceImage, aiTimeoutMs, aiImageTimeoutMs } = config;

@@ -1,6 +1,6 @@
 /**
  * The outside world a configuration names (social network, media store, model), opened
- * the same way by the server (open_runtime.ts) and by the job worker thread
+ * the same way by the server (open_runtime.ts) and by the job thread
  * (run_due_jobs.ts), which has its own pool and receives the settings as plain data.
  * Adding a port that jobs use means adding it here, once.
  */
@@ -35,7 +35,7 @@ export interface Ports {
   model: Model;
   /** Posts webhook deliveries through the outbound guard. */
   webhookSender: WebhookSender;
-  /** The settings with every default filled in (the media directory and signing secret), for a worker thread. */
+  /** The settings with every default filled in (the media directory and signing secret), for a job thread. */
   settings: PortSettings;
 }
 

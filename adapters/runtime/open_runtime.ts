@@ -2,7 +2,7 @@
  * The composition root: wires the adapters into the core's Services (database, migrated;
  * counters, key cache, docs, network, media, model, inspiration media library), the logger and the metrics, the HTTP
  * app, and the job runner. The one place that knows which adapter is in use: `createThreadline`
- * (mod.ts), and through it `serve`, call it; the job worker thread opens its ports with the
+ * (mod.ts), and through it `serve`, call it; the job thread opens its ports with the
  * same wiring (open_ports.ts) from the plain-data settings this hands it.
  */
 import type { AnyRouter } from "@trpc/server";
@@ -51,7 +51,7 @@ export interface Runtime {
   logger: Logger;
   /** Present when metrics are on (`METRICS_ENABLED`, `METRICS_TOKEN`). */
   metrics?: ThreadlineMetrics;
-  /** The media store as plain data (defaults filled in), for job worker threads. */
+  /** The media store as plain data (defaults filled in), for job threads. */
   mediaConfig: MediaStoreConfig;
   /** Starts the job runner with this runtime's ports, logger and metrics (`overrides`: tests, the bench). */
   startJobs(overrides?: Partial<StartJobsOptions>): Promise<JobRunner>;
@@ -122,7 +122,7 @@ export async function openRuntime(router: AnyRouter, config: ThreadlineConfig): 
     mediaConfig: ports.settings.media,
     startJobs: (overrides = {}) =>
       startJobs({
-        // Worker threads on PostgreSQL, this thread on embedded PGlite (start_jobs.ts).
+        // Job threads on PostgreSQL, this thread on embedded PGlite (start_jobs.ts).
         databaseUrl: config.databaseUrl,
         sql: database.sql,
         clock: config.clock,
@@ -130,7 +130,7 @@ export async function openRuntime(router: AnyRouter, config: ThreadlineConfig): 
         deps: ports,
         events,
         stopTimeoutMs: config.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS,
-        // bree's own messages (a worker thread that died): text, with the error's stack when there is one.
+        // bree's own messages (a job thread that died): text, with the error's stack when there is one.
         logger: {
           warn: (...args: unknown[]) => logger.warn({ err: args.find((arg) => arg instanceof Error) }, args.filter((arg) => typeof arg === "string").join(" ")),
           error: (...args: unknown[]) =>

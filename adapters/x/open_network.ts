@@ -29,7 +29,7 @@ export interface NetworkOptions {
   faulty?: boolean;
 }
 
-/** The serializable part of NetworkOptions: a job worker thread receives it and opens its own network. */
+/** The serializable part of NetworkOptions: a job thread receives it and opens its own network. */
 export type NetworkSettings = Omit<NetworkOptions, "sql" | "clock">;
 
 /** Opens the network `options` describe. */

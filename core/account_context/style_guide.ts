@@ -15,6 +15,8 @@ import { callNetwork } from "../network/call_network.ts";
 import type { NetworkPost } from "../network/network_records.ts";
 import { modelApiError } from "../model/model_api_error.ts";
 import { saveStyleGuide } from "./context_queries.ts";
+import { DAY_MS } from "../time/durations.ts";
+import { pageWalker } from "../network/page_walker.ts";
 
 /** Posts a guide needs (spec: "fewer than 5 recent posts" falls back to live). */
 export const MIN_POSTS = 5;
@@ -25,7 +27,7 @@ const LIVE_REQUESTS = 4;
 export async function regenerateStyleGuide(ctx: AccountContext) {
   await oncePerHour(ctx);
   const now = ctx.services.clock.now();
-  const since = new Date(now - STORED_DAYS * 86_400_000).toISOString();
+  const since = new Date(now - STORED_DAYS * DAY_MS).toISOString();
   let posts = await originals(ctx, { since, pages: 1 });
   let source: "stored" | "live" = "stored";
   if (posts.length < MIN_POSTS) {
@@ -52,15 +54,11 @@ export async function regenerateStyleGuide(ctx: AccountContext) {
 
 async function originals(ctx: AccountContext, options: { since?: string; pages: number }): Promise<NetworkPost[]> {
   const posts: NetworkPost[] = [];
-  let cursor: string | undefined;
-  for (let page = 0; page < options.pages; page++) {
-    const result = await callNetwork(() =>
-      ctx.services.network.timeline(ctx.account.id, { limit: 100, cursor, since: options.since, excludeReplies: true, excludeReposts: true }),
-    );
-    posts.push(...result.items.filter((post) => post.kind === "post" && !post.isThreadContinuation));
-    cursor = result.nextCursor;
-    if (!cursor) break;
-  }
+  const readPage = (cursor: string | undefined) =>
+    callNetwork(() => ctx.services.network.timeline(ctx.account.id, { limit: 100, cursor, since: options.since, excludeReplies: true, excludeReposts: true }));
+  await pageWalker(options.pages).walk("timeline", readPage, undefined, (post) => {
+    if (post.kind === "post" && !post.isThreadContinuation) posts.push(post);
+  });
   return posts;
 }
 

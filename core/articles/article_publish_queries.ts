@@ -5,7 +5,8 @@
  * publish one article at once, and a crashed holder's lease passes.
  */
 import type { Queryable } from "../db/sql.ts";
-import { dropLease, type HeldRow, type Lease, leaseFree, leaseRunning, releaseLease, takeLease } from "../publishing/lease_queries.ts";
+import type { Lease } from "../leases/lease.ts";
+import { type HeldRow, releaseLease, publicationLease } from "../publishing/lease_queries.ts";
 import type { ArticleRow } from "./articles_queries.ts";
 
 /** Who holds an article's publication, for how long. */
@@ -42,10 +43,10 @@ export async function startPublication(sql: Queryable, claim: ArticleHolder, opt
            last_error = case when status = 'publishing' then last_error else null end,
            status = 'publishing',
            quota_period_start = coalesce(${options.quotaPeriodStart ?? null}::timestamptz, quota_period_start),
-           ${takeLease(sql, claim)},
+           ${publicationLease.take(sql, claim)},
            updated_at = ${options.now}
      where id = ${claim.articleId}
-       and (status <> 'publishing' or ${leaseFree(sql)})
+       and (status <> 'publishing' or ${publicationLease.free(sql)})
     returning *`;
   return row;
 }
@@ -62,11 +63,11 @@ export async function claimForJob(sql: Queryable, claim: ArticleHolder & { versi
        set publish_token = case when status = 'publishing' then publish_token else ${tokenOf(sql)} end,
            last_error = case when status = 'publishing' then last_error else null end,
            status = 'publishing',
-           ${takeLease(sql, claim)},
+           ${publicationLease.take(sql, claim)},
            updated_at = case when status = 'publishing' then updated_at else ${claim.now} end
      where id = ${claim.articleId} and publish_version = ${claim.version}
        and ((status = 'scheduled' and scheduled_for <= ${claim.now}) or status = 'publishing')
-       and ${leaseFree(sql)}
+       and ${publicationLease.free(sql)}
     returning *`;
   return row;
 }
@@ -77,7 +78,7 @@ export async function articlePublishState(
   articleId: number,
 ): Promise<(Pick<ArticleRow, "status" | "publish_version" | "scheduled_for"> & { claimed: boolean }) | undefined> {
   const [row] = await sql<(Pick<ArticleRow, "status" | "publish_version" | "scheduled_for"> & { claimed: boolean })[]>`
-    select status, publish_version, scheduled_for, ${leaseRunning(sql)} as claimed
+    select status, publish_version, scheduled_for, ${publicationLease.running(sql)} as claimed
       from articles where id = ${articleId}`;
   return row;
 }
@@ -106,7 +107,7 @@ export async function markArticlePublished(
     update articles
        set status = 'published', x_post_id = ${facts.xPostId}, x_article_id = ${facts.xArticleId}, url = ${facts.url},
            published_at = ${facts.publishedAt}, last_error = null, publish_outcome_unknown = false,
-           ${dropLease(sql)}, updated_at = ${now}
+           ${publicationLease.drop(sql)}, updated_at = ${now}
      where id = ${articleId} and publish_token = ${token} and status = 'publishing'
     returning *`;
   return row;
@@ -117,7 +118,7 @@ export async function returnToDraft(sql: Queryable, articleId: number, failure: 
   await sql`
     update articles
        set status = 'draft', last_error = ${failure.reason}, scheduled_for = null, quota_period_start = null,
-           publish_outcome_unknown = false, ${dropLease(sql)},
+           publish_outcome_unknown = false, ${publicationLease.drop(sql)},
            updated_at = ${failure.now}
      where id = ${articleId}`;
 }

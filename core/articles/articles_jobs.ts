@@ -2,7 +2,7 @@
 import type { JobDeps } from "../jobs/job_deps.ts";
 import type { JobTasks } from "../jobs/job_task.ts";
 import type { JobRow } from "../jobs/jobs_queries.ts";
-import { workerHolderPrefix } from "../publishing/lease_queries.ts";
+import { runnerHolderPrefix } from "../leases/lease.ts";
 import { publishArticleFromJob } from "./publish_article.ts";
 import type { ArticleJobPayload } from "./article_publication.ts";
 
@@ -11,6 +11,6 @@ export const articlesJobs = {
   publish_scheduled_article: {
     // The worker's id prefixes the lease holder, so graceful shutdown releases its leases.
     handler: (deps: Pick<JobDeps, "sql" | "network" | "clock">, payload: ArticleJobPayload, job: JobRow) =>
-      publishArticleFromJob(deps, payload, job, { holderPrefix: job.locked_by ? workerHolderPrefix(job.locked_by) : undefined }),
+      publishArticleFromJob(deps, payload, job, { holderPrefix: job.locked_by ? runnerHolderPrefix(job.locked_by) : undefined }),
   },
 } satisfies JobTasks;

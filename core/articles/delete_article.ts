@@ -6,7 +6,7 @@
  */
 import type { KeyContext } from "../context.ts";
 import { ApiError } from "../errors.ts";
-import { refundPostQuota } from "../scheduling/post_quota.ts";
+import { refundPostQuota } from "../post_quota/post_quota.ts";
 import { assertSchedulerReachable } from "../scheduling/scheduling_gate.ts";
 import { reachableArticle } from "./article_access.ts";
 import type { ArticleByIdInput } from "./article_schema.ts";

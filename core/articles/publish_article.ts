@@ -20,16 +20,11 @@ import { recordArticleEvent, recordArticleEventById } from "./article_events.ts"
 import type { Clock } from "../clock.ts";
 import type { Sql } from "../db/sql.ts";
 import type { JobRow } from "../jobs/jobs_queries.ts";
-import {
-  NetworkBadRequestError,
-  NetworkError,
-  NetworkNotFoundError,
-  NetworkPrivateError,
-  NetworkRejectedError,
-  NetworkTimeoutError,
-} from "../network/network_errors.ts";
+import { NetworkError, NetworkTimeoutError } from "../network/network_errors.ts";
+import { isPermanentFailure } from "../network/permanent_failure.ts";
 import type { SocialNetwork } from "../network/social_network.ts";
-import { failHeldPublication, isFinalAttempt, newLease } from "../publishing/publication_lease.ts";
+import { failHeldPublication, isFinalAttempt } from "../publishing/publication_lease.ts";
+import { newLease } from "../leases/lease.ts";
 import type { ArticleJobPayload } from "./article_publication.ts";
 import {
   type ArticleHolder,
@@ -103,16 +98,6 @@ export async function publishClaimedArticle(
   return { outcome: "published", row: current };
 }
 
-/** The network refused: publishing the same article again cannot succeed as it is. */
-function isRefusal(error: NetworkError): boolean {
-  return (
-    error instanceof NetworkRejectedError ||
-    error instanceof NetworkBadRequestError ||
-    error instanceof NetworkNotFoundError ||
-    error instanceof NetworkPrivateError
-  );
-}
-
 async function settleFailure(
   deps: ArticlePublishDeps,
   claim: ArticleHolder,
@@ -126,7 +111,7 @@ async function settleFailure(
     await releaseArticle(sql, claim, { reason, unknown: true });
     return { outcome: "unknown", error, reason };
   }
-  const refusal = isRefusal(error);
+  const refusal = isPermanentFailure(error);
   const reason = refusal ? `X refused the article: ${error.message}` : `X could not publish the article: ${error.message}`;
   // A failure that is not an answer about this token says nothing about an earlier
   // attempt that timed out: that outcome stays unknown (never guessed).

@@ -12,8 +12,8 @@
 import type { KeyContext } from "../context.ts";
 import { ApiError, retryableError } from "../errors.ts";
 import { NetworkRejectedError } from "../network/network_errors.ts";
-import { deductPostQuota } from "../scheduling/post_quota.ts";
-import { newLease, retryWhileBusy } from "../publishing/publication_lease.ts";
+import { deductPostQuota } from "../post_quota/post_quota.ts";
+import { newLease, retryWhileBusy } from "../leases/lease.ts";
 import { reachableArticle } from "./article_access.ts";
 import { enqueueArticlePublication } from "./article_publication.ts";
 import { type ArticleHolder, startPublication } from "./article_publish_queries.ts";

@@ -12,7 +12,7 @@
 import { recordArticleEvent } from "./article_events.ts";
 import type { KeyContext } from "../context.ts";
 import { ApiError } from "../errors.ts";
-import { deductPostQuota, refundPostQuota } from "../scheduling/post_quota.ts";
+import { deductPostQuota, refundPostQuota } from "../post_quota/post_quota.ts";
 import { assertOnboarded, assertSchedulerReachable } from "../scheduling/scheduling_gate.ts";
 import { reachableArticle } from "./article_access.ts";
 import { enqueueArticlePublication } from "./article_publication.ts";

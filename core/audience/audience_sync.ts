@@ -16,7 +16,7 @@
  */
 import { planById } from "../plans/plans.ts";
 import { NetworkError, NetworkRateLimitedError } from "../network/network_errors.ts";
-import { type PageReader, pageReader } from "../network/page_reader.ts";
+import { type PageWalker, pageWalker } from "../network/page_walker.ts";
 import {
   type AudienceSyncList,
   type AudienceSyncState,
@@ -55,8 +55,8 @@ export async function syncAccountAudience(deps: AudienceSyncDeps, accountId: str
   const outcome = {} as AudienceSyncOutcome;
   for (const list of ["followers", "following", "engagers"] as const) {
     const state = states.get(list) ?? freshState(accountId, list);
-    outcome[list] = await syncList(deps, state, options, (reader, now) =>
-      list === "engagers" ? syncEngagers(deps, state, reader, now) : syncFollowList(deps, state as AudienceSyncState & { kind: FollowList }, cap, reader, now),
+    outcome[list] = await syncList(deps, state, options, (walker, now) =>
+      list === "engagers" ? syncEngagers(deps, state, walker, now) : syncFollowList(deps, state as AudienceSyncState & { kind: FollowList }, cap, walker, now),
     );
   }
   return outcome;
@@ -67,26 +67,26 @@ async function syncList(
   deps: AudienceSyncDeps,
   state: AudienceSyncState,
   options: AudienceSyncOptions,
-  run: (reader: PageReader, now: Date) => Promise<AudienceSyncState>,
+  run: (walker: PageWalker, now: Date) => Promise<AudienceSyncState>,
 ): Promise<AudienceListOutcome> {
   const nowMs = deps.clock.now();
   const now = new Date(nowMs);
   if (!options.force && state.next_sync_at && state.next_sync_at.getTime() > nowMs) return { result: "not_due", pagesRead: 0, status: state.status };
   const today = now.toISOString().slice(0, 10);
   const usedToday = state.budget_day === today ? state.pages_today : 0;
-  const reader = pageReader(Math.min(options.pagesPerRun ?? AUDIENCE_SYNC_LIMITS.pagesPerRun, AUDIENCE_SYNC_LIMITS.pagesPerDay - usedToday));
-  if (reader.left() <= 0) {
+  const walker = pageWalker(Math.min(options.pagesPerRun ?? AUDIENCE_SYNC_LIMITS.pagesPerRun, AUDIENCE_SYNC_LIMITS.pagesPerDay - usedToday));
+  if (walker.left() <= 0) {
     await saveAudienceSyncState(deps.sql, { ...state, next_sync_at: nextUtcDay(nowMs) });
     return { result: "budget_spent", pagesRead: 0, status: state.status };
   }
   try {
-    const next = await run(reader, now);
-    return { result: "synced", pagesRead: reader.read(), status: next.status };
+    const next = await run(walker, now);
+    return { result: "synced", pagesRead: walker.read(), status: next.status };
   } catch (error) {
     if (!(error instanceof NetworkError)) throw error;
     const wait = Math.max(AUDIENCE_SYNC_LIMITS.retrySeconds, error instanceof NetworkRateLimitedError ? error.retryAfter : 0);
     await pauseAudienceSync(deps.sql, state.account_id, state.kind, error.message, new Date(nowMs + wait * 1000));
-    return { result: "paused", pagesRead: reader.read(), status: "paused" };
+    return { result: "paused", pagesRead: walker.read(), status: "paused" };
   }
 }
 

@@ -4,12 +4,10 @@
  */
 import type { Clock } from "../clock.ts";
 import type { Sql } from "../db/sql.ts";
-import type { PageReader } from "../network/page_reader.ts";
+import type { PageWalker } from "../network/page_walker.ts";
 import type { SocialNetwork } from "../network/social_network.ts";
 import type { AudienceSyncState } from "./audience_sync_queries.ts";
-
-/** A day in milliseconds. */
-export const DAY_MS = 86_400_000;
+import { DAY_MS } from "../time/durations.ts";
 
 /** The sync's bounds and rhythm. */
 export const AUDIENCE_SYNC_LIMITS = {
@@ -39,10 +37,10 @@ export interface AudienceSyncDeps {
 }
 
 /** The day's page count after this run. */
-export function spent(state: AudienceSyncState, reader: PageReader, now: Date): Pick<AudienceSyncState, "budget_day" | "pages_today" | "last_synced_at"> {
+export function spent(state: AudienceSyncState, walker: PageWalker, now: Date): Pick<AudienceSyncState, "budget_day" | "pages_today" | "last_synced_at"> {
   const today = now.toISOString().slice(0, 10);
   const usedToday = state.budget_day === today ? state.pages_today : 0;
-  return { budget_day: today, pages_today: usedToday + reader.read(), last_synced_at: now };
+  return { budget_day: today, pages_today: usedToday + walker.read(), last_synced_at: now };
 }
 
 /** The next run in `seconds`, or at the next UTC day when today's pages are used up. */

@@ -4,7 +4,7 @@
  * counter moved, then the recount of every contact's engagement, in one transaction.
  */
 import type { NetworkUser } from "../network/network_records.ts";
-import type { PageReader } from "../network/page_reader.ts";
+import type { PageWalker } from "../network/page_walker.ts";
 import { profilesOf } from "../network/profiles_of.ts";
 import {
   type AudienceRepostRow,
@@ -18,12 +18,13 @@ import {
   saveAudienceSyncState,
   saveRepostReads,
 } from "./audience_sync_queries.ts";
-import { AUDIENCE_SYNC_LIMITS, type AudienceSyncDeps, DAY_MS, nextRun, spent } from "./audience_sync_rhythm.ts";
+import { AUDIENCE_SYNC_LIMITS, type AudienceSyncDeps, nextRun, spent } from "./audience_sync_rhythm.ts";
+import { DAY_MS } from "../time/durations.ts";
 import { recountEngagement } from "./contacts_queries.ts";
 import { upsertContactProfiles } from "../people/contact_profiles_queries.ts";
 
 /** One run of the engagers: profiles of new repliers, reposters of posts whose counter moved, then the recount. */
-export async function syncEngagers(deps: AudienceSyncDeps, state: AudienceSyncState, reader: PageReader, now: Date): Promise<AudienceSyncState> {
+export async function syncEngagers(deps: AudienceSyncDeps, state: AudienceSyncState, walker: PageWalker, now: Date): Promise<AudienceSyncState> {
   const { sql, network } = deps;
   const accountId = state.account_id;
   const since = new Date(now.getTime() - AUDIENCE_SYNC_LIMITS.windowDays * DAY_MS);
@@ -33,15 +34,15 @@ export async function syncEngagers(deps: AudienceSyncDeps, state: AudienceSyncSt
   const reads: RepostReadRow[] = [];
   let cut = false;
   for (const post of await postsDueForRepostRead(sql, accountId, since)) {
-    if (reader.left() <= 0) {
+    if (walker.left() <= 0) {
       cut = true;
       break;
     }
-    const fresh = reader.read() === 0;
+    const fresh = walker.read() === 0;
     // The network lists reposters without a time: the earliest moment each can have
     // reposted is the post's time on its first read, the previous read's time after that.
     const engagedAt = post.read_at ?? post.posted_at;
-    const end = await reader.walk(
+    const end = await walker.walk(
       `reposters of ${post.x_post_id}`,
       (cursor) => network.reposters(post.x_post_id, { cursor, limit: AUDIENCE_SYNC_LIMITS.pageSize }),
       undefined,
@@ -59,7 +60,7 @@ export async function syncEngagers(deps: AudienceSyncDeps, state: AudienceSyncSt
 
   const next: AudienceSyncState = {
     ...state,
-    ...spent(state, reader, now),
+    ...spent(state, walker, now),
     status: cut ? "running" : "complete",
     last_error: null,
     last_complete_at: cut ? state.last_complete_at : now,

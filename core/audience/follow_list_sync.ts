@@ -6,7 +6,7 @@
  */
 import type { NetworkUser } from "../network/network_records.ts";
 import { NetworkUpstreamError } from "../network/network_errors.ts";
-import type { PageReader } from "../network/page_reader.ts";
+import type { PageWalker } from "../network/page_walker.ts";
 import {
   type AudienceMemberRow,
   type AudienceSyncState,
@@ -25,7 +25,7 @@ export async function syncFollowList(
   deps: AudienceSyncDeps,
   state: AudienceSyncState & { kind: FollowList },
   cap: number,
-  reader: PageReader,
+  walker: PageWalker,
   now: Date,
 ): Promise<AudienceSyncState> {
   const { network } = deps;
@@ -37,12 +37,12 @@ export async function syncFollowList(
 
   if (!walking && !rewalkDue) {
     // Between walks: X lists the newest followers first, so page 1 holds the newcomers.
-    await reader.walk(`${kind} head`, fetchPage, undefined, (user) => {
+    await walker.walk(`${kind} head`, fetchPage, undefined, (user) => {
       users.set(user.id, user);
       return false;
     });
     const newcomers = [...users.values()].map((user, index) => memberRow(state, user, now, index, state.generation));
-    const next = { ...state, ...spent(state, reader, now), status: "complete" as const, last_error: null };
+    const next = { ...state, ...spent(state, walker, now), status: "complete" as const, last_error: null };
     await deps.sql.begin(async (tx) => {
       await upsertContactProfiles(tx, accountId, [...users.values()], now);
       await insertNewAudienceMembers(tx, newcomers);
@@ -58,7 +58,7 @@ export async function syncFollowList(
   let seen = walking ? state.walk_seen : 0;
   let dropped = false;
   const members: AudienceMemberRow[] = [];
-  const end = await reader.walk(kind, fetchPage, walking ? (state.walk_cursor ?? undefined) : undefined, (user) => {
+  const end = await walker.walk(kind, fetchPage, walking ? (state.walk_cursor ?? undefined) : undefined, (user) => {
     if (seen >= cap) {
       dropped = true;
       return false;
@@ -74,7 +74,7 @@ export async function syncFollowList(
   const finished = end.complete || capped;
   if (!finished && end.stoppedAt === undefined) throw new NetworkUpstreamError(`X listed a page of "${kind}" twice in one walk`);
 
-  const next: AudienceSyncState = { ...state, ...spent(state, reader, now), generation, last_error: null };
+  const next: AudienceSyncState = { ...state, ...spent(state, walker, now), generation, last_error: null };
   if (finished) {
     Object.assign(next, {
       status: "complete",

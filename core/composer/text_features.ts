@@ -3,6 +3,7 @@
  * "the model reads text only") and viral score (supplement: Content). Every feature is
  * a count or a pattern match, so a verdict built on them can say what it saw.
  */
+import { SEARCH_STOP_WORDS } from "../text/search_stop_words.ts";
 
 /** What was measured in one text. */
 export interface TextFeatures {
@@ -30,46 +31,9 @@ export interface TextFeatures {
   emojis: number;
 }
 
-/** Words too common to carry meaning (the search index's list, plus a few pronouns). */
-export const STOP_WORDS = new Set([
-  "a",
-  "an",
-  "and",
-  "are",
-  "as",
-  "at",
-  "be",
-  "but",
-  "by",
-  "for",
-  "from",
-  "has",
-  "have",
-  "i",
-  "if",
-  "in",
-  "is",
-  "it",
-  "its",
-  "me",
-  "my",
-  "not",
-  "of",
-  "on",
-  "or",
-  "our",
-  "s",
-  "so",
-  "that",
-  "the",
-  "this",
-  "to",
-  "was",
-  "we",
-  "what",
-  "with",
-  "you",
-  "your",
+/** Words too common to carry meaning: the search index's list, plus pronouns and contraction pieces. */
+const CONTENT_STOP_WORDS: ReadonlySet<string> = new Set([
+  ...SEARCH_STOP_WORDS,
   "just",
   "about",
   "all",
@@ -119,7 +83,7 @@ const EMOJI = /\p{Extended_Pictographic}/gu;
 export function textFeatures(text: string): TextFeatures {
   const words = text.match(/[\p{L}\p{N}_'’]+/gu) ?? [];
   const lower = words.map((word) => word.toLowerCase().replace(/[’']s?$/, ""));
-  const contentWords = lower.filter((word) => word.length > 2 && !STOP_WORDS.has(word) && !/^\d/.test(word));
+  const contentWords = lower.filter((word) => word.length > 2 && !CONTENT_STOP_WORDS.has(word) && !/^\d/.test(word));
   const lines = text.split("\n");
   const listItems = lines.filter((line) => LIST_LINE.test(line)).length;
   // List markers are structure, not figures: measure on the text with them removed.

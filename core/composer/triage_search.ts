@@ -5,6 +5,7 @@
  */
 import type { Context } from "../context.ts";
 import type { NetworkPost } from "../network/network_records.ts";
+import { DAY_MS } from "../time/durations.ts";
 
 /** The fixed like floor of triage (spec: "a fixed floor of 30 likes"). */
 export const TRIAGE_MIN_LIKES = 30;
@@ -25,7 +26,7 @@ export function isPlainQuery(query: string): boolean {
 /** The distinct original English posts matching `query` within `maxAgeDays`, phrase matches first. */
 export async function searchTopic(ctx: Context, query: string, maxAgeDays: number): Promise<NetworkPost[]> {
   const { network, clock } = ctx.services;
-  const since = new Date(clock.now() - maxAgeDays * 86_400_000).toISOString();
+  const since = new Date(clock.now() - maxAgeDays * DAY_MS).toISOString();
   const search = (q: string) => network.search({ query: q, since, minLikes: TRIAGE_MIN_LIKES, lang: "en", originalsOnly: true, limit: PAGE });
   const queries = isMultiWord(query) && isPlainQuery(query) ? [`"${query.trim()}"`, query] : [query];
   const pages = await Promise.all(queries.map(search));

@@ -8,26 +8,23 @@ import { callNetwork } from "../network/call_network.ts";
 import type { NetworkPost } from "../network/network_records.ts";
 import { viralFeatureRow } from "./viral_features.ts";
 import type { HistoryPost } from "./viral_model.ts";
+import { DAY_MS } from "../time/durations.ts";
+import { pageWalker } from "../network/page_walker.ts";
 
-const DAY = 86_400_000;
 /** Pages of 100 read at most (a very active account's 90 days are cut at 500 posts). */
 const MAX_PAGES = 5;
 
 /** The usable history of the context's account and the window it came from. */
 export async function accountHistory(ctx: AccountContext): Promise<{ posts: HistoryPost[]; since: string; until: string }> {
   const now = ctx.services.clock.now();
-  const since = new Date(now - 90 * DAY).toISOString();
-  const until = new Date(now - 3 * DAY).toISOString();
+  const since = new Date(now - 90 * DAY_MS).toISOString();
+  const until = new Date(now - 3 * DAY_MS).toISOString();
   const originals: NetworkPost[] = [];
-  let cursor: string | undefined;
-  for (let page = 0; page < MAX_PAGES; page++) {
-    const result = await callNetwork(() =>
-      ctx.services.network.timeline(ctx.account.id, { since, until, limit: 100, cursor, excludeReplies: true, excludeReposts: true }),
-    );
-    originals.push(...result.items.filter((post) => post.kind === "post" && !post.isThreadContinuation));
-    cursor = result.nextCursor;
-    if (!cursor) break;
-  }
+  const readPage = (cursor: string | undefined) =>
+    callNetwork(() => ctx.services.network.timeline(ctx.account.id, { since, until, limit: 100, cursor, excludeReplies: true, excludeReposts: true }));
+  await pageWalker(MAX_PAGES).walk("timeline", readPage, undefined, (post) => {
+    if (post.kind === "post" && !post.isThreadContinuation) originals.push(post);
+  });
   const posts = originals.map((post) => ({
     row: viralFeatureRow(post.text, {
       image: post.media.some((media) => media.type === "photo"),

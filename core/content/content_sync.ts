@@ -11,7 +11,7 @@
 import type { Clock } from "../clock.ts";
 import type { Sql } from "../db/sql.ts";
 import type { NetworkPost } from "../network/network_records.ts";
-import { pageReader } from "../network/page_reader.ts";
+import { pageWalker } from "../network/page_walker.ts";
 import { profilesOf } from "../network/profiles_of.ts";
 import type { SocialNetwork } from "../network/social_network.ts";
 import {
@@ -29,8 +29,7 @@ import {
   upsertReceivedReplies,
 } from "./content_sync_queries.ts";
 import { isReceivedReply, ownPostRow, receivedReplyRow } from "./own_content_rows.ts";
-
-const DAY_MS = 86_400_000;
+import { DAY_MS } from "../time/durations.ts";
 
 /** The sync's bounds. */
 export const CONTENT_SYNC_LIMITS = {
@@ -80,7 +79,7 @@ export async function syncAccountContent(deps: ContentSyncDeps, accountId: strin
   const today = now.toISOString().slice(0, 10);
   const state = (await syncStateOf(deps.sql, accountId)) ?? freshState(accountId);
   const usedToday = state.budget_day === today ? state.pages_today : 0;
-  const reader = pageReader(Math.min(options.pagesPerRun ?? CONTENT_SYNC_LIMITS.pagesPerRun, CONTENT_SYNC_LIMITS.pagesPerDay - usedToday));
+  const walker = pageWalker(Math.min(options.pagesPerRun ?? CONTENT_SYNC_LIMITS.pagesPerRun, CONTENT_SYNC_LIMITS.pagesPerDay - usedToday));
   const outcome: ContentSyncOutcome = {
     pagesRead: 0,
     postsStored: 0,
@@ -90,7 +89,7 @@ export async function syncAccountContent(deps: ContentSyncDeps, accountId: strin
     backfillDone: state.backfill_done,
     skipped: false,
   };
-  if (reader.left() <= 0) return { ...outcome, skipped: true };
+  if (walker.left() <= 0) return { ...outcome, skipped: true };
 
   const horizon = nowMs - CONTENT_SYNC_LIMITS.historyDays * DAY_MS;
   const posts = new Map<string, NetworkPost>();
@@ -100,7 +99,7 @@ export async function syncAccountContent(deps: ContentSyncDeps, accountId: strin
   // 1. The recent walk: from the newest post down to a week before the newest stored one
   // (the whole year on the first run; what it cannot finish becomes the backfill).
   const refreshFrom = state.newest_posted_at ? Math.max(state.newest_posted_at.getTime() - CONTENT_SYNC_LIMITS.refreshDays * DAY_MS, horizon) : horizon;
-  const recent = await reader.walk(`timeline since ${refreshFrom}`, timeline(refreshFrom), undefined, (post) => {
+  const recent = await walker.walk(`timeline since ${refreshFrom}`, timeline(refreshFrom), undefined, (post) => {
     posts.set(post.id, post);
   });
   const next: ContentSyncState = { ...state };
@@ -109,8 +108,8 @@ export async function syncAccountContent(deps: ContentSyncDeps, accountId: strin
     next.backfill_done = recent.complete;
   }
   // 2. The backfill continues where the last run stopped.
-  if (state.newest_posted_at && !state.backfill_done && state.backfill_cursor && reader.left() > 0) {
-    const backfill = await reader.walk(`timeline since ${horizon}`, timeline(horizon), state.backfill_cursor, (post) => {
+  if (state.newest_posted_at && !state.backfill_done && state.backfill_cursor && walker.left() > 0) {
+    const backfill = await walker.walk(`timeline since ${horizon}`, timeline(horizon), state.backfill_cursor, (post) => {
       posts.set(post.id, post);
     });
     next.backfill_cursor = backfill.stoppedAt ?? null;
@@ -119,7 +118,7 @@ export async function syncAccountContent(deps: ContentSyncDeps, accountId: strin
   // 3. Replies the account received since a little before the newest stored one.
   const repliesFrom = Math.max(state.replies_newest_at ? state.replies_newest_at.getTime() - 2 * DAY_MS : 0, nowMs - CONTENT_SYNC_LIMITS.repliesDays * DAY_MS);
   const receivedById = new Map<string, NetworkPost>();
-  const mentions = await reader.walk(
+  const mentions = await walker.walk(
     "mentions",
     (cursor) => network.mentions(accountId, { since: new Date(repliesFrom).toISOString(), cursor, limit: CONTENT_SYNC_LIMITS.pageSize }),
     undefined,
@@ -174,7 +173,7 @@ export async function syncAccountContent(deps: ContentSyncDeps, accountId: strin
     if (mentions.complete && newestReply > 0) next.replies_newest_at = new Date(newestReply);
     next.history_loaded = state.history_loaded || history.length > 0 || !network.followerHistory;
     next.budget_day = today;
-    next.pages_today = usedToday + reader.read();
+    next.pages_today = usedToday + walker.read();
     next.last_synced_at = now;
     next.next_sync_at = new Date(nowMs + CONTENT_SYNC_LIMITS.everySeconds * 1000);
     await saveSyncState(tx, next);
@@ -182,7 +181,7 @@ export async function syncAccountContent(deps: ContentSyncDeps, accountId: strin
     outcome.repliesStored = replyRows.length;
     outcome.daysRecorded = days.length;
   });
-  return { ...outcome, pagesRead: reader.read(), backfillDone: next.backfill_done };
+  return { ...outcome, pagesRead: walker.read(), backfillDone: next.backfill_done };
 }
 
 function freshState(accountId: string): ContentSyncState {

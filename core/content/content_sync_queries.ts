@@ -1,6 +1,7 @@
 /** SQL of the content sync (tables `own_posts`, `received_replies`, `account_daily_stats`, `content_sync_state`; migration 0020). */
 import type { Queryable } from "../db/sql.ts";
 import type { OwnPostRow, ReceivedReplyRow } from "./own_content_rows.ts";
+import { DAY_MS } from "../time/durations.ts";
 
 /** Where the sync of one account stands. */
 export interface ContentSyncState {
@@ -98,7 +99,7 @@ export async function refreshPostDays(sql: Queryable, accountId: string, days: r
   if (days.length === 0) return;
   const list = [...new Set(days)].sort();
   const from = new Date(`${list[0]}T00:00:00Z`);
-  const to = new Date(Date.parse(`${list.at(-1)}T00:00:00Z`) + 86_400_000);
+  const to = new Date(Date.parse(`${list.at(-1)}T00:00:00Z`) + DAY_MS);
   await sql`delete from own_post_days where account_id = ${accountId} and day = any(${list}::date[])`;
   await sql`
     insert into own_post_days (account_id, day, posts, replies_sent, reposts_sent, likes, replies, reposts, quotes, bookmarks, impressions)

@@ -16,6 +16,7 @@ import {
   type PendingPartRow,
   pendingPublishedParts,
 } from "./own_content_queries.ts";
+import { HOUR_MS } from "../time/durations.ts";
 
 const CATEGORIES: Record<ListOwnPostsInput["type"], OwnPostCategory[]> = {
   posts: ["post"],
@@ -39,7 +40,7 @@ export async function listOwnPosts(ctx: AccountContext, input: ListOwnPostsInput
   const rows = await listOwnPostRows(sql, ctx.account.id, CATEGORIES[input.type], input.sort, window);
   const data = rows.slice(0, input.limit).map(ownPostOf);
   const merges = input.page === 1 && input.sort === "posted_at" && !input.since && !input.until && input.type !== "replies";
-  const pending = merges ? (await pendingPublishedParts(sql, ctx.account.id, new Date(clock.now() - PENDING_HOURS * 3_600_000))).map(pendingPostOf) : [];
+  const pending = merges ? (await pendingPublishedParts(sql, ctx.account.id, new Date(clock.now() - PENDING_HOURS * HOUR_MS))).map(pendingPostOf) : [];
   return { data: [...pending, ...data], pagination: pageInfo(input.page, input.limit, undefined, rows.length) };
 }
 

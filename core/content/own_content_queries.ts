@@ -1,8 +1,7 @@
 /** SQL of the Content and Analytics reads: the synced tables of migration 0020, never the network. */
 import type { Queryable, SqlFragment } from "../db/sql.ts";
 import type { OwnPostCategory, OwnPostRow } from "./own_content_rows.ts";
-
-const DAY_MS = 86_400_000;
+import { DAY_MS } from "../time/durations.ts";
 
 /** A stored own post with the account's handle (for its URL). */
 export type OwnPostListRow = Omit<OwnPostRow, "account_id" | "is_thread_continuation" | "reply_to_user_id"> & {

@@ -10,8 +10,7 @@ import type { Queryable } from "../db/sql.ts";
 import { ApiError } from "../errors.ts";
 import type { PostAnalytics, PostAnalyticsInput } from "./content_schema.ts";
 import { analyticsDays, followersOn } from "./own_content_queries.ts";
-
-const DAY_MS = 86_400_000;
+import { DAY_MS } from "../time/durations.ts";
 
 /** Longest range, in days of elapsed time between `since` and `until` (ARCHITECTURE: contract decisions). */
 export const MAX_ANALYTICS_DAYS = 366;

@@ -11,6 +11,7 @@
 import type { Queryable } from "../db/sql.ts";
 import { type ApiError, retryableError } from "../errors.ts";
 import { coverCountsSince, lockCoverCaps } from "./cover_queries.ts";
+import { DAY_MS } from "../time/durations.ts";
 
 /** Covers a plan allows per UTC day and per UTC calendar month. */
 export interface CoverCaps {
@@ -48,7 +49,7 @@ export async function assertCoverCaps(tx: Queryable, ownerId: string, caps: Cove
     const resetAt = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
     throw capError("month", caps.month, resetAt, nowMs, remaining);
   }
-  if (remaining.remaining_day === 0) throw capError("day", caps.day, dayStart.getTime() + 86_400_000, nowMs, remaining);
+  if (remaining.remaining_day === 0) throw capError("day", caps.day, dayStart.getTime() + DAY_MS, nowMs, remaining);
 }
 
 function capError(

@@ -12,7 +12,7 @@ import { ApiError } from "../errors.ts";
 import type { Principal } from "../request_state/principal.ts";
 import { planById } from "../plans/plans.ts";
 import type { CreditOwner, CreditState } from "../request_state/credit_state.ts";
-import { creditPeriodAt } from "./credit_period.ts";
+import { creditPeriodAt } from "../time/credit_period.ts";
 import { insertPool, keptForReference, poolForUpdate, poolRow, recordMovement, rollPool, expiredPools, type PoolRow } from "./credits_queries.ts";
 import { remainingOf } from "./pool_remaining.ts";
 

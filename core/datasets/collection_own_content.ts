@@ -6,11 +6,13 @@
  * a post published a minute ago counts; the read is bounded (OWN_CONTENT_PAGES).
  */
 import type { NetworkPost } from "../network/network_records.ts";
+import { pageWalker } from "../network/page_walker.ts";
 import type { SocialNetwork } from "../network/social_network.ts";
 import { type CollectionFilters, passesFilters } from "./collection_filters.ts";
 import type { WalkCounts } from "./collection_walk.ts";
 import type { NewDatasetRow } from "./datasets_queries.ts";
 import { postColumns } from "./row_columns.ts";
+import { DAY_MS } from "../time/durations.ts";
 
 /** `filters.since_days` when not given (supplement: own posts). */
 export const DEFAULT_SINCE_DAYS = 90;
@@ -33,16 +35,14 @@ export async function readOwnContent(
 ): Promise<OwnContent> {
   const { accountId, source, filters } = options;
   const me = await network.userById(accountId);
-  const since = new Date(options.nowMs - (filters.since_days ?? DEFAULT_SINCE_DAYS) * 86_400_000).toISOString();
+  const since = new Date(options.nowMs - (filters.since_days ?? DEFAULT_SINCE_DAYS) * DAY_MS).toISOString();
   const posts: NetworkPost[] = [];
-  let cursor: string | undefined;
-  for (let page = 0; page < OWN_CONTENT_PAGES; page++) {
-    const read = await network.timeline(accountId, { since, cursor, limit: 100, excludeReposts: true, excludeReplies: source === "my_posts" });
+  const readPage = (cursor: string | undefined) =>
+    network.timeline(accountId, { since, cursor, limit: 100, excludeReposts: true, excludeReplies: source === "my_posts" });
+  await pageWalker(OWN_CONTENT_PAGES).walk(source, readPage, undefined, (post) => {
     // my_replies: answers to other accounts only (a thread continuation is a post: spec Versioning 4).
-    posts.push(...read.items.filter((post) => post.kind !== "repost" && (source === "my_posts" ? post.kind !== "reply" : post.kind === "reply")));
-    cursor = read.nextCursor;
-    if (!cursor) break;
-  }
+    if (post.kind !== "repost" && (source === "my_posts" ? post.kind !== "reply" : post.kind === "reply")) posts.push(post);
+  });
   const counts: WalkCounts = { scanned: posts.length, matched: 0, filtered_out: 0, duplicates: 0 };
   const kept = posts.filter((post) => passesFilters(filters, { post }));
   counts.matched = kept.length;

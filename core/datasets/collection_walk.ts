@@ -8,6 +8,7 @@
  */
 import type { NetworkPost, NetworkUser, Page } from "../network/network_records.ts";
 import type { SocialNetwork } from "../network/social_network.ts";
+import { pageWalker } from "../network/page_walker.ts";
 import { profilesOf } from "../network/profiles_of.ts";
 import { type Candidate, type CollectionFilters, passesFilters } from "./collection_filters.ts";
 import type { DatasetSource } from "./dataset_schema.ts";
@@ -118,8 +119,9 @@ export function takePage(spec: WalkSpec, state: WalkState, page: Page<Candidate>
 }
 
 /**
- * Walks from `state` until it is done or `maxPages` were read, handing each page's rows to
- * `commit` (which must store them with the state as one unit). Answers the pages read.
+ * Walks from `state` until it is done or `maxPages` were read (core/network/page_walker.ts),
+ * handing each page's rows to `commit` (which must store them with the state as one unit).
+ * Answers the pages read.
  */
 export async function walkCollection(
   network: SocialNetwork,
@@ -129,12 +131,16 @@ export async function walkCollection(
   commit: (rows: NewDatasetRow[], state: WalkState) => Promise<void>,
   maxPages = Number.POSITIVE_INFINITY,
 ): Promise<number> {
-  let pages = 0;
-  while (!state.done && pages < maxPages) {
-    const page = await readCollectionPage(network, spec, state.next);
-    pages += 1;
-    const rows = takePage(spec, state, page, seen);
-    await commit(rows, state);
-  }
-  return pages;
+  if (state.done) return 0;
+  const walker = pageWalker(maxPages);
+  await walker.walkPages(
+    `${spec.source} of ${spec.targetId}`,
+    (cursor) => readCollectionPage(network, spec, cursor),
+    state.next,
+    async (page) => {
+      await commit(takePage(spec, state, page, seen), state);
+      return !state.done;
+    },
+  );
+  return walker.read();
 }

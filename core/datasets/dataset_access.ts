@@ -8,6 +8,7 @@
 import type { KeyContext } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { type DatasetRow, ownedDataset } from "./datasets_queries.ts";
+import { DAY_MS } from "../time/durations.ts";
 
 /** The caller's dataset `id`, or `404 not_found` (unknown, another user's, or past its 30 days). */
 export async function findDataset(ctx: KeyContext, id: string): Promise<DatasetRow> {
@@ -33,5 +34,5 @@ export function newDatasetId(): string {
 
 /** When a dataset made at `nowMs` expires (spec Constants: 30 days). */
 export function expiryOf(nowMs: number): Date {
-  return new Date(nowMs + 30 * 86_400_000);
+  return new Date(nowMs + 30 * DAY_MS);
 }

@@ -32,7 +32,7 @@ import { modelApiError } from "../model/model_api_error.ts";
 import { ModelCapabilityError, ModelError, ModelUnavailableError } from "../model/model_errors.ts";
 import { creditsForCents } from "../model/model_pricing.ts";
 import type { ProductContext } from "../model/task_inputs.ts";
-import { mapBounded } from "./bounded_concurrency.ts";
+import { mapBounded } from "../concurrency/map_bounded.ts";
 import { findDataset, requireReady } from "./dataset_access.ts";
 import { rowsAfter, type StoredRow } from "./datasets_queries.ts";
 import { handlesOf, LONG_MESSAGE_CHARS, namesAnyOf, otherHandles, shortened, usableHook } from "./outreach_checks.ts";

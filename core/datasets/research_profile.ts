@@ -17,6 +17,7 @@ import type { NewDatasetRow } from "./datasets_queries.ts";
 import { verbatimHooks } from "./hook_check.ts";
 import { personColumns } from "./row_columns.ts";
 import { type ResearchTarget, type SkippedProfile, skippedOf } from "./research_target.ts";
+import { DAY_MS } from "../time/durations.ts";
 
 /** Recent posts read per profile at most (the last 20 originals). */
 export const RESEARCH_POSTS = 20;
@@ -97,7 +98,7 @@ export async function researchTarget(deps: ResearchDeps, target: ResearchTarget,
  * answers someone else's post), and empty posts (media only) have nothing to quote.
  */
 async function recentOriginals(deps: ResearchDeps, userId: string): Promise<NetworkPost[]> {
-  const since = new Date(deps.now.getTime() - RESEARCH_WINDOW_DAYS * 86_400_000).toISOString();
+  const since = new Date(deps.now.getTime() - RESEARCH_WINDOW_DAYS * DAY_MS).toISOString();
   const page = await deps.network.timeline(userId, { excludeReplies: true, excludeReposts: true, since, limit: RESEARCH_POSTS });
   return page.items.filter((post) => post.kind === "post" && post.text.trim().length > 0).slice(0, RESEARCH_POSTS);
 }

@@ -7,7 +7,8 @@
  */
 import type { Services } from "../context.ts";
 import { enqueueCampaign } from "../dm/create_campaign.ts";
-import { dmAllowanceOf, DAY_MS } from "../dm/dm_limits.ts";
+import { dmAllowanceOf } from "../dm/dm_limits.ts";
+import { DAY_MS } from "../time/durations.ts";
 import { sendDueMessages } from "../dm/dm_sender.ts";
 import { NetworkError } from "../network/network_errors.ts";
 import { demoCampaignWithMessage, placePendingLater } from "./demo_dm_queries.ts";

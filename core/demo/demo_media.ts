@@ -7,6 +7,7 @@ import type { Services } from "../context.ts";
 import { insertUpload, markUploaded } from "../media/media_queries.ts";
 import { newObjectKey } from "../media/create_upload.ts";
 import { reusableDemoImage } from "./demo_queries.ts";
+import { HOUR_MS } from "../time/durations.ts";
 
 /** A 1x1 PNG (a real image: the upload checks read its header). */
 const DEMO_PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==", "base64");
@@ -19,7 +20,7 @@ export async function ensureDemoImage(services: Services, accountId: string): Pr
   const { sql, clock, media } = services;
   if (!media) return undefined;
   const now = new Date(clock.now());
-  const existing = await reusableDemoImage(sql, accountId, new Date(now.getTime() - REUSE_HOURS * 3_600_000));
+  const existing = await reusableDemoImage(sql, accountId, new Date(now.getTime() - REUSE_HOURS * HOUR_MS));
   if (existing) return existing.object_key;
   const objectKey = newObjectKey("png");
   await insertUpload(sql, {

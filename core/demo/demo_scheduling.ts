@@ -6,11 +6,12 @@
  */
 import type { Services } from "../context.ts";
 import type { Sql } from "../db/sql.ts";
-import { deductPostQuota, postQuotaOf } from "../scheduling/post_quota.ts";
+import { deductPostQuota, postQuotaOf } from "../post_quota/post_quota.ts";
 import { schedulePublication } from "../scheduling/schedule_publication.ts";
 import { insertPost, postById, updatePostColumns } from "../scheduling/scheduled_posts_queries.ts";
 import { publishNow } from "../scheduling/publish_post.ts";
 import { demoPostByTitle } from "./demo_queries.ts";
+import { DAY_MS } from "../time/durations.ts";
 
 /** The demo's post ids by status. */
 export interface DemoScheduledPosts {
@@ -64,7 +65,7 @@ export async function useUpPostQuota(services: Services, accountId: string): Pro
   const now = new Date(clock.now());
   const quota = await postQuotaOf(sql, accountId, now);
   for (let used = quota.used; used < quota.limit; used++) {
-    await queuePost(sql, accountId, "Demo quota filler", new Date(now.getTime() + 300 * 86_400_000), [`Queued for later (${used + 1}/${quota.limit})`], now);
+    await queuePost(sql, accountId, "Demo quota filler", new Date(now.getTime() + 300 * DAY_MS), [`Queued for later (${used + 1}/${quota.limit})`], now);
   }
 }
 

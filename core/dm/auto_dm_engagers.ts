@@ -17,7 +17,8 @@ import { NetworkError } from "../network/network_errors.ts";
 import type { SocialNetwork } from "../network/social_network.ts";
 import { type AutoDmDueRow, recipientsOfCampaign, sentPostsWithAutoDm } from "./auto_dm_queries.ts";
 import { enqueueCampaign } from "./create_campaign.ts";
-import { DAY_MS, dmAllowanceOf } from "./dm_limits.ts";
+import { dmAllowanceOf } from "./dm_limits.ts";
+import { DAY_MS } from "../time/durations.ts";
 
 /** How often the engagement of sent posts is read for auto DMs. */
 export const DISPATCH_AUTO_DMS_EVERY_SECONDS = 300;

@@ -10,7 +10,8 @@ import type { Queryable } from "../db/sql.ts";
 import { ApiError } from "../errors.ts";
 import type { DmAllowance } from "../plans/plans.ts";
 import { insertCampaign, insertMessages, lockDmAccount, type NewMessage, reauthRequiredAt, recentRecipients, setCampaignCounts } from "./dm_queries.ts";
-import { DAY_MS, dmAllowanceOf, dmNotInPlan, monthStartOf, placeMessages } from "./dm_limits.ts";
+import { dmAllowanceOf, dmNotInPlan, monthStartOf, placeMessages } from "./dm_limits.ts";
+import { DAY_MS } from "../time/durations.ts";
 import type { CreateCampaignInput, Recipient } from "./dm_schema.ts";
 import { enqueueDmSending } from "./dm_sending_jobs.ts";
 

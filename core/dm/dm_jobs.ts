@@ -8,7 +8,7 @@
 import type { JobDeps } from "../jobs/job_deps.ts";
 import type { JobTasks } from "../jobs/job_task.ts";
 import type { JobRow } from "../jobs/jobs_queries.ts";
-import { workerHolderPrefix } from "../publishing/lease_queries.ts";
+import { runnerHolderPrefix } from "../leases/lease.ts";
 import { sendDueMessages } from "./dm_sender.ts";
 import { DISPATCH_DM_SENDS_EVERY_SECONDS, dispatchDmSends, type SendDmsPayload } from "./dm_sending_jobs.ts";
 import { DISPATCH_AUTO_DMS_EVERY_SECONDS, dispatchAutoDms } from "./auto_dm_engagers.ts";
@@ -18,7 +18,7 @@ export const dmJobs = {
   send_dms: {
     // The worker's id prefixes each message's lease holder, so graceful shutdown releases them.
     handler: (deps: Pick<JobDeps, "sql" | "network" | "clock">, payload: SendDmsPayload, job: JobRow) =>
-      sendDueMessages(deps, payload.accountId, job.locked_by ? { holderPrefix: workerHolderPrefix(job.locked_by) } : {}),
+      sendDueMessages(deps, payload.accountId, job.locked_by ? { holderPrefix: runnerHolderPrefix(job.locked_by) } : {}),
     // One job per account, each mostly waiting on the network, message after message.
     lane: { batchSize: 50, concurrency: 50 },
   },

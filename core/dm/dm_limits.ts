@@ -19,9 +19,7 @@ import { dmLimitError } from "../limits/allowance_errors.ts";
 import { type DmAllowance, planById } from "../plans/plans.ts";
 import { countCommitted, countPendingBefore, countPlaced, planIdOfAccount } from "./dm_queries.ts";
 import { countSentInWindow } from "./dm_send_queries.ts";
-
-/** The rolling day of the bulk allowance. */
-export const DAY_MS = 86_400_000;
+import { DAY_MS } from "../time/durations.ts";
 
 /** The start of the UTC calendar month holding `ms`. */
 export function monthStartOf(ms: number): Date {

@@ -5,7 +5,8 @@
  * holds the message.
  */
 import type { Queryable } from "../db/sql.ts";
-import { dropLease, heldBy, type Lease, leaseFree, takeLease } from "../publishing/lease_queries.ts";
+import type { Lease } from "../leases/lease.ts";
+import { publicationLease } from "../publishing/lease_queries.ts";
 import type { MessageRow } from "./dm_queries.ts";
 
 /**
@@ -35,12 +36,12 @@ export async function countSentInWindow(sql: Queryable, accountId: string, now: 
 export async function claimMessage(sql: Queryable, claim: { accountId: string; now: Date; lease: Lease; fresh: boolean }): Promise<MessageRow | undefined> {
   const { accountId, now, lease } = claim;
   const [row] = await sql<MessageRow[]>`
-    update dm_messages set status = 'sending', ${takeLease(sql, lease)},
+    update dm_messages set status = 'sending', ${publicationLease.take(sql, lease)},
            outcome_unknown = outcome_unknown or status = 'sending', updated_at = ${now}
      where id = (
        select id from dm_messages
         where account_id = ${accountId}
-          and ((${claim.fresh} and status = 'pending' and send_after <= ${now}) or (status = 'sending' and ${leaseFree(sql)}))
+          and ((${claim.fresh} and status = 'pending' and send_after <= ${now}) or (status = 'sending' and ${publicationLease.free(sql)}))
         order by (status = 'sending') desc, send_after, id
         limit 1
         for update skip locked)
@@ -50,7 +51,7 @@ export async function claimMessage(sql: Queryable, claim: { accountId: string; n
 
 /** Records the text about to be sent (tokens filled), while held; false when the claim was lost. */
 export async function recordSendingText(sql: Queryable, held: { id: number; lease: Lease }, text: string): Promise<boolean> {
-  const rows = await sql`update dm_messages set sent_text = ${text} where id = ${held.id} and ${heldBy(sql, held.lease)} returning id`;
+  const rows = await sql`update dm_messages set sent_text = ${text} where id = ${held.id} and ${publicationLease.heldBy(sql, held.lease)} returning id`;
   return rows.length === 1;
 }
 
@@ -58,8 +59,8 @@ export async function recordSendingText(sql: Queryable, held: { id: number; leas
 export async function markMessageSent(sql: Queryable, held: { id: number; lease: Lease }, sent: { xDmId: string; at: Date }): Promise<boolean> {
   const rows = await sql`
     update dm_messages set status = 'sent', x_dm_id = ${sent.xDmId}, sent_at = ${sent.at}, outcome_unknown = false,
-           reason = null, updated_at = ${sent.at}, ${dropLease(sql)}
-     where id = ${held.id} and ${heldBy(sql, held.lease)}
+           reason = null, updated_at = ${sent.at}, ${publicationLease.drop(sql)}
+     where id = ${held.id} and ${publicationLease.heldBy(sql, held.lease)}
     returning id`;
   return rows.length === 1;
 }
@@ -70,8 +71,8 @@ export async function markMessageSent(sql: Queryable, held: { id: number; lease:
  */
 export async function markMessageFailed(sql: Queryable, held: { id: number; lease: Lease }, failure: { reason: string; at: Date }): Promise<boolean> {
   const rows = await sql`
-    update dm_messages set status = 'failed', reason = ${failure.reason}, updated_at = ${failure.at}, ${dropLease(sql)}
-     where id = ${held.id} and ${heldBy(sql, held.lease)}
+    update dm_messages set status = 'failed', reason = ${failure.reason}, updated_at = ${failure.at}, ${publicationLease.drop(sql)}
+     where id = ${held.id} and ${publicationLease.heldBy(sql, held.lease)}
     returning id`;
   return rows.length === 1;
 }
@@ -89,12 +90,12 @@ export async function releaseMessage(
 ): Promise<boolean> {
   const rows = release.unknown
     ? await sql`
-        update dm_messages set outcome_unknown = true, reason = ${release.reason}, ${dropLease(sql)}
-         where id = ${held.id} and ${heldBy(sql, held.lease)} returning id`
+        update dm_messages set outcome_unknown = true, reason = ${release.reason}, ${publicationLease.drop(sql)}
+         where id = ${held.id} and ${publicationLease.heldBy(sql, held.lease)} returning id`
     : await sql`
         update dm_messages set status = 'pending', outcome_unknown = false, reason = ${release.reason},
-               send_after = greatest(send_after, ${release.retryAt}), ${dropLease(sql)}
-         where id = ${held.id} and ${heldBy(sql, held.lease)} returning id`;
+               send_after = greatest(send_after, ${release.retryAt}), ${publicationLease.drop(sql)}
+         where id = ${held.id} and ${publicationLease.heldBy(sql, held.lease)} returning id`;
   return rows.length === 1;
 }
 
@@ -102,7 +103,7 @@ export async function releaseMessage(
 export async function accountsWithDueMessages(sql: Queryable, now: Date, limit: number): Promise<string[]> {
   const rows = await sql<{ account_id: string }[]>`
     select distinct account_id from dm_messages
-     where (status = 'pending' and send_after <= ${now}) or (status = 'sending' and ${leaseFree(sql)})
+     where (status = 'pending' and send_after <= ${now}) or (status = 'sending' and ${publicationLease.free(sql)})
      limit ${limit}`;
   return rows.map((row) => row.account_id);
 }

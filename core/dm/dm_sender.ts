@@ -33,13 +33,14 @@ import {
 } from "../network/network_errors.ts";
 import type { NetworkDm } from "../network/network_records.ts";
 import type { SocialNetwork } from "../network/social_network.ts";
-import type { Lease } from "../publishing/lease_queries.ts";
-import { newLease } from "../publishing/publication_lease.ts";
-import { isPermanentFailure } from "../scheduling/publish_failure.ts";
+import { type Lease, newLease } from "../leases/lease.ts";
+import { isPermanentFailure } from "../network/permanent_failure.ts";
 import { lockDmAccount, type MessageRow, reauthRequiredAt, setReauthRequired } from "./dm_queries.ts";
 import { claimMessage, countSentInWindow, markMessageFailed, markMessageSent, recordSendingText, releaseMessage } from "./dm_send_queries.ts";
-import { DAY_MS, dmAllowanceOf } from "./dm_limits.ts";
+import { dmAllowanceOf } from "./dm_limits.ts";
+import { DAY_MS } from "../time/durations.ts";
 import { type DmPerson, fillTokens, hasTokens } from "./dm_text.ts";
+import { pageWalker } from "../network/page_walker.ts";
 
 /** What sending needs: the pool (it commits message by message), the network, the clock. */
 export interface DmSendDeps {
@@ -52,7 +53,7 @@ export interface DmSendDeps {
 export interface DmSendOptions {
   /** The claim's lease (default 120 s, the publisher's). */
   leaseSeconds?: number;
-  /** Prefix of the holder (a job worker's id, so its shutdown releases what it held). */
+  /** Prefix of the holder (a job runner's, so its shutdown releases what it held). */
   holderPrefix?: string;
   /** Messages one run settles at most (default: until none is due). */
   maxMessages?: number;
@@ -211,17 +212,14 @@ export function isAuthLost(error: unknown): boolean {
 /** The DM to the recipient with `text` sent since the message was queued, when it landed. */
 async function findLanded(network: SocialNetwork, row: MessageRow, text: string): Promise<NetworkDm | undefined> {
   const since = row.created_at.getTime() - 60_000;
-  let cursor: string | undefined;
-  for (let page = 0; page < RECONCILE_PAGES; page++) {
-    const dms = await network.directMessages(row.account_id, { limit: 100, ...(cursor ? { cursor } : {}) });
-    for (const dm of dms.items) {
-      if (dm.senderId === row.account_id && dm.recipientId === row.recipient_id && dm.text === text) return dm;
-    }
+  let landed: NetworkDm | undefined;
+  const readPage = (cursor: string | undefined) => network.directMessages(row.account_id, { limit: 100, ...(cursor ? { cursor } : {}) });
+  await pageWalker(RECONCILE_PAGES).walkPages("direct messages", readPage, undefined, (dms) => {
+    landed = dms.items.find((dm) => dm.senderId === row.account_id && dm.recipientId === row.recipient_id && dm.text === text);
     const oldest = dms.items.at(-1);
-    if (!dms.nextCursor || (oldest && Date.parse(oldest.createdAt) < since)) return undefined;
-    cursor = dms.nextCursor;
-  }
-  return undefined;
+    return !landed && !(oldest && Date.parse(oldest.createdAt) < since);
+  });
+  return landed;
 }
 
 /** Who the tokens name: the row's name and handle, or the network's profile when the row lacks them. */

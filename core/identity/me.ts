@@ -2,7 +2,7 @@
 import type { KeyContext } from "../context.ts";
 import { creditOwner, creditState } from "../credits/credits.ts";
 import type { CreditState } from "../request_state/credit_state.ts";
-import { postQuotaOf } from "../scheduling/post_quota.ts";
+import { postQuotaOf } from "../post_quota/post_quota.ts";
 
 /** Describes the calling key and its owner. */
 export async function describeMe(ctx: KeyContext) {

@@ -13,6 +13,7 @@ import { postUrl } from "../network/post_url.ts";
 import type { SocialNetwork } from "../network/social_network.ts";
 import { type NewInspirationPost, refreshTierRates, upsertInspirationPosts } from "./inspiration_queries.ts";
 import { classifyTopics, topicMask } from "./topic_classifier.ts";
+import { DAY_MS } from "../time/durations.ts";
 
 /** What ingest needs (the job's deps or a request's services). */
 export interface IngestDeps {
@@ -73,7 +74,7 @@ export const INGEST_QUERY = [
 export async function ingestInspiration(deps: IngestDeps, maxPosts = MAX_POSTS_PER_RUN): Promise<number> {
   const now = deps.clock.now();
   const days = Math.min(WINDOW_DAYS, deps.network.info.searchWindowDays);
-  const since = new Date(now - days * 86_400_000).toISOString();
+  const since = new Date(now - days * DAY_MS).toISOString();
   const posts: NetworkPost[] = [];
   let cursor: string | undefined;
   do {

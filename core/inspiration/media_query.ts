@@ -6,6 +6,7 @@
  */
 import type { MediaLibraryQuery } from "../ports/media_library.ts";
 import { MEDIA_PLATFORMS, type MediaPlatform, type MediaSearchInput, type MediaTypeFilter, type TimeFilter } from "../ports/media_item_schema.ts";
+import { DAY_MS } from "../time/durations.ts";
 
 /** A normalised query: the library's question without the time, and its cache key. */
 export interface NormalisedMediaQuery {
@@ -20,7 +21,7 @@ export interface NormalisedMediaQuery {
   key: string;
 }
 
-const TIME_FILTER_MS: Record<TimeFilter, number | undefined> = { all: undefined, "24h": 86_400_000, "7d": 7 * 86_400_000, "30d": 30 * 86_400_000 };
+const TIME_FILTER_MS: Record<TimeFilter, number | undefined> = { all: undefined, "24h": DAY_MS, "7d": 7 * DAY_MS, "30d": 30 * DAY_MS };
 
 /**
  * Normalises `input`: `q` trimmed with runs of spaces collapsed, lowercase (a blank `q`

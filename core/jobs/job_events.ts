@@ -1,5 +1,5 @@
 /**
- * What a job runner reports as it works, as plain data: the runner in a worker thread
+ * What a job runner reports as it works, as plain data: the runner in a job thread
  * posts these to the server's thread (jobs/job_thread.ts), the in-process runner hands
  * them over directly, and one sink (adapters/observability/job_event_sink.ts) logs and
  * counts them with the server's logger and metrics registry. One path for both shapes,

@@ -1,7 +1,7 @@
 /**
- * A worker's life: sweep stale locks, enqueue due periodic runs, claim and run batches,
+ * A job runner's life: sweep stale locks, enqueue due periodic runs, claim and run batches,
  * wait a poll interval when the queue is empty; until told to stop. Runs the same in a bree
- * worker thread (jobs/job_thread.ts) and in the server's own thread (embedded PGlite). It
+ * job thread (jobs/job_thread.ts) and in the server's own thread (embedded PGlite). It
  * receives the task list (`runJobTasks`); it imports none.
  */
 import type { Clock } from "../clock.ts";

@@ -1,14 +1,15 @@
 /**
- * One pass of a job worker: claim a batch, run the handlers with bounded concurrency,
+ * One pass of a job runner: claim a batch, run the handlers with bounded concurrency,
  * complete the successes in one statement, record each failure. Batching the claim and
  * the completion is what makes thousands of jobs per second cheap (bench/jobs_throughput.ts).
  */
 import type { Queryable } from "../db/sql.ts";
 import { claimJobs, completeJobs, extendJobLeases, failJob, type JobRow } from "./jobs_queries.ts";
 import { claimLagSeconds, errorFacts, type JobEventListener } from "./job_events.ts";
+import { mapBounded } from "../concurrency/map_bounded.ts";
 
 /**
- * Does the work of one job. Jobs run at least once, not exactly once: a worker that dies
+ * Does the work of one job. Jobs run at least once, not exactly once: a runner that dies
  * after the work but before the completion commits leaves the job to be run again, so a
  * handler must be idempotent (upserts, `on conflict do nothing`, "already done" checks).
  * Throwing records a failed attempt and schedules a retry with backoff.
@@ -22,7 +23,7 @@ export type JobHandlers = Record<string, JobHandler>;
 export interface RunJobsOptions {
   sql: Queryable;
   handlers: JobHandlers;
-  /** Unique per worker (host, process, thread): the lock owner of claimed jobs. */
+  /** Unique per job runner (host, process, thread): the lock owner of claimed jobs. */
   workerId: string;
   /** Jobs claimed per statement; default 10. */
   batchSize?: number;
@@ -64,7 +65,7 @@ export async function runJobsOnce(options: RunJobsOptions): Promise<RunJobsResul
 
   const running = new Set(jobs.map((job) => job.id));
   // Heartbeat: a handler may outlive the lease; renewing it while we are alive keeps the
-  // sweep from handing the job to a second worker (ARCHITECTURE: never run a job twice at once).
+  // sweep from handing the job to a second runner (ARCHITECTURE: never run a job twice at once).
   const heartbeat = setInterval(
     () => {
       extendJobLeases(sql, [...running], { workerId, leaseSeconds }).catch(() => {
@@ -77,7 +78,7 @@ export async function runJobsOnce(options: RunJobsOptions): Promise<RunJobsResul
   const succeeded: number[] = [];
   const failures: { job: JobRow; error: unknown }[] = [];
   try {
-    await forEachLimited(jobs, options.concurrency ?? batchSize, async (job) => {
+    await mapBounded(jobs, options.concurrency ?? batchSize, async (job) => {
       try {
         const handler = Object.hasOwn(handlers, job.kind) ? handlers[job.kind] : undefined;
         if (!handler) throw new Error(`No handler for job kind "${job.kind}"`);
@@ -102,13 +103,4 @@ export async function runJobsOnce(options: RunJobsOptions): Promise<RunJobsResul
     else if (row) result.retried++;
   }
   return result;
-}
-
-/** Runs `work` over `items` with at most `limit` calls in flight. */
-async function forEachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) await work(items[next++]);
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane));
 }

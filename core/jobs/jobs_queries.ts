@@ -93,20 +93,20 @@ export async function enqueueJobOnce(sql: Queryable, job: NewJob & { uniqueKey: 
   return rows.length === 1;
 }
 
-/** What a worker claims. */
+/** What a job runner claims. */
 export interface ClaimOptions {
-  /** Recorded in `locked_by`; completion and failure only touch jobs this worker holds. */
+  /** Recorded in `locked_by`; completion and failure only touch jobs this runner holds. */
   workerId: string;
-  /** Only these kinds (a worker claims only what it has handlers for); default all. */
+  /** Only these kinds (a runner claims only what it has handlers for); default all. */
   kinds?: readonly string[];
   limit: number;
-  /** The lease: past it the stale-lock sweep hands the job to another worker. */
+  /** The lease: past it the stale-lock sweep hands the job to another runner. */
   leaseSeconds: number;
 }
 
 /**
  * Claims up to `limit` due jobs, oldest `run_at` first, marks them running under this
- * worker's lease and counts the attempt.
+ * runner's lease and counts the attempt.
  */
 export async function claimJobs(sql: Queryable, options: ClaimOptions): Promise<JobRow[]> {
   const kinds = options.kinds ? sql`and kind = any(${sql.array([...options.kinds])}::text[])` : sql``;
@@ -141,7 +141,7 @@ export async function claimJobs(sql: Queryable, options: ClaimOptions): Promise<
 
 /**
  * Marks jobs done in one statement and returns how many. With `workerId`, only jobs this
- * worker still holds: one whose lease passed and was re-claimed elsewhere is left alone.
+ * runner still holds: one whose lease passed and was re-claimed elsewhere is left alone.
  */
 export async function completeJobs(sql: Queryable, ids: readonly number[], options: { workerId?: string } = {}): Promise<number> {
   if (ids.length === 0) return 0;
@@ -158,7 +158,7 @@ export async function completeJobs(sql: Queryable, ids: readonly number[], optio
 export interface FailOptions {
   /** Retry at this instant instead of the backoff. */
   retryAt?: Date;
-  /** Only when this worker still holds the job (see `completeJobs`). */
+  /** Only when this runner still holds the job (see `completeJobs`). */
   workerId?: string;
   /** A number in [0, 1) that places the delay within its jitter range; default `Math.random()`. */
   jitter?: number;
@@ -196,8 +196,8 @@ export async function failJob(sql: Queryable, id: number, error: unknown, option
 }
 
 /**
- * Pushes the lease of jobs this worker still runs to `now() + leaseSeconds` (the runner's
- * heartbeat), so a long handler is not taken for a dead worker's.
+ * Pushes the lease of jobs this runner still runs to `now() + leaseSeconds` (the runner's
+ * heartbeat), so a long handler is not taken for a dead runner's.
  */
 export async function extendJobLeases(sql: Queryable, ids: readonly number[], options: { workerId: string; leaseSeconds: number }): Promise<number> {
   if (ids.length === 0) return 0;
@@ -209,9 +209,9 @@ export async function extendJobLeases(sql: Queryable, ids: readonly number[], op
 }
 
 /**
- * The stale-lock sweep: running jobs whose lease has passed (their worker was killed, lost
+ * The stale-lock sweep: running jobs whose lease has passed (their runner was killed, lost
  * its connection or hung without a heartbeat) go back to queued, due at once; the attempt
- * they used stays counted, so a job that kills its worker every time ends `failed`.
+ * they used stays counted, so a job that kills its runner every time ends `failed`.
  */
 export async function sweepStaleJobs(sql: Queryable): Promise<{ requeued: number; failed: number }> {
   const rows = await sql<{ status: JobStatus }[]>`
@@ -233,7 +233,7 @@ export async function sweepStaleJobs(sql: Queryable): Promise<{ requeued: number
  * Gives back the running jobs `workerId` holds (graceful shutdown past its bound): queued,
  * due at once, the interrupted attempt uncounted (a deploy is not the job's failure), so
  * another process retries them without waiting for the lease. Call it only once the
- * worker's handlers are stopped or cannot write any more (their completions check the holder).
+ * runner's handlers are stopped or cannot write any more (their completions check the holder).
  */
 export async function releaseJobsHeldBy(sql: Queryable, workerId: string): Promise<JobRow[]> {
   return sql<JobRow[]>`

@@ -13,6 +13,7 @@
 import { ApiError, retryableError } from "../errors.ts";
 import type { AllowanceRefusal } from "./allowance_outcome.ts";
 import { type TokenBucketState, windowStart } from "../ports/counters.ts";
+import { DAY_SECONDS } from "../time/durations.ts";
 
 /**
  * Retry-After when the counters could not answer (spec rule 9: refuse). Short, because
@@ -21,8 +22,6 @@ import { type TokenBucketState, windowStart } from "../ports/counters.ts";
  * this variant's `retry_after` "short" (Errors, Special cases).
  */
 const UNVERIFIABLE_RETRY_SECONDS = 30;
-
-const DAY_SECONDS = 86_400;
 
 /** A `scope` of `dm_limit_reached`: the period whose allowance is used (spec DM limits). */
 export type DmLimitScope = "day" | "month" | (string & {});

@@ -17,6 +17,7 @@ import type { Context } from "../context.ts";
 import type { ApiError } from "../errors.ts";
 import type { AllowanceOutcome, AllowanceRefusal, AllowanceScope, AllowanceState } from "./allowance_outcome.ts";
 import type { ConsumeResult, CounterCheck } from "../ports/counters.ts";
+import { DAY_SECONDS } from "../time/durations.ts";
 
 /** A per-UTC-day allowance or action cap. */
 export interface AllowanceSpec {
@@ -37,7 +38,6 @@ export interface AllowanceCharge {
 /** An outcome that allowed the call. */
 export type AllowedOutcome = Extract<AllowanceOutcome, { status: "allowed" }>;
 
-const DAY_SECONDS = 86_400;
 const NAME = /^[a-z0-9_]+$/;
 
 /**

@@ -12,14 +12,13 @@ import { assertMediaSize, mediaTypeOf } from "./media_types.ts";
 import type { MediaUpload, MediaUploadInput } from "./media_schema.ts";
 import { countKeyUploadsSince, insertUpload, lockKeyUploads } from "./media_queries.ts";
 import { requestBaseUrl } from "./media_urls.ts";
+import { DAY_SECONDS } from "../time/durations.ts";
 
 /** Uploads accepted per API key per UTC day (spec Limits 10; Authentication 9: "counted per key"). */
 export const UPLOADS_PER_KEY_PER_DAY = 100;
 
 /** How long an upload URL works (spec Constants: "Presigned upload validity 20 minutes"). */
 export const UPLOAD_URL_TTL_MS = 20 * 60 * 1000;
-
-const DAY_SECONDS = 86_400;
 
 /**
  * Checks the declared type and size, takes one unit of the key's daily quota and records

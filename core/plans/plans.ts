@@ -4,6 +4,7 @@
  * document. Feed-fetch numbers follow the supplement (section 3.1). `basic` is the
  * plan of 30 reads and 10 writes per minute the spec's sample message names.
  */
+import type { CreditAllowance } from "../time/credit_period.ts";
 export const BUCKET_NAMES = ["reads", "writes", "enrichment", "feed"] as const;
 
 /** One of the four request buckets. */
@@ -13,15 +14,6 @@ export type BucketName = (typeof BUCKET_NAMES)[number];
 export interface BucketLimits {
   minute: number;
   day: number;
-}
-
-/**
- * The AI credit pool (spec: AI credits): paid plans get a monthly pool from the
- * billing date, trials a daily pool. One credit is one cent of model spend.
- */
-export interface CreditAllowance {
-  period: "monthly" | "daily";
-  credits: number;
 }
 
 /** What a plan allows. */

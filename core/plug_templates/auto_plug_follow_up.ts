@@ -11,13 +11,12 @@ import type { SocialNetwork } from "../network/social_network.ts";
 import type { NetworkPost } from "../network/network_records.ts";
 import { NetworkNotFoundError } from "../network/network_errors.ts";
 import { plugTemplateInWorkspace, recordAutoPlugged, workspaceOfAccount } from "./plug_templates_queries.ts";
+import { HOUR_MS } from "../time/durations.ts";
 
 /** Hours between two checks of the likes (the first check is one hour after sending). */
 export const AUTO_PLUG_CHECK_EVERY_HOURS = 1;
 /** The last check is this many hours after sending; a post still below then is left alone. */
 export const AUTO_PLUG_LAST_CHECK_HOURS = 24;
-
-const HOUR_MS = 3_600_000;
 
 /** What a check decided: replied, gave up, or check again as number `check` at `runAt`. */
 export type AutoPlugOutcome = { done: true } | { done: false; check: number; runAt: Date };

@@ -1,21 +1,17 @@
 /**
- * The publication lease, written once for every publisher (STYLE.md: "leases and tokens for
- * publish exactly once ... written once"): scheduled posts and articles both carry
- * `publish_claimed_by`, `publish_claimed_until` and `publish_attempts`. A publish call claims
- * its row for a lease on the database's clock (the one every process shares), so a request
- * and a job, or two server processes, never publish one row at once, and a crashed holder's
- * lease passes. Every write after the claim checks, in the same statement, that the caller
- * still holds it. These are the SQL pieces; each area's queries module builds its claim and
- * its outcome statements from them.
+ * The publication lease (core/leases/ holds the mechanism): scheduled posts, articles and
+ * DMs all carry `publish_claimed_by`, `publish_claimed_until` and `publish_attempts`. A
+ * publish call claims its row for a lease on the database's clock, so a request and a job,
+ * or two server processes, never publish one row at once, and a crashed holder's lease
+ * passes; each take counts an attempt. Unlike webhook deliveries, these leases are released
+ * when a job runner shuts down (`releaseLeasesOf`).
  */
 import type { Queryable, SqlFragment } from "../db/sql.ts";
+import { type Lease, runnerHolderPrefix } from "../leases/lease.ts";
+import { leasePieces } from "../leases/lease_queries.ts";
 
-/** Who holds a row's publication, for how long. */
-export interface Lease {
-  /** Random per publish call: two calls of one process are two holders. */
-  holder: string;
-  leaseSeconds: number;
-}
+/** The lease pieces of every published table (the same columns on each). */
+export const publicationLease = leasePieces({ holder: "publish_claimed_by", until: "publish_claimed_until", attempts: "publish_attempts" });
 
 /** The tables published under a lease. */
 export type LeasedTable = "scheduled_posts" | "articles" | "dm_messages";
@@ -29,65 +25,24 @@ export interface HeldRow {
   scope?: SqlFragment;
 }
 
-/** WHERE: no lease on the row, or its holder's lease has passed. */
-export function leaseFree(sql: Queryable) {
-  return sql`(publish_claimed_until is null or publish_claimed_until < now())`;
-}
-
-/** SET: takes the lease for `lease.holder` and counts the attempt. */
-export function takeLease(sql: Queryable, lease: Lease) {
-  return sql`publish_claimed_by = ${lease.holder},
-             publish_claimed_until = now() + ${lease.leaseSeconds} * interval '1 second',
-             publish_attempts = publish_attempts + 1`;
-}
-
-/** SET: renews the holder's lease (at every step it records). */
-export function renewLease(sql: Queryable, lease: Lease) {
-  return sql`publish_claimed_until = now() + ${lease.leaseSeconds} * interval '1 second'`;
-}
-
-/** WHERE: the caller still holds the row. */
-export function heldBy(sql: Queryable, lease: Lease) {
-  return sql`publish_claimed_by = ${lease.holder}`;
-}
-
-/** SET: lets go of the lease. */
-export function dropLease(sql: Queryable) {
-  return sql`publish_claimed_by = null, publish_claimed_until = null`;
-}
-
-/** SELECT: whether another holder's lease still runs. */
-export function leaseRunning(sql: Queryable) {
-  return sql`coalesce(publish_claimed_until >= now(), false)`;
-}
-
-/** The prefix of the leases a job worker takes (its holders start with it), so its shutdown can release them. */
-export function workerHolderPrefix(workerId: string): string {
-  return `${workerId}|`;
-}
-
 /**
- * Releases every publication lease job worker `workerId` holds, posts, articles and DMs (graceful
- * shutdown, after its handlers were stopped): another process may claim the rows at once
- * instead of waiting out the lease. Safe with a handler still running: each of its writes
- * re-checks the lease and fails, and a part it may have published is found by its token
- * before any retry. Answers how many rows it released.
+ * Releases every publication lease job runner `runnerId` holds, posts, articles and DMs
+ * (graceful shutdown, after its handlers were stopped): another process may claim the rows
+ * at once instead of waiting out the lease. Safe with a handler still running: each of its
+ * writes re-checks the lease and fails, and a part it may have published is found by its
+ * token before any retry. Answers how many rows it released.
  */
-export async function releaseLeasesOf(sql: Queryable, workerId: string): Promise<number> {
-  const prefix = workerHolderPrefix(workerId);
+export async function releaseLeasesOf(sql: Queryable, runnerId: string): Promise<number> {
+  const prefix = runnerHolderPrefix(runnerId);
   let released = 0;
   for (const table of ["scheduled_posts", "articles", "dm_messages"] as const satisfies readonly LeasedTable[]) {
-    const rows = await sql`
-      update ${sql(table)} set ${dropLease(sql)}
-       where publish_claimed_until is not null and starts_with(publish_claimed_by, ${prefix})
-      returning id`;
-    released += rows.length;
+    released += await publicationLease.releaseByPrefix(sql, table, prefix);
   }
   return released;
 }
 
 function heldWhere(sql: Queryable, held: HeldRow) {
-  return sql`id = ${held.id} and ${heldBy(sql, held.lease)} ${held.scope ? sql`and ${held.scope}` : sql``}`;
+  return sql`id = ${held.id} and ${publicationLease.heldBy(sql, held.lease)} ${held.scope ? sql`and ${held.scope}` : sql``}`;
 }
 
 /**
@@ -106,7 +61,7 @@ export async function lockHeld(sql: Queryable, held: HeldRow): Promise<{ account
  */
 export async function releaseLease(sql: Queryable, held: HeldRow, also?: SqlFragment): Promise<boolean> {
   const rows = await sql`
-    update ${sql(held.table)} set ${also ? sql`${also}, ` : sql``}${dropLease(sql)}
+    update ${sql(held.table)} set ${also ? sql`${also}, ` : sql``}${publicationLease.drop(sql)}
      where ${heldWhere(sql, held)}
     returning id`;
   return rows.length === 1;

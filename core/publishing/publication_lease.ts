@@ -1,18 +1,13 @@
 /**
- * The non-SQL half of the publication lease (lease_queries.ts): taking a fresh holder,
- * failing a held publication with its quota refund, a job's last attempt, and waiting
- * while another holder publishes. Used by the post publisher (core/scheduling/) and the
- * article publisher (core/articles/).
+ * The non-SQL half of the publication lease (lease_queries.ts; taking a fresh holder and
+ * waiting while another holder publishes are core/leases/lease.ts): failing a held
+ * publication with its quota refund, and a job's last attempt. Used by the post publisher
+ * (core/scheduling/) and the article publisher (core/articles/).
  */
 import type { Queryable, Sql } from "../db/sql.ts";
 import type { JobRow } from "../jobs/jobs_queries.ts";
-import { refundPostQuota } from "../scheduling/post_quota.ts";
-import { type HeldRow, type Lease, lockHeld } from "./lease_queries.ts";
-
-/** A lease for a new publish call: its own random holder, after `holderPrefix` (a job worker's, so shutdown can release its leases). */
-export function newLease(leaseSeconds: number, holderPrefix = ""): Lease {
-  return { holder: `${holderPrefix}${crypto.randomUUID()}`, leaseSeconds };
-}
+import { refundPostQuota } from "../post_quota/post_quota.ts";
+import { type HeldRow, lockHeld } from "./lease_queries.ts";
 
 /** Whether this run of a publish job is its last attempt (it settles instead of throwing for a retry). */
 export function isFinalAttempt(job: Pick<JobRow, "attempts" | "max_attempts">): boolean {
@@ -39,17 +34,4 @@ export async function failHeldPublication(
     }
     return true;
   });
-}
-
-/**
- * Runs `attempt` until it is not `busy` (another holder's lease runs) or `waitMs` passed,
- * looking every `pollMs`; answers the last result, busy or not.
- */
-export async function retryWhileBusy<T>(attempt: () => Promise<T>, busy: (result: T) => boolean, options: { waitMs: number; pollMs: number }): Promise<T> {
-  const deadline = performance.now() + options.waitMs;
-  for (;;) {
-    const result = await attempt();
-    if (!busy(result) || performance.now() >= deadline) return result;
-    await new Promise((resolve) => setTimeout(resolve, options.pollMs));
-  }
 }

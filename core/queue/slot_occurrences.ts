@@ -4,11 +4,11 @@
  */
 import type { QueueSlot } from "./queue_settings_schema.ts";
 import { dayTimesToUtc, wallTimeAt } from "./zoned_time.ts";
+import { HOUR_MS, DAY_MS } from "../time/durations.ts";
 
-const DAY_MS = 86_400_000;
 // No zone is more than 14 hours ahead of UTC, so every instant of a local date D is at
 // or after midnight UTC of D minus 14 hours.
-const MAX_OFFSET_MS = 14 * 3_600_000;
+const MAX_OFFSET_MS = 14 * HOUR_MS;
 
 /** Minutes after midnight of each slot, per weekday (0 = Sunday). */
 function minutesByWeekday(slots: readonly QueueSlot[]): number[][] {

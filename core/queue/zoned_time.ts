@@ -6,6 +6,7 @@
  * earlier instant; one that never occurs (clocks go forward) moves forward by the gap
  * (02:30 on a spring-forward night in New York is 03:30 EDT).
  */
+import { DAY_MS } from "../time/durations.ts";
 
 /** A calendar date and a wall time (month 1-12). */
 export interface WallTime {
@@ -16,7 +17,6 @@ export interface WallTime {
   minute: number;
 }
 
-const DAY_MS = 86_400_000;
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 function formatterFor(timeZone: string): Intl.DateTimeFormat {

@@ -7,7 +7,7 @@
 import { recordPostsDeleted } from "./post_events.ts";
 import type { AccountContext } from "../context.ts";
 import { assertSchedulerReachable } from "./scheduling_gate.ts";
-import { refundPostQuota } from "./post_quota.ts";
+import { refundPostQuota } from "../post_quota/post_quota.ts";
 import { deletePosts, lockAccountPosts } from "./bulk_queries.ts";
 import { bulkAnswer, type BulkItem } from "./bulk_schema.ts";
 import { distinctIds, notQueuedReason } from "./bulk_eligibility.ts";

@@ -13,7 +13,7 @@ import { commitPhase } from "../idempotency/record_phase.ts";
 import { assertOnboarded, assertSchedulerReachable } from "./scheduling_gate.ts";
 import { checkParts, checkScheduleTime, checkTags, partsOf } from "./post_content.ts";
 import type { CreatePostInput } from "./scheduled_post_input_schema.ts";
-import { deductPostQuota } from "./post_quota.ts";
+import { deductPostQuota } from "../post_quota/post_quota.ts";
 import { schedulePublication } from "./schedule_publication.ts";
 import { recordPostEvent } from "./post_events.ts";
 import { accountHasPremium, insertPost, setPostTags, updatePostColumns } from "./scheduled_posts_queries.ts";

@@ -6,7 +6,7 @@ import { recordPostsDeleted } from "./post_events.ts";
 import type { KeyContext } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { assertSchedulerReachable } from "./scheduling_gate.ts";
-import { refundPostQuota } from "./post_quota.ts";
+import { refundPostQuota } from "../post_quota/post_quota.ts";
 import { deletePostRow, postById, publicationStarted } from "./scheduled_posts_queries.ts";
 import { reachablePost } from "./post_access.ts";
 import type { PostByIdInput } from "./scheduled_post_input_schema.ts";

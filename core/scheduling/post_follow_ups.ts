@@ -17,6 +17,7 @@ import { DEFAULT_AUTO_DELETE_THRESHOLD } from "./post_view.ts";
 import { postById } from "./scheduled_posts_queries.ts";
 import { insertFollowUpJobs, markFollowUpDone } from "./follow_up_queries.ts";
 import { AUTO_PLUG_CHECK_EVERY_HOURS, checkAutoPlug } from "../plug_templates/auto_plug_follow_up.ts";
+import { HOUR_MS } from "../time/durations.ts";
 
 /** The job kind of the follow-ups. */
 export const FOLLOW_UP_JOB_KIND = "post_follow_up";
@@ -28,8 +29,6 @@ export interface FollowUpPayload {
   /** `auto_plug` only: which check this is (1, the armed one, when absent). */
   check?: number;
 }
-
-const HOUR_MS = 3_600_000;
 
 /**
  * Enqueues the follow-ups the post's settings ask for, counted from its `sent_at`, once:

@@ -1,23 +1,10 @@
 /**
- * How the publisher tells a failure to retry from one to give up on, and the readable
- * reason an `error` post carries (spec, docs/areas.md "Scheduling": `error` with the reason after
- * bounded retries).
+ * The readable reason an `error` post carries (spec, docs/areas.md "Scheduling": `error`
+ * with the reason after bounded retries); whether a failure is worth a retry is judged in
+ * core/network/permanent_failure.ts.
  */
-import { NetworkBadRequestError, NetworkError, NetworkNotFoundError, NetworkPrivateError, NetworkRejectedError } from "../network/network_errors.ts";
-
-/**
- * The network answered that this post can never be published as it is (refused, a part
- * it answers is gone, the account cannot be found): retrying would only fail again.
- * Unreachable, timed out, rate limited or an unexpected answer are worth a retry.
- */
-export function isPermanentFailure(error: unknown): boolean {
-  return (
-    error instanceof NetworkRejectedError ||
-    error instanceof NetworkNotFoundError ||
-    error instanceof NetworkPrivateError ||
-    error instanceof NetworkBadRequestError
-  );
-}
+import { NetworkError } from "../network/network_errors.ts";
+import { isPermanentFailure } from "../network/permanent_failure.ts";
 
 /** Where the failure happened: part `index` (0-based) of `count`, after `attempts` attempts. */
 export interface FailureWhere {

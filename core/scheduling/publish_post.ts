@@ -21,8 +21,10 @@ import { NetworkError } from "../network/network_errors.ts";
 import type { NetworkPost } from "../network/network_records.ts";
 import type { SocialNetwork } from "../network/social_network.ts";
 import { releaseLease } from "../publishing/lease_queries.ts";
-import { failHeldPublication, isFinalAttempt, newLease, retryWhileBusy } from "../publishing/publication_lease.ts";
-import { failureReason, isPermanentFailure } from "./publish_failure.ts";
+import { failHeldPublication, isFinalAttempt } from "../publishing/publication_lease.ts";
+import { newLease, retryWhileBusy } from "../leases/lease.ts";
+import { isPermanentFailure } from "../network/permanent_failure.ts";
+import { failureReason } from "./publish_failure.ts";
 import {
   claimPost,
   heldPost,
@@ -55,7 +57,7 @@ export interface PublishOptions {
   leaseSeconds?: number;
   /**
    * Prefix of the claim's holder (default none: a random holder). The job passes its
-   * worker's id, so a server shutting down can release the claims of the jobs it
+   * runner's id, so a server shutting down can release the claims of the jobs it
    * interrupted (`releaseLeasesOf`) and another process retries them at once.
    */
   holderPrefix?: string;
@@ -234,7 +236,7 @@ export async function publishFromJob(
   const finalAttempt = isFinalAttempt(job);
   const result = await publishScheduledPost(deps, payload, { ...options, finalAttempt });
   if (finalAttempt) return result;
-  if (result.outcome === "busy") throw new Error(`Scheduled post "${payload.postId}" is being published by another worker; retrying`);
+  if (result.outcome === "busy") throw new Error(`Scheduled post "${payload.postId}" is being published by another process; retrying`);
   if (result.outcome === "not_due") throw new Error(`Scheduled post "${payload.postId}" is not due before ${result.scheduledFor.toISOString()}; retrying`);
   return result;
 }

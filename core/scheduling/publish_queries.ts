@@ -6,7 +6,8 @@
  * version being published, and renews the lease.
  */
 import type { Queryable } from "../db/sql.ts";
-import { dropLease, heldBy, type HeldRow, type Lease, leaseFree, leaseRunning, renewLease, takeLease } from "../publishing/lease_queries.ts";
+import type { Lease } from "../leases/lease.ts";
+import { type HeldRow, publicationLease } from "../publishing/lease_queries.ts";
 import type { StoredPart } from "./scheduled_posts_queries.ts";
 
 /** A part's durable outcome for one publish version. */
@@ -85,10 +86,10 @@ export async function claimPost(sql: Queryable, claim: Holder & { now: Date; fir
   const [row] = await sql<ClaimedPostRow[]>`
     with claimed as (
       update scheduled_posts p
-         set ${takeLease(sql, claim)}
+         set ${publicationLease.take(sql, claim)}
        where p.id = ${claim.postId} and p.publish_version = ${claim.version} and p.status = 'scheduled'
          and p.scheduled_for <= ${claim.now}
-         and ${leaseFree(sql)}
+         and ${publicationLease.free(sql)}
       returning p.id, p.account_id, p.parts, p.quota_period_start, p.publish_attempts, p.scheduled_for
     ), first as (
       insert into publish_parts (post_id, publish_version, part_index, state, token, started_at, content)
@@ -115,7 +116,7 @@ export async function claimPost(sql: Queryable, claim: Holder & { now: Date; fir
 /** Where post `postId` stands (after a claim was refused), or undefined when it is gone. */
 export async function postPublishState(sql: Queryable, postId: number): Promise<PostPublishStateRow | undefined> {
   const [row] = await sql<PostPublishStateRow[]>`
-    select status, publish_version, scheduled_for, x_post_ids, error, ${leaseRunning(sql)} as claimed
+    select status, publish_version, scheduled_for, x_post_ids, error, ${publicationLease.running(sql)} as claimed
       from scheduled_posts where id = ${postId}`;
   return row;
 }
@@ -135,8 +136,8 @@ export async function recordPartPublishing(
   // `publicationStarted` either sees this row or bumps the version before it is written.
   const rows = await sql`
     with held as (
-      update scheduled_posts set ${renewLease(sql, claim)}
-       where id = ${claim.postId} and ${heldBy(sql, claim)}
+      update scheduled_posts set ${publicationLease.renew(sql, claim)}
+       where id = ${claim.postId} and ${publicationLease.heldBy(sql, claim)}
          and publish_version = ${claim.version} and status = 'scheduled'
       returning id
     )
@@ -159,7 +160,7 @@ export async function recordPartPublished(
   part: { index: number; xPostId: string; at: Date },
   sent?: { xPostIds: readonly string[]; at: Date },
 ): Promise<boolean> {
-  const changes = sent ? sentColumns(sql, sent) : renewLease(sql, claim);
+  const changes = sent ? sentColumns(sql, sent) : publicationLease.renew(sql, claim);
   // Data-modifying CTEs run to completion whether or not the outer query reads them.
   const [row] = await sql<{ held: boolean }[]>`
     with part as (
@@ -169,7 +170,7 @@ export async function recordPartPublished(
       returning 1
     ), held as (
       update scheduled_posts set ${changes}
-       where id = ${claim.postId} and ${heldBy(sql, claim)}
+       where id = ${claim.postId} and ${publicationLease.heldBy(sql, claim)}
          and publish_version = ${claim.version} and status = 'scheduled'
       returning 1
     )
@@ -179,14 +180,14 @@ export async function recordPartPublished(
 
 function sentColumns(sql: Queryable, sent: { xPostIds: readonly string[]; at: Date }) {
   return sql`status = 'sent', sent_at = ${sent.at}, x_post_ids = ${sql.array(sent.xPostIds as string[])}::text[], error = null,
-             ${dropLease(sql)}, updated_at = ${sent.at}`;
+             ${publicationLease.drop(sql)}, updated_at = ${sent.at}`;
 }
 
 /** Marks the post `sent` with its parts' ids and lets go of the claim; false when the holder no longer holds it. */
 export async function markPostSent(sql: Queryable, claim: Holder, sent: { xPostIds: readonly string[]; at: Date }): Promise<boolean> {
   const rows = await sql`
     update scheduled_posts set ${sentColumns(sql, sent)}
-     where id = ${claim.postId} and ${heldBy(sql, claim)}
+     where id = ${claim.postId} and ${publicationLease.heldBy(sql, claim)}
        and publish_version = ${claim.version} and status = 'scheduled'
     returning id`;
   return rows.length === 1;
@@ -197,7 +198,7 @@ export async function markPostFailed(sql: Queryable, postId: number, failure: { 
   await sql`
     update scheduled_posts
        set status = 'error', error = ${failure.reason}, quota_period_start = null,
-           ${dropLease(sql)}, updated_at = ${failure.at}
+           ${publicationLease.drop(sql)}, updated_at = ${failure.at}
      where id = ${postId}`;
 }
 

@@ -5,7 +5,7 @@
 import type { JobDeps } from "../jobs/job_deps.ts";
 import type { JobTasks } from "../jobs/job_task.ts";
 import type { JobRow } from "../jobs/jobs_queries.ts";
-import { workerHolderPrefix } from "../publishing/lease_queries.ts";
+import { runnerHolderPrefix } from "../leases/lease.ts";
 import { publishFromJob } from "./publish_post.ts";
 import type { PublishJobPayload } from "./schedule_publication.ts";
 import { type FollowUpPayload, runFollowUp } from "./post_follow_ups.ts";
@@ -15,7 +15,7 @@ export const schedulingJobs = {
   publish_scheduled_post: {
     handler: async (deps: Pick<JobDeps, "sql" | "network" | "clock" | "events">, payload: PublishJobPayload, job: JobRow) => {
       // The worker's id prefixes the lease holder, so graceful shutdown releases its leases.
-      const holderPrefix = job.locked_by ? workerHolderPrefix(job.locked_by) : undefined;
+      const holderPrefix = job.locked_by ? runnerHolderPrefix(job.locked_by) : undefined;
       const result = await publishFromJob(deps, payload, job, { holderPrefix });
       if (result.outcome === "sent" && result.scheduledFor) {
         const latenessSeconds = Math.max(0, (deps.clock.now() - result.scheduledFor.getTime()) / 1000);

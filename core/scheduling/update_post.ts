@@ -12,7 +12,7 @@ import { markMediaAttached } from "../media/attachable_media.ts";
 import { nextFreeSlot } from "../queue/next_free_slot.ts";
 import { assertOnboarded, assertSchedulerReachable } from "./scheduling_gate.ts";
 import { checkParts, checkScheduleTime, checkTags, partsOf } from "./post_content.ts";
-import { deductPostQuota, refundPostQuota } from "./post_quota.ts";
+import { deductPostQuota, refundPostQuota } from "../post_quota/post_quota.ts";
 import { schedulePublication } from "./schedule_publication.ts";
 import { accountHasPremium, type PostColumns, postById, publicationStarted, setPostTags, updatePostColumns } from "./scheduled_posts_queries.ts";
 import { reachablePost } from "./post_access.ts";

@@ -49,6 +49,3 @@ export const AGENT_RUN_LIMITS = {
   /** Feedback examples of each kind (fit, not fit) the scorer sees, newest first. */
   feedbackExamples: 10,
 } as const;
-
-/** A day in milliseconds. */
-export const DAY_MS = 86_400_000;

@@ -38,6 +38,7 @@ import { leadProfileOf, scoreLeads, type LeadCandidate } from "./lead_scoring.ts
 import { anglesOf, type LeadSearchInput, type LeadSearchOutput } from "./lead_search_schema.ts";
 import { planQueries, type PlannedQuery } from "./query_plan.ts";
 import { PRECISION_THRESHOLD } from "./signal_schema.ts";
+import { DAY_MS } from "../time/durations.ts";
 
 /** The time budget of one search (supplement: "up to a minute"; 5 s left for the answer). */
 export const LEAD_SEARCH_BUDGET_MS = 55_000;
@@ -47,8 +48,6 @@ export const MAX_JUDGED = 60;
 
 /** Posts read per query: one page. */
 const PAGE = 100;
-
-const DAY_MS = 86_400_000;
 
 /** Options of a search (tests shorten the budget). */
 export interface LeadSearchOptions {

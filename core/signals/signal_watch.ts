@@ -10,8 +10,10 @@
  */
 import type { NetworkPost, NetworkUser, Page } from "../network/network_records.ts";
 import type { SocialNetwork } from "../network/social_network.ts";
+import { pageWalker } from "../network/page_walker.ts";
 import { postUrl } from "../network/post_url.ts";
-import { AGENT_RUN_LIMITS, DAY_MS } from "./agent_run_rhythm.ts";
+import { AGENT_RUN_LIMITS } from "./agent_run_rhythm.ts";
+import { DAY_MS } from "../time/durations.ts";
 import type { LeadProvenance, SignalType } from "./signal_schema.ts";
 import { advancePostCursor, isNewPost, type SignalCursor } from "./signal_watch_cursor.ts";
 
@@ -87,15 +89,11 @@ type Counted = <T>(page: Promise<Page<T>>) => Promise<Page<T>>;
 /** New posts of a newest-first list, page by page, until one reaches what the cursor saw. */
 async function newPosts(signal: WatchedSignal, floorMs: number, readPage: (cursor: string | undefined) => Promise<Page<NetworkPost>>): Promise<NetworkPost[]> {
   const found: NetworkPost[] = [];
-  let cursor: string | undefined;
-  for (let page = 0; page < AGENT_RUN_LIMITS.pagesPerPostWatch; page++) {
-    const { items, nextCursor } = await readPage(cursor);
-    const fresh = items.filter((post) => isNewPost(post, signal.cursor, floorMs));
-    found.push(...fresh);
-    // Newest first: a page with an old post ends what is new.
-    if (fresh.length < items.length || !nextCursor) break;
-    cursor = nextCursor;
-  }
+  // Newest first: a page with an old post ends what is new.
+  await pageWalker(AGENT_RUN_LIMITS.pagesPerPostWatch).walk(signal.type, readPage, undefined, (post) => {
+    if (!isNewPost(post, signal.cursor, floorMs)) return false;
+    found.push(post);
+  });
   return found;
 }
 
@@ -132,16 +130,14 @@ async function newFollowers(network: SocialNetwork, signal: WatchedSignal, conte
   const known = new Set(signal.cursor?.head_ids ?? []);
   const fresh: NetworkUser[] = [];
   let head: string[] | undefined;
-  let cursor: string | undefined;
-  for (let page = 0; page < (first ? 1 : AGENT_RUN_LIMITS.followerPages); page++) {
-    const limit = first ? AGENT_RUN_LIMITS.firstFollowers : AGENT_RUN_LIMITS.pageSize;
-    const { items, nextCursor } = await counted(network.followers(watchedId, { limit, cursor }));
+  const limit = first ? AGENT_RUN_LIMITS.firstFollowers : AGENT_RUN_LIMITS.pageSize;
+  const readPage = (cursor: string | undefined) => counted(network.followers(watchedId, { limit, cursor }));
+  await pageWalker(first ? 1 : AGENT_RUN_LIMITS.followerPages).walkPages("followers", readPage, undefined, ({ items }) => {
     head ??= items.slice(0, AGENT_RUN_LIMITS.followerHeadIds).map((user) => user.id);
     const stop = items.findIndex((user) => known.has(user.id));
     fresh.push(...(stop === -1 ? items : items.slice(0, stop)));
-    if (stop !== -1 || !nextCursor) break;
-    cursor = nextCursor;
-  }
+    return stop === -1;
+  });
   const candidates = fresh
     .filter((user) => user.id !== context.accountId && user.id !== watchedId)
     .slice(0, AGENT_RUN_LIMITS.candidatesPerSignal)

@@ -5,12 +5,13 @@
  * dies mid-attempt leaves the lease to run out, and the same delivery (same `webhook-id`)
  * is posted again.
  */
+import { mapBounded } from "../concurrency/map_bounded.ts";
 import { claimDueDeliveries } from "./deliveries_queries.ts";
 import { attemptDelivery, type DeliveryDeps } from "./deliver_attempt.ts";
 import { DELIVERY_TIMEOUT_MS } from "./delivery_schedule.ts";
 
-/** How long a claim holds a delivery: an attempt's bound and a margin. */
-export const DELIVERY_LEASE_MS = DELIVERY_TIMEOUT_MS + 50_000;
+/** How long a claim holds a delivery, in seconds: an attempt's bound and a margin. */
+export const DELIVERY_LEASE_SECONDS = (DELIVERY_TIMEOUT_MS + 50_000) / 1000;
 
 /** How one run claims. */
 export interface DeliverDueOptions {
@@ -20,7 +21,7 @@ export interface DeliverDueOptions {
   batchSize?: number;
   /** Posts in flight at once; default 50. */
   concurrency?: number;
-  /** Batches per run before giving the worker back; default 50. */
+  /** Batches per run before giving the job runner back; default 50. */
   maxBatches?: number;
 }
 
@@ -29,13 +30,10 @@ export async function deliverDue(deps: DeliveryDeps, options: DeliverDueOptions)
   const batchSize = options.batchSize ?? 100;
   let attempted = 0;
   for (let batch = 0; batch < (options.maxBatches ?? 50); batch++) {
-    const claimed = await claimDueDeliveries(deps.sql, options.holder, new Date(deps.clock.now()), DELIVERY_LEASE_MS, batchSize);
+    const lease = { holder: options.holder, leaseSeconds: DELIVERY_LEASE_SECONDS };
+    const claimed = await claimDueDeliveries(deps.sql, lease, new Date(deps.clock.now()), batchSize);
     if (claimed.length === 0) break;
-    let next = 0;
-    const lane = async () => {
-      while (next < claimed.length) await attemptDelivery(deps, claimed[next++], options.holder);
-    };
-    await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 50, claimed.length) }, lane));
+    await mapBounded(claimed, options.concurrency ?? 50, (delivery) => attemptDelivery(deps, delivery, options.holder));
     attempted += claimed.length;
   }
   return attempted;

@@ -1,6 +1,15 @@
 /** SQL of webhook deliveries (table `webhook_deliveries`, migration 0029). */
 import type { Queryable } from "../db/sql.ts";
+import type { Lease } from "../leases/lease.ts";
+import { leasePieces } from "../leases/lease_queries.ts";
 import type { DeliveryRow } from "./webhook_schema.ts";
+
+/**
+ * A delivery's lease (core/leases/): its attempts are counted when the outcome is recorded,
+ * not at the take, and a job runner's shutdown does not release it (it runs out, and the
+ * same delivery is posted again).
+ */
+const deliveryLease = leasePieces({ holder: "locked_by", until: "locked_until" });
 
 const COLUMNS = (sql: Queryable) => sql`
   id::int as id, webhook_id::int as webhook_id, event_id, event_seq::int as event_seq, event_type, object_key, body, status, attempt,
@@ -50,7 +59,7 @@ export async function insertDelivery(tx: Queryable, delivery: NewDelivery, now: 
 }
 
 /**
- * Claims up to `limit` due deliveries for `holder` for `leaseMs`. A delivery is due when
+ * Claims up to `limit` due deliveries for `lease`. A delivery is due when
  * its time came (`next_attempt_at` against the application's clock, which schedules it), no
  * process holds a live lease on it (leases are taken and judged on the database's clock, so
  * processes whose clocks drift apart still never post one attempt at once), its endpoint is
@@ -59,14 +68,14 @@ export async function insertDelivery(tx: Queryable, delivery: NewDelivery, now: 
  * SKIP LOCKED lets several processes claim side by side; the lease (not the row lock)
  * is what keeps a second process from posting the same attempt while the first is posting.
  */
-export function claimDueDeliveries(sql: Queryable, holder: string, now: Date, leaseMs: number, limit: number): Promise<DeliveryRow[]> {
+export function claimDueDeliveries(sql: Queryable, lease: Lease, now: Date, limit: number): Promise<DeliveryRow[]> {
   return sql<DeliveryRow[]>`
-    update webhook_deliveries d set locked_by = ${holder}, locked_until = now() + ${leaseMs}::int * interval '1 millisecond'
+    update webhook_deliveries d set ${deliveryLease.take(sql, lease)}
     where d.id in (
       select c.id from webhook_deliveries c
       join webhooks w on w.id = c.webhook_id and w.enabled
       where c.status = 'pending' and c.next_attempt_at <= ${now}
-        and (c.locked_until is null or c.locked_until < now())
+        and ${deliveryLease.free(sql, "c")}
         and not exists (
           select 1 from webhook_deliveries e
           where e.webhook_id = c.webhook_id and e.object_key = c.object_key and e.status = 'pending' and e.event_seq < c.event_seq)
@@ -77,10 +86,10 @@ export function claimDueDeliveries(sql: Queryable, holder: string, now: Date, le
 }
 
 /** Claims one delivery of the user's endpoint (a manual retry or a ping), unless another process holds it. */
-export async function claimDelivery(sql: Queryable, webhookId: number, id: number, holder: string, leaseMs: number): Promise<DeliveryRow | undefined> {
+export async function claimDelivery(sql: Queryable, webhookId: number, id: number, lease: Lease): Promise<DeliveryRow | undefined> {
   const [row] = await sql<DeliveryRow[]>`
-    update webhook_deliveries set locked_by = ${holder}, locked_until = now() + ${leaseMs}::int * interval '1 millisecond'
-    where id = ${id} and webhook_id = ${webhookId} and (locked_until is null or locked_until < now())
+    update webhook_deliveries set ${deliveryLease.take(sql, lease)}
+    where id = ${id} and webhook_id = ${webhookId} and ${deliveryLease.free(sql)}
     returning ${COLUMNS(sql)}`;
   return row;
 }
@@ -104,8 +113,8 @@ export async function recordDeliveryAttempt(
     update webhook_deliveries set
       status = ${outcome.status}, attempt = ${outcome.attempt}, next_attempt_at = ${outcome.nextAttemptAt},
       response_code = ${outcome.responseCode}, latency_ms = ${outcome.latencyMs}, error = ${outcome.error},
-      last_attempt_at = ${outcome.at}, locked_by = null, locked_until = null
-    where id = ${id} and locked_by = ${holder}
+      last_attempt_at = ${outcome.at}, ${deliveryLease.drop(tx)}
+    where id = ${id} and ${deliveryLease.heldBy(tx, { holder })}
     returning ${COLUMNS(tx)}`;
   return row;
 }

@@ -3,6 +3,7 @@
  * "Deliveries": exponential backoff and jitter for about 3 days; after a run of consecutive failures
  * (100 failures in a row or 5 days without a success) the endpoint is disabled).
  */
+import { DAY_MS } from "../time/durations.ts";
 
 /**
  * Waits after the 1st, 2nd, ... failed attempt, in seconds: 5 s, 5 min, 30 min, 2 h, 5 h,
@@ -20,7 +21,7 @@ export const DELIVERY_TIMEOUT_MS = 10_000;
 export const DISABLE_AFTER_FAILURES = 100;
 
 /** A failure run this long (no success since its first failure) disables an endpoint. */
-export const DISABLE_AFTER_MS = 5 * 86_400_000;
+export const DISABLE_AFTER_MS = 5 * DAY_MS;
 
 /**
  * When the attempt after failed attempt number `attempt` (1-based) is due, or null when it

@@ -21,9 +21,10 @@ import {
 import { type CreateWebhookInput, endpointView, MAX_WEBHOOKS, type UpdateWebhookInput, type WebhookRow } from "./webhook_schema.ts";
 import { newWebhookSecret } from "./webhook_secret.ts";
 import { sequenceAllEvents } from "../events/sequence_events.ts";
+import { HOUR_MS } from "../time/durations.ts";
 
 /** How long the secret before a rotation keeps signing (docs/webhooks.md: old and new both sign for 24 hours). */
-export const PREVIOUS_SECRET_MS = 24 * 3_600_000;
+export const PREVIOUS_SECRET_MS = 24 * HOUR_MS;
 
 const now = (ctx: KeyContext) => new Date(ctx.services.clock.now());
 

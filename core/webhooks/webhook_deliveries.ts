@@ -7,10 +7,11 @@
  */
 import type { KeyContext } from "../context.ts";
 import { ApiError } from "../errors.ts";
+import { newLease } from "../leases/lease.ts";
 import { pageInfo } from "../schema.ts";
 import { claimDelivery, countDeliveries, deliveriesOf, deliveryOf, insertDelivery } from "./deliveries_queries.ts";
 import { attemptDelivery } from "./deliver_attempt.ts";
-import { DELIVERY_LEASE_MS } from "./deliver_due.ts";
+import { DELIVERY_LEASE_SECONDS } from "./deliver_due.ts";
 import { ownWebhook } from "./manage_webhooks.ts";
 import { deliveryView } from "./webhook_schema.ts";
 
@@ -25,9 +26,9 @@ export async function listDeliveries(ctx: KeyContext, input: { id: number; limit
 /** Posts one delivery now (a fresh lease), or answers it as it is when another process is posting it. */
 async function attemptNow(ctx: KeyContext, webhookId: number, deliveryId: number) {
   const { sql, clock, webhookSender } = ctx.services;
-  const holder = `api:${crypto.randomUUID()}`;
-  const claimed = await claimDelivery(sql, webhookId, deliveryId, holder, DELIVERY_LEASE_MS);
-  const attempted = claimed ? await attemptDelivery({ sql, clock, webhookSender }, claimed, holder) : undefined;
+  const lease = newLease(DELIVERY_LEASE_SECONDS, "api:");
+  const claimed = await claimDelivery(sql, webhookId, deliveryId, lease);
+  const attempted = claimed ? await attemptDelivery({ sql, clock, webhookSender }, claimed, lease.holder) : undefined;
   return attempted ?? (await deliveryOf(sql, webhookId, deliveryId));
 }
 

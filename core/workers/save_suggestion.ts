@@ -13,7 +13,7 @@ import type { KeyContext } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { assertOnboarded, assertSchedulerReachable } from "../scheduling/scheduling_gate.ts";
 import { checkParts, checkScheduleTime } from "../scheduling/post_content.ts";
-import { deductPostQuota } from "../scheduling/post_quota.ts";
+import { deductPostQuota } from "../post_quota/post_quota.ts";
 import { schedulePublication } from "../scheduling/schedule_publication.ts";
 import { accountHasPremium, insertPost, type StoredPart, updatePostColumns } from "../scheduling/scheduled_posts_queries.ts";
 import type { SaveSuggestionInput, WorkerSuggestion } from "./worker_schema.ts";

@@ -4,6 +4,7 @@
  * local across daylight-saving changes.
  */
 import { slotOccurrences } from "../queue/slot_occurrences.ts";
+import { DAY_MS } from "../time/durations.ts";
 
 /** A Worker's weekly schedule: weekdays (0 = Sunday) and a wall time `HH:MM`. */
 export interface WorkerSchedule {
@@ -11,7 +12,7 @@ export interface WorkerSchedule {
   time: string;
 }
 
-const WEEK_MS = 7 * 86_400_000;
+const WEEK_MS = 7 * DAY_MS;
 
 /**
  * The first run strictly after `afterMs`. A Worker that missed runs (the server was down)

@@ -25,6 +25,7 @@ import { accountHasPremium } from "../scheduling/scheduled_posts_queries.ts";
 import { STANDARD_PART_LENGTH } from "../scheduling/post_content.ts";
 import { FORMAT_TEMPLATES } from "./format_templates.ts";
 import type { NewSuggestion, WorkerRow } from "./workers_queries.ts";
+import { DAY_MS } from "../time/durations.ts";
 
 /** What a run reads and writes with. */
 export interface WriterDeps {
@@ -59,7 +60,7 @@ interface WritingFacts {
 export async function writeSuggestions(deps: WriterDeps, worker: WorkerRow): Promise<NewSuggestion[]> {
   const facts = await writingFacts(deps, worker);
   // Each run starts at a different template or angle, so consecutive runs do not repeat.
-  const offset = Math.floor(deps.now.getTime() / 86_400_000);
+  const offset = Math.floor(deps.now.getTime() / DAY_MS);
   if (worker.shape === "formats") {
     const brief = topicBrief(worker, facts);
     return Promise.all(Array.from({ length: worker.batch_size }, (_, i) => fromFormat(deps, worker, facts, brief, offset + i, false)));
@@ -230,7 +231,7 @@ async function popularPosts(deps: WriterDeps, worker: WorkerRow): Promise<(Netwo
   if (keywords.length === 0) return [];
   const query = keywords.map((word) => (/\s/.test(word) ? `"${word.replace(/"/g, "")}"` : word)).join(" OR ");
   const days = Math.min(POPULAR_WINDOW_DAYS, deps.network.info.searchWindowDays);
-  const since = new Date(deps.now.getTime() - days * 86_400_000).toISOString();
+  const since = new Date(deps.now.getTime() - days * DAY_MS).toISOString();
   const page = await deps.network.search({ query, since, minLikes: POPULAR_MIN_LIKES, lang: "en", originalsOnly: true, limit: SEARCH_PAGE });
   const candidates = page.items
     .filter(

@@ -6,7 +6,7 @@
  */
 import type { Sql } from "../../core/db/sql.ts";
 import { linkAccount, userByEmail } from "../../core/accounts/users.ts";
-import { deductPostQuota } from "../../core/scheduling/post_quota.ts";
+import { deductPostQuota } from "../../core/post_quota/post_quota.ts";
 import type { PostStatus } from "../../core/scheduling/scheduled_post_schema.ts";
 
 /** What a row needs beyond its account. */

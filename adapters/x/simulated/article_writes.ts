@@ -12,7 +12,8 @@ import { hashText } from "./hash.ts";
 import { premiumOfPerson, requirePerson, usernameOf } from "./people.ts";
 import { publishPost } from "./post_writes.ts";
 import type { SimulatedContext } from "./simulated_context.ts";
-import { DAY, isoTime } from "./time_units.ts";
+import { isoTime } from "./time_units.ts";
+import { DAY_MS } from "../../../core/time/durations.ts";
 import {
   articleByToken,
   articleCountsSince,
@@ -43,7 +44,7 @@ export async function publishArticle(ctx: SimulatedContext, input: PublishArticl
     const token = input.token ?? null;
     let draft: ArticleRow | undefined = token === null ? undefined : await articleByToken(sql, input.authorId, token);
     if (draft?.status === "published" && draft.post_id && draft.published_at) return articleOf(ctx, draft);
-    const counts = await articleCountsSince(sql, input.authorId, new Date(Math.floor(now / DAY) * DAY));
+    const counts = await articleCountsSince(sql, input.authorId, new Date(Math.floor(now / DAY_MS) * DAY_MS));
     if (!draft) {
       if (counts.drafts >= ARTICLE_LIMITS.drafts) {
         throw new NetworkRejectedError("daily_limit", `X allows ${ARTICLE_LIMITS.drafts} article drafts a day`);

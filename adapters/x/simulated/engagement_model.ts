@@ -9,7 +9,7 @@
 import { expectedEngagementRate } from "../../../core/network/engagement_rate.ts";
 import type { PostMetrics } from "../../../core/network/network_records.ts";
 import type { Random } from "./prng.ts";
-import { HOUR } from "./time_units.ts";
+import { HOUR_MS } from "../../../core/time/durations.ts";
 
 /** The final counts a post is heading for. */
 export type Potential = PostMetrics;
@@ -38,7 +38,7 @@ export function potentialOf(followers: number, virality: number, factor = 1): Po
 export function arrived(ageMs: number, tauHours = 4): number {
   if (ageMs <= 0) return 0;
   const full = 1 - Math.exp(-72 / tauHours);
-  return Math.min(1, (1 - Math.exp(-ageMs / (tauHours * HOUR))) / full);
+  return Math.min(1, (1 - Math.exp(-ageMs / (tauHours * HOUR_MS))) / full);
 }
 
 /** Likes, bookmarks and impressions at `ageMs`, with the counted events given. */

@@ -10,7 +10,7 @@ import type { AudienceGraph } from "./audience_graph.ts";
 import type { Potential } from "./engagement_model.ts";
 import { unitHash } from "./hash.ts";
 import type { Population } from "./population.ts";
-import { HOUR, MINUTE } from "./time_units.ts";
+import { HOUR_MS, MINUTE_MS } from "../../../core/time/durations.ts";
 
 /** A post that can be engaged with: its author, time, hash key and potential. */
 export interface Engageable {
@@ -61,7 +61,7 @@ function odds(potential: Potential, size: number): Odds {
 
 function delay(seed: number, post: Engageable, member: number): number {
   const u = unitHash(seed, post.key1, post.key2, member, SALT_DELAY);
-  return 30_000 + Math.floor(-Math.log(1 - u * 0.9975) * 2.5 * HOUR);
+  return 30_000 + Math.floor(-Math.log(1 - u * 0.9975) * 2.5 * HOUR_MS);
 }
 
 function decide(seed: number, pop: Population, post: Engageable, member: number, chances: Odds): Engagement | undefined {
@@ -90,7 +90,7 @@ export function engagementsOf(seed: number, pop: Population, graph: AudienceGrap
   const lurkerReposts: number[] = [];
   for (let j = 0; j < chances.lurkers; j++) {
     const u = unitHash(seed, post.key1, post.key2, j, SALT_LURKER);
-    lurkerReposts.push(post.ms + 60_000 + Math.floor(-Math.log(1 - u * 0.9975) * 3 * HOUR));
+    lurkerReposts.push(post.ms + 60_000 + Math.floor(-Math.log(1 - u * 0.9975) * 3 * HOUR_MS));
   }
   lurkerReposts.sort((a, b) => a - b);
   return { events, lurkerReposts };
@@ -111,5 +111,5 @@ export function replyBackTime(
 ): number | undefined {
   if (unitHash(seed, reply.key1, reply.key2, reply.user, SALT_REPLY_BACK) >= pop.replyBackRate[author]) return undefined;
   const u = unitHash(seed, reply.key1, reply.key2, reply.user, SALT_REPLY_BACK_DELAY);
-  return reply.ms + 5 * MINUTE + Math.floor(-Math.log(1 - u * 0.99) * 1.5 * HOUR);
+  return reply.ms + 5 * MINUTE_MS + Math.floor(-Math.log(1 - u * 0.99) * 1.5 * HOUR_MS);
 }

@@ -7,7 +7,8 @@ import type { FollowerCountOnDay } from "../../../core/network/social_network.ts
 import { requirePerson, profileOfPerson } from "./people.ts";
 import { followersAt } from "./population.ts";
 import type { SimulatedContext } from "./simulated_context.ts";
-import { DAY, dayOf } from "./time_units.ts";
+import { dayOf } from "./time_units.ts";
+import { DAY_MS } from "../../../core/time/durations.ts";
 
 /** The count at the end of each of the last `days` UTC days (today: now), oldest first; guests have no past. */
 export async function followerHistory(ctx: SimulatedContext, userId: string, days: number): Promise<FollowerCountOnDay[]> {
@@ -18,9 +19,9 @@ export async function followerHistory(ctx: SimulatedContext, userId: string, day
   const count = Math.max(0, Math.min(3660, Math.floor(days)));
   const history: FollowerCountOnDay[] = [];
   for (let day = today - count + 1; day <= today; day++) {
-    const at = Math.min(now, (day + 1) * DAY - 1);
+    const at = Math.min(now, (day + 1) * DAY_MS - 1);
     const followers = person.kind === "world" ? followersAt(ctx.world.pop, person.index, at) : profileOfPerson(ctx, person, at).followersCount;
-    history.push({ day: new Date(day * DAY).toISOString().slice(0, 10), followers });
+    history.push({ day: new Date(day * DAY_MS).toISOString().slice(0, 10), followers });
   }
   return history;
 }

@@ -10,7 +10,7 @@ import { createRandom } from "./prng.ts";
 import { drawVirality, potentialOf, type Potential } from "./engagement_model.ts";
 import { encodePostId } from "./post_ids.ts";
 import { followersAt, LANGS, type Population } from "./population.ts";
-import { DAY, HOUR, MINUTE } from "./time_units.ts";
+import { DAY_MS, HOUR_MS, MINUTE_MS } from "../../../core/time/durations.ts";
 import { writeText, type TextKind } from "./text_generator.ts";
 import { TOPICS } from "./vocabulary_topics.ts";
 
@@ -64,8 +64,8 @@ export function generateOriginals(
   reads: ArrayLike<number>,
   placed: readonly PlacedPost[] = [],
 ): OriginalPost[] {
-  const dayStart = day * DAY;
-  if (dayStart + DAY <= pop.createdMs[author]) return [];
+  const dayStart = day * DAY_MS;
+  if (dayStart + DAY_MS <= pop.createdMs[author]) return [];
   const r = createRandom(hash32(seed, author, day, 0x0419));
   const weekday = (day + 4) % 7;
   const count = r.poisson(pop.activity[author] * (weekday === 0 || weekday === 6 ? 0.7 : 1.08));
@@ -77,8 +77,8 @@ export function generateOriginals(
     const parts = r.chance(pop.threadRate[author]) ? Math.min(3 + r.int(6), left) : 1;
     left -= parts;
     const localHour = Math.min(23.8, Math.max(6.5, 13 + 4.5 * r.normal()));
-    let start = ((((localHour - pop.utcOffset[author]) % 24) + 24) % 24) * HOUR + r.int(60) * 1000;
-    start = Math.min(start, DAY - parts * 4 * MINUTE);
+    let start = ((((localHour - pop.utcOffset[author]) % 24) + 24) % 24) * HOUR_MS + r.int(60) * 1000;
+    start = Math.min(start, DAY_MS - parts * 4 * MINUTE_MS);
     const topic = r.chance(0.75) ? pop.topic[author] : pop.topic2[author];
     const subject = r.int(TOPICS[topic].subjects.length);
     const virality = drawVirality(r);
@@ -94,7 +94,7 @@ export function generateOriginals(
         drafts.push(post(author, day, ms, part, parts, topic, subject, textSeed, virality, media && part === 0, mention, pop.lang[author]));
         groups.push(group);
       }
-      ms += MINUTE + r.int(120) * 1000;
+      ms += MINUTE_MS + r.int(120) * 1000;
     }
   }
   const order = drafts.map((_, i) => i).sort((a, b) => drafts[a].ms - drafts[b].ms || drafts[a].part - drafts[b].part);

@@ -8,7 +8,7 @@ import type { PremiumTier } from "../../../core/network/network_records.ts";
 import { ANCHOR_ACCOUNTS, UNKNOWN_HANDLE } from "./anchors.ts";
 import { hash32 } from "./hash.ts";
 import { createRandom, type Random } from "./prng.ts";
-import { DAY } from "./time_units.ts";
+import { DAY_MS } from "../../../core/time/durations.ts";
 import { FIRST_NAMES, LAST_NAMES, LOCATIONS } from "./vocabulary_people.ts";
 import { TOPICS } from "./vocabulary_topics.ts";
 
@@ -147,8 +147,8 @@ export function createPopulation(seed: number, size: number): Population {
 export function followersAt(pop: Population, i: number, ms: number): number {
   const age = ms - pop.createdMs[i];
   if (age <= 0) return 0;
-  const ramp = Math.min(1, Math.sqrt(age / (730 * DAY)));
-  return Math.round(pop.followers0[i] * ramp * (1 + pop.growth[i]) ** ((ms - FOLLOWERS_REFERENCE) / (365 * DAY)));
+  const ramp = Math.min(1, Math.sqrt(age / (730 * DAY_MS)));
+  return Math.round(pop.followers0[i] * ramp * (1 + pop.growth[i]) ** ((ms - FOLLOWERS_REFERENCE) / (365 * DAY_MS)));
 }
 
 /** The premium tier of user `i`. */

@@ -9,11 +9,11 @@
  *
  * Every post id is 19 digits, so comparing ids as text compares them as numbers.
  */
-import { DAY, MINUTE } from "./time_units.ts";
+import { DAY_MS, MINUTE_MS } from "../../../core/time/durations.ts";
 
 const BASE = 1_000_000_000_000_000_000n;
 /** Days are counted from 2000-01-01 so 15 bits reach 2089. */
-const DAY_ZERO = Date.UTC(2000, 0, 1) / DAY;
+const DAY_ZERO = Date.UTC(2000, 0, 1) / DAY_MS;
 
 /** What a post id says. */
 export type PostKey =
@@ -37,8 +37,8 @@ export const MAX_ENGAGED_SEQ = 2 ** 18 - 1;
 
 /** The id of a post posted at `ms`. */
 export function encodePostId(key: PostKey, ms: number): string {
-  const day = BigInt(Math.floor(ms / DAY) - DAY_ZERO);
-  const minute = BigInt(Math.floor((ms % DAY) / MINUTE));
+  const day = BigInt(Math.floor(ms / DAY_MS) - DAY_ZERO);
+  const minute = BigInt(Math.floor((ms % DAY_MS) / MINUTE_MS));
   let kind: bigint;
   let payload: bigint;
   switch (key.type) {

@@ -12,7 +12,8 @@ import { decodePostId, encodePostId } from "./post_ids.ts";
 import { idOfPerson, peopleByUsernames, premiumOfPerson, requirePerson, usernameOf } from "./people.ts";
 import { finishPosts, readPost, writtenRefs } from "./post_reads.ts";
 import type { SimulatedContext } from "./simulated_context.ts";
-import { DAY, parseTime } from "./time_units.ts";
+import { parseTime } from "./time_units.ts";
+import { DAY_MS } from "../../../core/time/durations.ts";
 import {
   deleteGeneratedPost,
   deleteWrittenPost,
@@ -48,7 +49,7 @@ export async function publishPost(ctx: SimulatedContext, input: PublishPostInput
   }
   const target = input.replyToId === undefined ? undefined : await readPost(ctx, input.replyToId);
   const quoted = input.quoteOfId === undefined ? undefined : await readPost(ctx, input.quoteOfId);
-  if (text.trim() !== "" && (await writtenPostByText(sql, input.authorId, text, new Date(now - DAY)))) {
+  if (text.trim() !== "" && (await writtenPostByText(sql, input.authorId, text, new Date(now - DAY_MS)))) {
     throw new NetworkRejectedError("duplicate", "This text was already published in the last 24 hours");
   }
   const named = [...text.matchAll(/(?<![\w@])@([A-Za-z0-9_]{1,15})/g)].map((match) => match[1]);
@@ -91,7 +92,7 @@ export async function findPublished(ctx: SimulatedContext, query: FindPublishedQ
   const now = ctx.clock.now();
   let row: WrittenPostRow | undefined;
   if (query.token !== undefined) row = await writtenPostByToken(ctx.sql, query.authorId, query.token);
-  else if (query.text !== undefined) row = await writtenPostByText(ctx.sql, query.authorId, query.text, new Date(parseTime(query.since) ?? now - DAY));
+  else if (query.text !== undefined) row = await writtenPostByText(ctx.sql, query.authorId, query.text, new Date(parseTime(query.since) ?? now - DAY_MS));
   return row && built(ctx, row, now);
 }
 

@@ -4,7 +4,8 @@ import { ANCHOR_ACCOUNTS } from "./anchors.ts";
 import { hash32 } from "./hash.ts";
 import { createRandom } from "./prng.ts";
 import { followersAt, premiumOf } from "./population.ts";
-import { DAY, isoTime } from "./time_units.ts";
+import { isoTime } from "./time_units.ts";
+import { DAY_MS } from "../../../core/time/durations.ts";
 import { BIO_FLAIR, COMPANIES } from "./vocabulary_people.ts";
 import { TOPICS } from "./vocabulary_topics.ts";
 import type { World } from "./world.ts";
@@ -16,7 +17,7 @@ export function profileOf(world: World, i: number, now: number): NetworkUser {
   const username = pop.usernames[i];
   const written = anchor ? { description: anchor.description, url: anchor.url } : bioOf(world, i);
   const premium = premiumOf(pop, i);
-  const days = Math.max(0, (now - pop.createdMs[i]) / DAY);
+  const days = Math.max(0, (now - pop.createdMs[i]) / DAY_MS);
   const followers = followersAt(pop, i, now);
   return {
     id: pop.ids[i],

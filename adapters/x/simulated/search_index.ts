@@ -9,7 +9,8 @@
 import { arrived } from "./engagement_model.ts";
 import { engagementsOf } from "./engagements.ts";
 import { engagementRef, originalRef, type PostRef } from "./post_refs.ts";
-import { clauseMatches, indexTokens, STOP_WORDS, tokenize, type SearchClause } from "./search_query.ts";
+import { SEARCH_STOP_WORDS } from "../../../core/text/search_stop_words.ts";
+import { clauseMatches, indexTokens, tokenize, type SearchClause } from "./search_query.ts";
 import { dayOf } from "./time_units.ts";
 import type { World } from "./world.ts";
 
@@ -64,7 +65,7 @@ export function buildDayIndex(world: World, day: number): DayIndex {
   const postings = new Map<string, number[]>();
   entries.forEach((entry, i) => {
     for (const token of new Set(tokenize(entry.text))) {
-      if (STOP_WORDS.has(token)) continue;
+      if (SEARCH_STOP_WORDS.has(token)) continue;
       const list = postings.get(token);
       if (list) list.push(i);
       else postings.set(token, [i]);

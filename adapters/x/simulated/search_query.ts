@@ -4,6 +4,7 @@
  * lower-cased word tokens, so `#AI`, `@ada_builds` and `ai,` all contain the token `ai`
  * or `ada_builds`.
  */
+import { SEARCH_STOP_WORDS } from "../../../core/text/search_stop_words.ts";
 
 /** One alternative: everything in it must hold. */
 export interface SearchClause {
@@ -11,48 +12,6 @@ export interface SearchClause {
   phrases: string[][];
   excluded: string[];
 }
-
-/** Words too common to index: a query word among them is checked on the text instead. */
-export const STOP_WORDS = new Set([
-  "a",
-  "an",
-  "and",
-  "are",
-  "as",
-  "at",
-  "be",
-  "but",
-  "by",
-  "for",
-  "from",
-  "has",
-  "have",
-  "i",
-  "if",
-  "in",
-  "is",
-  "it",
-  "its",
-  "me",
-  "my",
-  "not",
-  "of",
-  "on",
-  "or",
-  "our",
-  "s",
-  "so",
-  "that",
-  "the",
-  "this",
-  "to",
-  "was",
-  "we",
-  "what",
-  "with",
-  "you",
-  "your",
-]);
 
 /** Lower-cased word tokens of a text. */
 export function tokenize(text: string): string[] {
@@ -93,7 +52,7 @@ export function parseSearchQuery(query: string): SearchClause[] {
 
 /** Tokens worth looking up in an index for this clause (at least one when the clause can match anything). */
 export function indexTokens(clause: SearchClause): string[] {
-  return [...clause.words, ...clause.phrases.flat()].filter((token) => !STOP_WORDS.has(token));
+  return [...clause.words, ...clause.phrases.flat()].filter((token) => !SEARCH_STOP_WORDS.has(token));
 }
 
 /** Whether text with these tokens satisfies the clause. */

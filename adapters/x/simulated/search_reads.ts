@@ -13,7 +13,8 @@ import { scanDays } from "./scan_days.ts";
 import { buildDayIndex, searchDay, type SearchFilters } from "./search_index.ts";
 import { clauseMatches, parseSearchQuery, tokenize } from "./search_query.ts";
 import type { SimulatedContext } from "./simulated_context.ts";
-import { DAY, dayOf, parseTime } from "./time_units.ts";
+import { dayOf, parseTime } from "./time_units.ts";
+import { DAY_MS } from "../../../core/time/durations.ts";
 import { deletedPostIds, writtenForSearch } from "./written_queries.ts";
 
 /** Posts matching `options.query`, newest first. */
@@ -23,9 +24,9 @@ export async function searchPage(ctx: SimulatedContext, options: SearchOptions):
   const cursor = readTimeCursor(options.cursor);
   const clauses = parseSearchQuery(options.query);
   if (clauses.length === 0) return { items: [] };
-  const oldest = now - ctx.searchWindowDays * DAY;
+  const oldest = now - ctx.searchWindowDays * DAY_MS;
   const filters: SearchFilters = {
-    sinceMs: Math.max(parseTime(options.since) ?? now - 7 * DAY, oldest),
+    sinceMs: Math.max(parseTime(options.since) ?? now - 7 * DAY_MS, oldest),
     untilMs: Math.min(now + 1, parseTime(options.until) ?? now + 1),
     minLikes: options.minLikes,
     lang: options.lang === undefined ? undefined : (LANGS as readonly string[]).indexOf(options.lang.toLowerCase()),

@@ -1,15 +1,9 @@
-/** Days and minutes as the world counts them: UTC days since the Unix epoch. */
-
-/** Milliseconds in a minute. */
-export const MINUTE = 60_000;
-/** Milliseconds in an hour. */
-export const HOUR = 3_600_000;
-/** Milliseconds in a day. */
-export const DAY = 86_400_000;
+/** Days as the world counts them: UTC days since the Unix epoch. */
+import { DAY_MS } from "../../../core/time/durations.ts";
 
 /** The UTC day number of an instant. */
 export function dayOf(ms: number): number {
-  return Math.floor(ms / DAY);
+  return Math.floor(ms / DAY_MS);
 }
 
 /** ISO-8601 with milliseconds, as X API v2 writes times. */

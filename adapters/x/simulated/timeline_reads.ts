@@ -14,7 +14,8 @@ import { finishPosts, usernameLookup, writtenRefs } from "./post_reads.ts";
 import { originalRef, type PostRef } from "./post_refs.ts";
 import { scanDays } from "./scan_days.ts";
 import type { SimulatedContext } from "./simulated_context.ts";
-import { DAY, dayOf, parseTime } from "./time_units.ts";
+import { dayOf, parseTime } from "./time_units.ts";
+import { DAY_MS } from "../../../core/time/durations.ts";
 import { writtenEngagementRef, writtenEngagements, writtenReplyBack, writtenReplyBackRef } from "./written_posts.ts";
 import { deletedPostIds, writtenByAuthors, writtenInRange, writtenMentioning, type WrittenPostRow } from "./written_queries.ts";
 
@@ -36,7 +37,7 @@ interface Window {
 function windowOf(ctx: SimulatedContext, options: WindowPageRequest, days: number, floor = 0): Window {
   const now = ctx.clock.now();
   const untilMs = Math.min(now + 1, parseTime(options.until) ?? now + 1);
-  const horizon = Math.max(untilMs - days * DAY, floor);
+  const horizon = Math.max(untilMs - days * DAY_MS, floor);
   return {
     now,
     sinceMs: Math.max(parseTime(options.since) ?? horizon, horizon),
@@ -77,7 +78,7 @@ export async function mentionsPage(ctx: SimulatedContext, userId: string, option
   const refs = await writtenRefs(ctx, await writtenMentioning(ctx.sql, id, window.sinceMs, window.untilMs));
   // What the world said back to this person's own written posts and replies.
   const usernameOf = usernameLookup(ctx);
-  for (const row of await writtenInRange(ctx.sql, id, window.sinceMs - 2 * DAY, window.untilMs)) {
+  for (const row of await writtenInRange(ctx.sql, id, window.sinceMs - 2 * DAY_MS, window.untilMs)) {
     for (const event of writtenEngagements(world, row)?.events ?? []) {
       if (event.action === 1) refs.push(writtenEngagementRef(world, row, event, usernameOf));
     }

@@ -8,7 +8,7 @@ import { FIXTURE_LISTS } from "./anchors.ts";
 import { hash32 } from "./hash.ts";
 import { createRandom, type Random } from "./prng.ts";
 import { topicIndex } from "./population.ts";
-import { DAY } from "./time_units.ts";
+import { DAY_MS } from "../../../core/time/durations.ts";
 import { TOPICS } from "./vocabulary_topics.ts";
 import type { World } from "./world.ts";
 
@@ -69,7 +69,7 @@ export function listsOf(world: World, owner: number): WorldList[] {
     const topic = n === 0 || r.chance(0.5) ? pop.topic[owner] : pop.topic2[owner];
     const size = Math.min(300, 8 + Math.floor(10 * (1 - r.next()) ** -0.8));
     const isPrivate = r.chance(0.3);
-    const created = pop.createdMs[owner] + r.next() * Math.max(DAY, Date.UTC(2025, 6, 1) - pop.createdMs[owner]);
+    const created = pop.createdMs[owner] + r.next() * Math.max(DAY_MS, Date.UTC(2025, 6, 1) - pop.createdMs[owner]);
     lists.push({
       id: listId(owner, n),
       owner,

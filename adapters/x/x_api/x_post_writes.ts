@@ -21,8 +21,8 @@ import { TWEET_PARAMS } from "./x_api_fields.ts";
 import type { XTweet } from "./x_api_types.ts";
 import { isXId, xId } from "./x_ids.ts";
 import { postFromX } from "./x_post_record.ts";
+import { DAY_MS } from "../../../core/time/durations.ts";
 
-const DAY = 86_400_000;
 /** Pages of 100 of the author's posts searched when reconciling by text. */
 const RECONCILE_PAGES = 3;
 
@@ -61,7 +61,7 @@ export function xPostWrites(ctx: XApiContext): Pick<SocialNetwork, "publishPost"
       const userToken = await ctx.userTokenFor(input.authorId);
       const key = input.token === undefined ? undefined : `${input.authorId}:${input.token}`;
       const reconcile = async () => {
-        const landed = key === undefined ? undefined : await findOwn(input.authorId, ctx.clock.now() - DAY, userToken, sameText(input));
+        const landed = key === undefined ? undefined : await findOwn(input.authorId, ctx.clock.now() - DAY_MS, userToken, sameText(input));
         if (landed && key !== undefined) published.set(key, landed.id);
         return landed;
       };
@@ -118,7 +118,7 @@ export function xPostWrites(ctx: XApiContext): Pick<SocialNetwork, "publishPost"
       if (query.text === undefined) return undefined;
       const since = query.since === undefined ? Number.NaN : Date.parse(query.since);
       const text = query.text.trim();
-      return findOwn(query.authorId, Number.isNaN(since) ? ctx.clock.now() - DAY : since, userToken, (post) => post.text.trim() === text);
+      return findOwn(query.authorId, Number.isNaN(since) ? ctx.clock.now() - DAY_MS : since, userToken, (post) => post.text.trim() === text);
     },
 
     async deletePost(authorId, postId) {
@@ -142,7 +142,7 @@ export function xPostWrites(ctx: XApiContext): Pick<SocialNetwork, "publishPost"
         subject: { resource: "post", ref: postId },
       });
       if (done.data.rest_id) return readOwn(done.data.rest_id, userToken);
-      const repost = await findOwn(userId, ctx.clock.now() - 7 * DAY, userToken, (post) => post.repostedId === postId);
+      const repost = await findOwn(userId, ctx.clock.now() - 7 * DAY_MS, userToken, (post) => post.repostedId === postId);
       if (!repost) throw new NetworkUpstreamError(`X accepted the repost of "${postId}" but does not list it yet`);
       return repost;
     },

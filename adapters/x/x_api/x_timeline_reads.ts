@@ -12,11 +12,11 @@ import { readPostPage } from "./x_page_reads.ts";
 import { planPage } from "./x_paging.ts";
 import { recentSearchQuery } from "./x_search_query.ts";
 import { timeWindow } from "./x_time_window.ts";
+import { DAY_MS } from "../../../core/time/durations.ts";
 
 /** How far back recent search reaches on X. */
 export const SEARCH_WINDOW_DAYS = 7;
 
-const DAY = 86_400_000;
 // X refuses a start_time past its 7 days at the moment it reads the request: a minute of slack.
 const SEARCH_SLACK_MS = 60_000;
 
@@ -50,7 +50,7 @@ export function xTimelineReads(ctx: XApiContext): Pick<SocialNetwork, "timeline"
       const plan = planPage(options, 20, 100, { min: 10, max: 100 });
       const query = recentSearchQuery(options);
       const now = ctx.clock.now();
-      const window = timeWindow(options, now, now - SEARCH_WINDOW_DAYS * DAY + SEARCH_SLACK_MS);
+      const window = timeWindow(options, now, now - SEARCH_WINDOW_DAYS * DAY_MS + SEARCH_SLACK_MS);
       if (query === undefined || window.empty) return { items: [] };
       const minLikes = options.minLikes ?? 0;
       return readPostPage(

@@ -1,9 +1,18 @@
 /**
- * Credit pool periods (spec: AI credits): a monthly pool renews on the billing date
- * (the anchor's day of month, clamped to short months: a 31st anchor renews on
- * 28 February), a daily pool at midnight UTC.
+ * Credit pool periods (spec: AI credits), also the post quota's billing month: a monthly
+ * period renews on the billing date (the anchor's day of month, clamped to short months: a
+ * 31st anchor renews on 28 February), a daily one at midnight UTC.
  */
-import type { CreditAllowance } from "../plans/plans.ts";
+import { DAY_MS } from "./durations.ts";
+
+/**
+ * The AI credit pool (spec: AI credits): paid plans get a monthly pool from the
+ * billing date, trials a daily pool. One credit is one cent of model spend.
+ */
+export interface CreditAllowance {
+  period: "monthly" | "daily";
+  credits: number;
+}
 
 /** A period's bounds. */
 export interface CreditPeriod {
@@ -15,7 +24,7 @@ export interface CreditPeriod {
 export function creditPeriodAt(allowance: CreditAllowance, anchor: Date, now: Date): CreditPeriod {
   if (allowance.period === "daily") {
     const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
-    return { start, end: new Date(start.getTime() + 86_400_000) };
+    return { start, end: new Date(start.getTime() + DAY_MS) };
   }
   // Before the billing date itself (a clock slightly behind the database's), the first period applies.
   if (now < anchor) return { start: anchor, end: addMonths(anchor, 1) };

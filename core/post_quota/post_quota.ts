@@ -9,7 +9,7 @@
 import type { Queryable } from "../db/sql.ts";
 import { ApiError } from "../errors.ts";
 import { planById } from "../plans/plans.ts";
-import { creditPeriodAt } from "../credits/credit_period.ts";
+import { creditPeriodAt } from "../time/credit_period.ts";
 import { addUsage, quotaOwnerOf, recordLedger, subtractUsage, usageOf } from "./post_quota_queries.ts";
 
 /** A deduction: the period it was taken from (stored on the post or article to refund exactly). */
