@@ -58,6 +58,12 @@ const appFiles = [...appFolders.flatMap(sourceFiles), "mod.ts"];
 const lowFolders = ["core/ports", "core/request_state", "core/plans", "core/people"];
 /** The ports that have folders of their own; as low as the folders above. */
 const portFolders = ["core/db", "core/model", "core/network", "core/outbound", "core/telemetry"];
+/**
+ * The shared mechanisms (STYLE.md: "written once, in a low folder of its own"): time
+ * lengths and periods, leases, bounded concurrency, the search stop words. As low as the
+ * folders above: every area may use them, they use no area.
+ */
+const mechanismFolders = ["core/time", "core/leases", "core/concurrency", "core/text"];
 
 /** Every file `start` reaches through its imports, itself excluded. */
 function reachedFrom(start: string, next: Map<string, string[]>): Set<string> {
@@ -117,11 +123,11 @@ describe("code rules (STYLE.md)", () => {
   test("the low folders and core/context.ts import no area folder; the low folders import no core/context.ts", () => {
     const next = new Map<string, string[]>();
     for (const edge of importEdges()) next.set(edge.from, [...(next.get(edge.from) ?? []), edge.to]);
-    const low = new Set([...lowFolders, ...portFolders]);
+    const low = new Set([...lowFolders, ...portFolders, ...mechanismFolders]);
     // A file at the root of core/ is a unit of its own (core/errors.ts, core/clock.ts): low
     // unless it reaches an area, which the walk sees through it.
     const isArea = (path: string) => coreFolderOf(path) !== path && !low.has(coreFolderOf(path));
-    const starts = [...lowFolders.flatMap(sourceFiles), join("core", "context.ts")];
+    const starts = [...[...lowFolders, ...mechanismFolders].flatMap(sourceFiles), join("core", "context.ts")];
     const offenders: string[] = [];
     for (const start of starts) {
       for (const reached of reachedFrom(start, next)) {
@@ -213,16 +219,22 @@ describe("jobs and events live with their areas (STYLE.md: an area owns its job 
     );
   });
 
-  test("core/events imports no area folder (only core/db, core/jobs and core/'s root files)", () => {
-    const allowed = (to: string) => inFolder("core/events")(to) || inFolder("core/db")(to) || inFolder("core/jobs")(to) || coreRoot(to);
+  test("core/events imports no area folder (only core/db, core/jobs, the mechanisms and core/'s root files)", () => {
+    const allowed = (to: string) =>
+      inFolder("core/events")(to) ||
+      inFolder("core/db")(to) ||
+      inFolder("core/jobs")(to) ||
+      coreRoot(to) ||
+      mechanismFolders.some((folder) => inFolder(folder)(to));
     const offenders = importsOf(inFolder("core/events")).filter((edge) => !allowed(edge.to));
     assert.deepEqual(offenders, []);
   });
 
-  test("core/jobs imports no area folder (only core/db, core/'s root files and the ports JobDeps names)", () => {
+  test("core/jobs imports no area folder (only core/db, the mechanisms, core/'s root files and the ports JobDeps names)", () => {
     // The port interfaces JobDeps names: they live in folders of their own or of an area today.
     const ports = new Set(["core/network/social_network.ts", "core/model/model.ts", "core/ports/media_store.ts", "core/ports/webhook_sender.ts"]);
-    const allowed = (to: string) => inFolder("core/jobs")(to) || inFolder("core/db")(to) || coreRoot(to) || ports.has(to);
+    const allowed = (to: string) =>
+      inFolder("core/jobs")(to) || inFolder("core/db")(to) || coreRoot(to) || ports.has(to) || mechanismFolders.some((folder) => inFolder(folder)(to));
     const offenders = importsOf(inFolder("core/jobs")).filter((edge) => !allowed(edge.to));
     assert.deepEqual(offenders, []);
   });
