@@ -306,7 +306,10 @@ describe("the hosted library over HTTP (INSPIRATION_MEDIA_URL)", () => {
   let hosted: Harness;
   before(async () => {
     fake = await startFakeMediaLibrary();
-    hosted = await startHarness({ config: { clock, inspirationMediaUrl: fake.url, inspirationMediaKey: "media-secret", inspirationMediaTimeoutMs: 500 } });
+    // The fake builds the simulated library's 8,640 items on its first search (about 0.5 s on
+    // the 2-core CI machine), so a 500 ms bound could trip on an answer that was only slow;
+    // 2 s still ends the scripted hang quickly.
+    hosted = await startHarness({ config: { clock, inspirationMediaUrl: fake.url, inspirationMediaKey: "media-secret", inspirationMediaTimeoutMs: 2000 } });
   });
   after(async () => {
     await hosted.close();
