@@ -6,13 +6,13 @@
  * and no adapter.
  *
  * Two shapes, one loop (core/jobs/job_loop.ts):
- * - PostgreSQL (`thread`): bree starts a long-lived worker thread from the entry file it is
+ * - PostgreSQL (`thread`): bree starts a long-lived job thread from the entry file it is
  *   given (adapters/runtime/run_due_jobs.ts, the composition root of that thread, which opens
  *   its own pool and ports from `wiring`), so handlers never compete with requests for the
  *   event loop. Several processes (and hosts) run side by side; SKIP LOCKED keeps them off
  *   each other's jobs.
  * - Embedded PGlite (`inProcess`): the loop runs in this thread on the server's own pool and
- *   ports. A worker thread could reach PGlite only through a second connection to the
+ *   ports. A job thread could reach PGlite only through a second connection to the
  *   pglite-socket server, and that server interleaves the extended-protocol messages of
  *   concurrent connections: measured here, a second connection running transactions beside
  *   the server's gave `portal "" does not exist` errors and then a hang. One connection,
@@ -54,7 +54,7 @@ export interface JobLoopSettings {
   events?: JobEventListener;
   /** How long `stop()` lets the jobs in hand finish before terminating them and releasing their leases (default 30 000 ms). */
   stopTimeoutMs?: number;
-  /** Where bree's own warnings and errors go (a dead worker thread). */
+  /** Where bree's own warnings and errors go (a dead job thread). */
   logger?: Pick<Console, "warn" | "error">;
 }
 
@@ -64,7 +64,7 @@ export interface InProcessJobs {
   deps: JobDeps;
 }
 
-/** PostgreSQL: a bree worker thread whose entry file opens its own pool and ports. */
+/** PostgreSQL: a bree job thread whose entry file opens its own pool and ports. */
 export interface ThreadJobs {
   /** The thread's entry (a `.ts` file gets the TypeScript preload, tsx_preload.mjs). */
   file: string;
@@ -74,7 +74,7 @@ export interface ThreadJobs {
   sql?: Sql;
 }
 
-/** How to run jobs: in this thread or in a worker thread, and the loop's settings. */
+/** How to run jobs: in this thread or in a job thread, and the loop's settings. */
 export type JobRunnerOptions = JobLoopSettings & ({ inProcess: InProcessJobs; thread?: never } | { thread: ThreadJobs; inProcess?: never });
 
 /** A job still running at shutdown, handed back to the queue for another process. */
@@ -95,14 +95,14 @@ export interface JobRunner {
   stop(): Promise<ReleasedJob[]>;
 }
 
-/** The preload that lets a worker thread load TypeScript on Node 20 (tsx registers only the main thread there). */
+/** The preload that lets a job thread load TypeScript on Node 20 (tsx registers only the main thread there). */
 const TSX_PRELOAD = new URL("./tsx_preload.mjs", import.meta.url).href;
 const WORKER_NAME = "run_due_jobs";
 
 /** Runners started in this process, so each has its own lock owner. */
 let runnersStarted = 0;
 
-/** Starts running jobs: in a bree worker thread (`thread`) or in this thread (`inProcess`). */
+/** Starts running jobs: in a bree job thread (`thread`) or in this thread (`inProcess`). */
 export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunner> {
   const logger = options.logger ?? console;
   const batchSize = options.batchSize ?? 10;
@@ -194,7 +194,7 @@ async function startWorkerThread(
 function startInProcess(jobs: InProcessJobs, settings: JobThreadLoop & { stopTimeoutMs: number; events: JobEventListener }): JobRunner {
   const controller = new AbortController();
   const { workerId } = settings;
-  // Handlers report to the runner's listener (publisher lateness), as in a worker thread.
+  // Handlers report to the runner's listener (publisher lateness), as in a job thread.
   const deps = { ...jobs.deps, events: settings.events };
   const loop = runJobTasks({ ...settings, tasks: jobs.tasks, deps, signal: controller.signal });
   let stopped: Promise<ReleasedJob[]> | undefined;

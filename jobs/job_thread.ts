@@ -1,5 +1,5 @@
 /**
- * The inside of a job worker thread (PostgreSQL mode; see index.ts for embedded PGlite):
+ * The inside of a job thread (PostgreSQL mode; see index.ts for embedded PGlite):
  * bree's side of the conversation and the loop. Long-lived: the thread's entry (the
  * composition root of the thread, adapters/runtime/run_due_jobs.ts) opens one pool and its
  * ports for the thread's lifetime, and this loops claim -> run -> complete, as bree's README
@@ -46,7 +46,7 @@ export interface OpenedJobThread {
  * ports); the loop runs until bree cancels it, then `close` and "done".
  */
 export async function runJobThread<Wiring>(open: (wiring: Wiring, events: JobEventListener) => Promise<OpenedJobThread>): Promise<void> {
-  if (!parentPort) throw new Error("A job thread runs as a bree worker thread; start it with startJobRunner()");
+  if (!parentPort) throw new Error("A job thread runs as a bree worker thread; start it with startJobs() (adapters/runtime/start_jobs.ts)");
   const port = parentPort;
   const { loop, wiring } = workerData as JobThreadData<Wiring>;
   const controller = new AbortController();

@@ -1,5 +1,5 @@
 /**
- * The entry of the job worker thread (PostgreSQL mode): the composition root of that thread.
+ * The entry of the job thread (PostgreSQL mode): the composition root of that thread.
  * It opens the thread's own pool and its ports with the same wiring as the server's
  * (open_ports.ts), from the plain-data settings the server handed it (start_jobs.ts), and
  * runs the task list with them (jobs/job_thread.ts holds the loop and bree's protocol).

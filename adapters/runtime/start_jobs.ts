@@ -1,6 +1,6 @@
 /**
  * The job runner's wiring, the one path every caller takes (the runtime's `startJobs`, tests,
- * the bench): on PostgreSQL the runner starts a worker thread whose entry (run_due_jobs.ts)
+ * the bench): on PostgreSQL the runner starts a job thread whose entry (run_due_jobs.ts)
  * opens its own pool and ports from plain-data settings; on embedded PGlite it runs the task
  * list in this thread on the server's pool and ports. jobs/ receives everything from here.
  */
@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import { createGuardedWebhookSender } from "../outbound/guarded_post.ts";
 import { openPorts, type PortSettings } from "./open_ports.ts";
 
-/** What the worker thread's entry is handed: its database, its pool, its ports' settings. */
+/** What the job thread's entry is handed: its database, its pool, its ports' settings. */
 export interface JobThreadWiring {
   databaseUrl: string;
   poolSize: number;
@@ -24,20 +24,20 @@ export interface JobThreadWiring {
 
 /** How to start the jobs of a process. */
 export interface StartJobsOptions extends JobLoopSettings {
-  /** PostgreSQL URL: jobs run in a bree worker thread with its own pool. */
+  /** PostgreSQL URL: jobs run in a bree job thread with its own pool. */
   databaseUrl?: string;
   /**
    * The server's pool: jobs run on it in this thread when there is no `databaseUrl`
-   * (embedded PGlite); with a worker thread it releases the thread's leases on `stop()`.
+   * (embedded PGlite); with a job thread it releases the thread's leases on `stop()`.
    */
   sql?: Sql;
-  /** In-process mode only; a worker thread uses the system clock. */
+  /** In-process mode only; a job thread uses the system clock. */
   clock?: Clock;
-  /** The ports' settings (a worker thread opens its own ports from them); default: simulated network, local model, no media store. */
+  /** The ports' settings (a job thread opens its own ports from them); default: simulated network, local model, no media store. */
   ports?: Partial<PortSettings>;
   /** In-process mode: the server's opened ports, so handlers share its network, media store and model (absent ones are opened from `ports`). */
   deps?: Partial<Pick<JobDeps, "network" | "media" | "model" | "webhookSender">>;
-  /** Pool of the worker thread (default 4). */
+  /** Pool of the job thread (default 4). */
   poolSize?: number;
 }
 
@@ -47,7 +47,7 @@ export interface StartJobsOptions extends JobLoopSettings {
  */
 const THREAD_FILE = fileURLToPath(new URL(import.meta.url.endsWith(".js") ? "./run_due_jobs.js" : "./run_due_jobs.ts", import.meta.url));
 
-/** Starts running jobs: in a bree worker thread with PostgreSQL, in this thread with embedded PGlite. */
+/** Starts running jobs: in a bree job thread with PostgreSQL, in this thread with embedded PGlite. */
 export async function startJobs(options: StartJobsOptions): Promise<JobRunner> {
   const { databaseUrl, sql, clock: givenClock, ports: givenPorts, deps: given, poolSize, ...loop } = options;
   const ports: PortSettings = { network: {}, media: { kind: "none" }, model: {}, outbound: {}, ...givenPorts };

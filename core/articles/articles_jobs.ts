@@ -9,7 +9,7 @@ import type { ArticleJobPayload } from "./article_publication.ts";
 /** The articles area's job kind (assembled in jobs/task_list.ts). */
 export const articlesJobs = {
   publish_scheduled_article: {
-    // The worker's id prefixes the lease holder, so graceful shutdown releases its leases.
+    // The job runner's id prefixes the lease holder, so graceful shutdown releases its leases.
     handler: (deps: Pick<JobDeps, "sql" | "network" | "clock">, payload: ArticleJobPayload, job: JobRow) =>
       publishArticleFromJob(deps, payload, job, { holderPrefix: job.locked_by ? runnerHolderPrefix(job.locked_by) : undefined }),
   },

@@ -16,7 +16,7 @@ import { DISPATCH_AUTO_DMS_EVERY_SECONDS, dispatchAutoDms } from "./auto_dm_enga
 /** The DM area's job kinds (assembled in jobs/task_list.ts). */
 export const dmJobs = {
   send_dms: {
-    // The worker's id prefixes each message's lease holder, so graceful shutdown releases them.
+    // The job runner's id prefixes each message's lease holder, so graceful shutdown releases them.
     handler: (deps: Pick<JobDeps, "sql" | "network" | "clock">, payload: SendDmsPayload, job: JobRow) =>
       sendDueMessages(deps, payload.accountId, job.locked_by ? { holderPrefix: runnerHolderPrefix(job.locked_by) } : {}),
     // One job per account, each mostly waiting on the network, message after message.

@@ -1,5 +1,5 @@
 /**
- * What a job handler may use. A worker thread has its own pool and ports, not the server's
+ * What a job handler may use. A job thread has its own pool and ports, not the server's
  * Services, so handlers get this instead of a request context. Only ports and platform types
  * here: the queue knows no area, and an area enqueueing or handling a job never imports the
  * task list (jobs/task_list.ts) to name its dependencies.
@@ -16,11 +16,11 @@ import type { JobEventListener } from "./job_events.ts";
 export interface JobDeps {
   sql: Sql;
   clock: Clock;
-  /** The social network the publisher posts through (a worker thread opens its own). */
+  /** The social network the publisher posts through (a job thread opens its own). */
   network: SocialNetwork;
   /** The media store uploads are deleted from (absent: MEDIA_STORE=none; only rows go). */
   media?: MediaStore;
-  /** The model article covers are generated with (a worker thread opens its own from the same settings). */
+  /** The model article covers are generated with (a job thread opens its own from the same settings). */
   model?: Model;
   /** Posts webhook deliveries through the outbound guard (absent: `deliver_webhooks` fails). */
   webhookSender?: WebhookSender;
