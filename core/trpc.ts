@@ -12,6 +12,7 @@ import { toApiFailure } from "./api_failure.ts";
 import { authenticate } from "./auth/authenticate.ts";
 import { scopeGate, subscriptionGate } from "./auth/gates.ts";
 import { chargeRequestBuckets, type RequestUnits } from "./limits/request_buckets.ts";
+import { mergeCallHeaders } from "./limits/rate_limit_headers.ts";
 import { resolveAccount } from "./accounts/resolve_account.ts";
 import type { Principal } from "./request_state/principal.ts";
 import { beginIdempotent, finishIdempotent } from "./idempotency/idempotency.ts";
@@ -136,7 +137,7 @@ const keyRequest = t.middleware(async function keyRequest(opts) {
   try {
     return await keyCall({ ...opts, ctx: { ...opts.ctx, ...own } }, own);
   } finally {
-    for (const [name, value] of own.responseHeaders) opts.ctx.responseHeaders.set(name, value);
+    mergeCallHeaders(opts.ctx.responseHeaders, own.responseHeaders);
     Object.assign(opts.ctx.reply, own.reply);
   }
 });

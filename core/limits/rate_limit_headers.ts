@@ -20,3 +20,21 @@ export function setRateLimitHeaders(headers: Headers, windows: LabeledWindow[], 
   headers.set("RateLimit-Policy", windows.map((w) => `"${w.bucket}-${w.span}";q=${w.limit};w=${w.windowSeconds}`).join(", "));
   headers.set("RateLimit", windows.map((w) => `"${w.bucket}-${w.span}";r=${w.remaining};t=${Math.max(0, w.resetAt - nowSeconds)}`).join(", "));
 }
+
+const RATE_LIMIT_FIELDS = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "RateLimit-Policy", "RateLimit"];
+
+/**
+ * Copies one call's answer headers into the answer of the request that carried it (the calls
+ * of a tRPC batch). The rate-limit fields describe the latest state of the bucket: the later
+ * window, or in the same window the fewer units left, whichever call finished last (calls of a
+ * batch run concurrently, so the last to finish may have charged first).
+ */
+export function mergeCallHeaders(into: Headers, from: Headers): void {
+  const remaining = (headers: Headers) => Number(headers.get("X-RateLimit-Remaining"));
+  const reset = (headers: Headers) => Number(headers.get("X-RateLimit-Reset"));
+  const laterState = !into.has("X-RateLimit-Remaining") || reset(from) > reset(into) || (reset(from) === reset(into) && remaining(from) < remaining(into));
+  for (const [name, value] of from) {
+    if (!laterState && RATE_LIMIT_FIELDS.some((field) => field.toLowerCase() === name)) continue;
+    into.set(name, value);
+  }
+}
