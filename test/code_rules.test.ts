@@ -15,25 +15,13 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { coreFolderOf, importEdges } from "./support/import_graph.ts";
+import { coreFolderOf, importEdges, sourceFiles, withoutComments } from "./support/import_graph.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
-function sourceFiles(folder: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(join(root, folder), { withFileTypes: true })) {
-    const path = join(folder, entry.name);
-    if (entry.isDirectory()) out.push(...sourceFiles(path));
-    else if (entry.name.endsWith(".ts")) out.push(path);
-  }
-  return out;
-}
-
 /** The file's text without comments, so a rule quoted in prose does not count. */
 function code(path: string): string {
-  return readFileSync(join(root, path), "utf8")
-    .replace(/\/\*[\s\S]*?\*\//g, "")
-    .replace(/(^|[^:"'`\\])\/\/.*$/gm, "$1");
+  return withoutComments(readFileSync(join(root, path), "utf8"));
 }
 
 /** The comments of a file: block comments and `//` line comments, with their line numbers. */

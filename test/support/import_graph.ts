@@ -20,7 +20,8 @@ export interface ImportEdge {
   to: string;
 }
 
-function sourceFiles(folder: string): string[] {
+/** The `.ts` files under `folder` (relative to the repository root), depth first. */
+export function sourceFiles(folder: string): string[] {
   const out: string[] = [];
   for (const entry of readdirSync(join(repositoryRoot, folder), { withFileTypes: true })) {
     const path = join(folder, entry.name);
@@ -31,7 +32,7 @@ function sourceFiles(folder: string): string[] {
 }
 
 /** The file's text without comments, so an import quoted in prose does not count. */
-function withoutComments(text: string): string {
+export function withoutComments(text: string): string {
   return text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'`\\])\/\/.*$/gm, "$1");
 }
 
