@@ -6,7 +6,7 @@
 import { inAccount, keyProcedure, router } from "../core/trpc.ts";
 import { dataOf } from "../core/schema.ts";
 import { queueSettingsInput, queueSettingsReadInput, queueSettingsView } from "../core/queue/queue_settings_schema.ts";
-import { patchQueueSettings, readQueueSettings, replaceQueueSettings } from "../core/queue/queue_settings.ts";
+import { patchQueueSettings, readQueueSettings, replaceQueueSettings } from "../core/scheduling/queue_settings.ts";
 
 const REFLOW =
   "A slot change moves a queued post only if it sits exactly on an old slot time: the n-th such occurrence goes to the n-th occurrence of the new slots, so gaps survive and hand-picked times stay. Both slot sets are read in the timezone in force after the call: a timezone-only change never moves posts, and a timezone plus slots change usually moves nothing (change the timezone first, then the slots). `reflow.skipped` counts posts on an old slot left where they were (target taken, or no new slot within 18 months). `reflow.bailed`: settings saved, queue untouched (more than 500 posts on old slots, or one of them is being published); rerunning is safe.";

@@ -8,14 +8,15 @@
  * (docs/architecture.md "Jobs and publishing", "Events and webhooks"): each area owns its job
  * kinds and event emitters, the queue and the outbox import no area, and the task list sits on
  * top where only the composition root reads it; the low folders under the context import no
- * area; and an endpoint's input written once, as its zod schema (no hand-written `...Input` type).
+ * area; the layers (imports run down, core folders form no cycle, no file cycle longer than 2);
+ * and an endpoint's input written once, as its zod schema (no hand-written `...Input` type).
  */
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { coreFolderOf, importEdges, sourceFiles, withoutComments } from "./support/import_graph.ts";
+import { coreFolderOf, graphReport, importEdges, sourceFiles, withoutComments } from "./support/import_graph.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
@@ -125,6 +126,19 @@ describe("code rules (STYLE.md)", () => {
       }
     }
     assert.deepEqual(offenders, []);
+  });
+
+  test("imports run down the layers (adapters and mod.ts, routers, jobs, core), core folders form no cycle, and no cycle of files is longer than 2", () => {
+    const report = graphReport();
+    assert.deepEqual(
+      report.upLayer.map((edge) => `${edge.from} -> ${edge.to}`),
+      [],
+    );
+    assert.deepEqual(report.coreFolderCycles, []);
+    assert.deepEqual(
+      report.fileCycles.filter((cycle) => cycle.length > 2),
+      [],
+    );
   });
 
   test("no area imports core/trpc.ts: it composes the platform middleware above the areas", () => {

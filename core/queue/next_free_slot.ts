@@ -5,7 +5,7 @@
  */
 import type { Queryable } from "../db/sql.ts";
 import { ApiError } from "../errors.ts";
-import { MAX_LEAD_MONTHS, MIN_LEAD_SECONDS } from "../scheduling/post_content.ts";
+import { MAX_LEAD_MONTHS, leadWindow } from "./lead_window.ts";
 import { effectiveQueueSettings } from "./queue_defaults.ts";
 import { queuedTimesFrom, queueSettingsOf } from "./queue_queries.ts";
 import { slotOccurrences } from "./slot_occurrences.ts";
@@ -23,9 +23,7 @@ export async function nextFreeSlot(sql: Queryable, accountId: string, now: Date)
       'Invalid "scheduled_for": "next_slot" needs queue slots, and this account has none; add slots with PATCH /v1/queue-settings or send a time',
     );
   }
-  const from = new Date(now.getTime() + MIN_LEAD_SECONDS * 1000);
-  const horizon = new Date(now);
-  horizon.setUTCMonth(horizon.getUTCMonth() + MAX_LEAD_MONTHS);
+  const { from, horizon } = leadWindow(now);
   const taken = new Set((await queuedTimesFrom(sql, accountId, from)).map((time) => time.getTime()));
   for (const instant of slotOccurrences(settings.slots, settings.timezone, from.getTime(), horizon.getTime())) {
     if (!taken.has(instant)) return new Date(instant);

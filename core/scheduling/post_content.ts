@@ -10,14 +10,11 @@ import type { Context } from "../context.ts";
 import type { Queryable } from "../db/sql.ts";
 import { ApiError } from "../errors.ts";
 import { checkAttachableMedia } from "../media/attachable_media.ts";
+import { leadWindow, MAX_LEAD_MONTHS, MIN_LEAD_SECONDS } from "../queue/lead_window.ts";
 import type { PostContentInput } from "./scheduled_post_input_schema.ts";
 import type { StoredPart } from "./scheduled_posts_queries.ts";
 import { workspaceTagIds } from "./scheduled_posts_queries.ts";
 
-/** Posts go out at least this far ahead (supplement: Scheduling, `scheduled_for`). */
-export const MIN_LEAD_SECONDS = 60;
-/** ... and at most this many months ahead. */
-export const MAX_LEAD_MONTHS = 18;
 /** A part's length on an account without the network's premium tier (X: 280). */
 export const STANDARD_PART_LENGTH = 280;
 
@@ -84,10 +81,9 @@ export async function checkTags(sql: Queryable, workspaceId: string, tagIds: rea
 
 /** Refuses a time less than 60 s or more than 18 months ahead. */
 export function checkScheduleTime(at: Date, now: Date, field = "scheduled_for"): void {
-  if (at.getTime() < now.getTime() + MIN_LEAD_SECONDS * 1000) {
+  const { from, horizon } = leadWindow(now);
+  if (at < from) {
     throw new ApiError("invalid_parameter", `Invalid "${field}": must be at least ${MIN_LEAD_SECONDS} seconds ahead (use "now" to publish now)`);
   }
-  const latest = new Date(now);
-  latest.setUTCMonth(latest.getUTCMonth() + MAX_LEAD_MONTHS);
-  if (at > latest) throw new ApiError("invalid_parameter", `Invalid "${field}": must be at most ${MAX_LEAD_MONTHS} months ahead`);
+  if (at > horizon) throw new ApiError("invalid_parameter", `Invalid "${field}": must be at most ${MAX_LEAD_MONTHS} months ahead`);
 }

@@ -13,12 +13,7 @@
  * months ahead (the furthest a post may be queued); posts due sooner are the publisher's
  * and are left alone.
  */
-import { recordPostsScheduled } from "../scheduling/post_events.ts";
-import type { Queryable } from "../db/sql.ts";
-import { MAX_LEAD_MONTHS, MIN_LEAD_SECONDS } from "../scheduling/post_content.ts";
-import { schedulePublication } from "../scheduling/schedule_publication.ts";
-import type { QueueSlot, ReflowOutcome } from "./queue_settings_schema.ts";
-import { lockQueuedPosts, moveQueuedPosts, queuedPostsFrom, type QueuedPostRow } from "./queue_queries.ts";
+import type { QueueSlot } from "./queue_settings_schema.ts";
 import { slotOccurrences } from "./slot_occurrences.ts";
 
 /**
@@ -88,51 +83,4 @@ export function planReflow(input: {
     .filter((post) => !skipped.has(post.id) && targetOf.get(post.id) !== post.at.getTime())
     .map((post) => ({ id: post.id, from: post.at, to: new Date(targetOf.get(post.id)!) }));
   return { candidates: candidates.length, moves, skipped: [...skipped] };
-}
-
-/**
- * Applies a slot change to the account's queue inside the caller's transaction (which
- * also saved the settings). Bails, leaving every post as it was, when more than
- * `MAX_REFLOW_POSTS` posts sit on old slot times, or when a post that would move is
- * being published or is held by another transaction (the publisher, a concurrent edit).
- * Moved posts get a fresh publish job at their new time.
- */
-export async function reflowQueue(
-  tx: Queryable,
-  accountId: string,
-  change: { oldSlots: readonly QueueSlot[]; newSlots: readonly QueueSlot[]; timeZone: string },
-  now: Date,
-): Promise<ReflowOutcome> {
-  const from = new Date(now.getTime() + MIN_LEAD_SECONDS * 1000);
-  const horizon = new Date(now);
-  horizon.setUTCMonth(horizon.getUTCMonth() + MAX_LEAD_MONTHS);
-  const posts = await queuedPostsFrom(tx, accountId, from);
-  const plan = planReflow({ posts: posts.map((post) => ({ id: post.id, at: post.scheduled_for })), ...change, from, horizon });
-  const bail: ReflowOutcome = { moved: 0, skipped: plan.candidates, bailed: true };
-  if (plan.candidates > MAX_REFLOW_POSTS) return bail;
-  if (plan.moves.length === 0) return { moved: 0, skipped: plan.skipped.length, bailed: false };
-
-  const byId = new Map<number, QueuedPostRow>(posts.map((post) => [post.id, post]));
-  if (plan.moves.some((move) => byId.get(move.id)!.publishing)) return bail;
-  const locked = await lockQueuedPosts(
-    tx,
-    plan.moves.map((move) => move.id),
-  );
-  const unchanged = locked.filter((row) => {
-    const seen = byId.get(row.id)!;
-    return row.status === "scheduled" && row.scheduled_for?.getTime() === seen.scheduled_for.getTime() && row.publish_version === seen.publish_version;
-  });
-  if (unchanged.length !== plan.moves.length) return bail;
-
-  await moveQueuedPosts(tx, plan.moves, now);
-  await schedulePublication(
-    tx,
-    plan.moves.map((move) => move.id),
-  );
-  await recordPostsScheduled(
-    tx,
-    plan.moves.map((move) => move.id),
-    now,
-  );
-  return { moved: plan.moves.length, skipped: plan.skipped.length, bailed: false };
 }

@@ -7,11 +7,11 @@
  */
 import type { AccountContext } from "../context.ts";
 import { ApiError } from "../errors.ts";
-import { assertSchedulerReachable } from "../scheduling/scheduling_gate.ts";
-import { effectiveQueueSettings, type EffectiveQueueSettings, normalizeSlots, sameSlots, type StoredQueueSettings } from "./queue_defaults.ts";
-import type { QueueSettingsInput, QueueSettingsView, ReflowOutcome } from "./queue_settings_schema.ts";
-import { lockQueueSettings, queueSettingsOf, saveQueueSettings } from "./queue_queries.ts";
-import { reflowQueue } from "./reflow.ts";
+import { effectiveQueueSettings, type EffectiveQueueSettings, normalizeSlots, sameSlots, type StoredQueueSettings } from "../queue/queue_defaults.ts";
+import type { QueueSettingsInput, QueueSettingsView, ReflowOutcome } from "../queue/queue_settings_schema.ts";
+import { lockQueueSettings, queueSettingsOf, saveQueueSettings } from "../queue/queue_queries.ts";
+import { reflowQueue } from "./queue_reflow.ts";
+import { assertSchedulerReachable } from "./scheduling_gate.ts";
 
 /** Reads the account's queue settings, defaults filled in. */
 export async function readQueueSettings(ctx: AccountContext): Promise<{ data: QueueSettingsView }> {
