@@ -49,7 +49,7 @@ export async function measureDatasetCollect(target: DatasetCollectTarget, notRea
   const id = body.data.id;
   const { sql, clock, network } = services;
   const handlers = jobHandlers({ sql, clock, network });
-  const job = runJobsOnce({ sql, workerId: "bench-datasets", kinds: ["build_dataset"], handlers });
+  const job = runJobsOnce({ sql, runnerId: "bench-datasets", kinds: ["build_dataset"], handlers });
   let record: { status: string; row_count: number; expected_total: number | null } | undefined;
   let polls = 0;
   for (const deadline = Date.now() + 300_000; Date.now() < deadline; ) {

@@ -62,7 +62,7 @@ export async function benchJobThroughput(sql: Sql, options: JobThroughputOptions
   await Promise.all(
     Array.from({ length: runners }, async (_, i) => {
       for (;;) {
-        const result = await runJobsOnce({ sql, handlers, workerId: `bench-${i}`, batchSize, leaseSeconds: 60 });
+        const result = await runJobsOnce({ sql, handlers, runnerId: `bench-${i}`, batchSize, leaseSeconds: 60 });
         if (result.claimed === 0) return;
         completed += result.completed;
       }

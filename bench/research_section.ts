@@ -42,7 +42,7 @@ export async function measureResearch(target: ResearchTarget, notReal: string | 
   if (id) {
     const handlers = jobHandlers({ sql, clock, network, model });
     while ((await datasetById(sql, id))?.status === "collecting") {
-      const ran = await runJobsOnce({ sql, workerId: "bench-research", kinds: ["build_dataset"], handlers });
+      const ran = await runJobsOnce({ sql, runnerId: "bench-research", kinds: ["build_dataset"], handlers });
       if (ran.claimed === 0) break;
     }
   }

@@ -38,7 +38,7 @@ import type { JobThreadData, JobThreadLoop } from "./job_thread.ts";
 /** How the loop claims and runs, wherever it runs. */
 export interface JobLoopSettings {
   /** Lock owner of claimed jobs; default `<host>:<pid>:<main|jobs-N>`. */
-  workerId?: string;
+  runnerId?: string;
   /** Jobs claimed per statement (default 10) and run at once (default the same). */
   batchSize?: number;
   concurrency?: number;
@@ -87,7 +87,7 @@ export interface ReleasedJob {
 export interface JobRunner {
   mode: "worker-thread" | "in-process";
   /** The lock owner of the jobs it claims. */
-  workerId: string;
+  runnerId: string;
   /**
    * Lets the jobs in hand finish (up to `stopTimeoutMs`) and stops; then releases the jobs
    * and post claims still held, and answers the jobs released (id and kind).
@@ -118,11 +118,11 @@ export async function startJobRunner(options: JobRunnerOptions): Promise<JobRunn
   const events = options.events ?? legacyEvents(logger);
   const sequence = ++runnersStarted;
   if (options.inProcess) {
-    const workerId = options.workerId ?? `${hostname()}:${process.pid}:main${sequence > 1 ? `-${sequence}` : ""}`;
-    return startInProcess(options.inProcess, { ...loop, workerId, stopTimeoutMs, events });
+    const runnerId = options.runnerId ?? `${hostname()}:${process.pid}:main${sequence > 1 ? `-${sequence}` : ""}`;
+    return startInProcess(options.inProcess, { ...loop, runnerId, stopTimeoutMs, events });
   }
   const workerData: JobThreadData<unknown> = {
-    loop: { ...loop, workerId: options.workerId ?? `${hostname()}:${process.pid}:jobs-${sequence}` },
+    loop: { ...loop, runnerId: options.runnerId ?? `${hostname()}:${process.pid}:jobs-${sequence}` },
     wiring: options.thread.wiring,
   };
   return startWorkerThread(options.thread, workerData, { stopTimeoutMs, logger, events });
@@ -172,7 +172,7 @@ async function startWorkerThread(
   let stopped: Promise<ReleasedJob[]> | undefined;
   return {
     mode: "worker-thread",
-    workerId: workerData.loop.workerId,
+    runnerId: workerData.loop.runnerId,
     stop() {
       return (stopped ??= (async () => {
         stopping = true;
@@ -185,7 +185,7 @@ async function startWorkerThread(
         } finally {
           clearTimeout(deadline);
         }
-        return thread.sql ? releaseHeld(thread.sql, workerData.loop.workerId) : [];
+        return thread.sql ? releaseHeld(thread.sql, workerData.loop.runnerId) : [];
       })());
     },
   };
@@ -193,14 +193,14 @@ async function startWorkerThread(
 
 function startInProcess(jobs: InProcessJobs, settings: JobThreadLoop & { stopTimeoutMs: number; events: JobEventListener }): JobRunner {
   const controller = new AbortController();
-  const { workerId } = settings;
+  const { runnerId } = settings;
   // Handlers report to the runner's listener (publisher lateness), as in a job thread.
   const deps = { ...jobs.deps, events: settings.events };
   const loop = runJobTasks({ ...settings, tasks: jobs.tasks, deps, signal: controller.signal });
   let stopped: Promise<ReleasedJob[]> | undefined;
   return {
     mode: "in-process",
-    workerId,
+    runnerId,
     stop() {
       return (stopped ??= (async () => {
         controller.abort();
@@ -212,16 +212,16 @@ function startInProcess(jobs: InProcessJobs, settings: JobThreadLoop & { stopTim
         clearTimeout(timer);
         // A handler still running past the bound cannot be stopped in this thread; released,
         // its next write fails the holder check (and the pool closes next).
-        return releaseHeld(deps.sql, workerId);
+        return releaseHeld(deps.sql, runnerId);
       })());
     },
   };
 }
 
-/** Releases the jobs and publication leases (posts and articles) `workerId` still holds; answers the jobs. */
-async function releaseHeld(sql: Sql, workerId: string): Promise<ReleasedJob[]> {
-  const jobs = await releaseJobsHeldBy(sql, workerId);
-  await releaseLeasesOf(sql, workerId);
+/** Releases the jobs and publication leases (posts and articles) `runnerId` still holds; answers the jobs. */
+async function releaseHeld(sql: Sql, runnerId: string): Promise<ReleasedJob[]> {
+  const jobs = await releaseJobsHeldBy(sql, runnerId);
+  await releaseLeasesOf(sql, runnerId);
   return jobs.map((job) => ({ id: job.id, kind: job.kind }));
 }
 
@@ -229,6 +229,6 @@ async function releaseHeld(sql: Sql, workerId: string): Promise<ReleasedJob[]> {
 function legacyEvents(logger: Pick<Console, "warn" | "error">): JobEventListener {
   return (event) => {
     if (event.event === "failed") logger.warn(`Job ${event.jobId} ("${event.kind}") attempt ${event.attempts} failed: ${event.error.message}`);
-    else if (event.event === "loop_error") logger.error(`Job runner "${event.workerId}": ${event.error.message}`);
+    else if (event.event === "loop_error") logger.error(`Job runner "${event.runnerId}": ${event.error.message}`);
   };
 }

@@ -17,7 +17,7 @@ import type { JobEvent, JobEventListener } from "../core/jobs/job_events.ts";
 /** The loop's settings, chosen by the runner in the server's thread (index.ts). */
 export interface JobThreadLoop {
   /** Lock owner of claimed jobs (the parent releases its leases on shutdown). */
-  workerId: string;
+  runnerId: string;
   batchSize: number;
   leaseSeconds: number;
   concurrency: number;

@@ -430,7 +430,7 @@ describe("the publish_scheduled_article job", () => {
     const { sql } = harness.services;
     await sql`update jobs set run_at = now() - interval '1 second' where kind = ${JOB_KIND} and status = 'queued'`;
     const handlers = jobHandlers({ sql, clock: manualClock(at), network });
-    return runJobsOnce({ sql, handlers: { [JOB_KIND]: handlers[JOB_KIND] }, workerId: "articles-test", batchSize: 50 });
+    return runJobsOnce({ sql, handlers: { [JOB_KIND]: handlers[JOB_KIND] }, runnerId: "articles-test", batchSize: 50 });
   }
 
   test("publishes a scheduled article at its time through the job runner; a stale version does nothing", async () => {

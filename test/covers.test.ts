@@ -70,7 +70,7 @@ async function fundedOwner(harness: Harness, accountId: string): Promise<CreditO
 /** Runs the due cover jobs once with the harness's model and media store. */
 async function runCoverJobs(harness: Harness, clock = harness.services.clock) {
   const { sql, network, media, model } = harness.services;
-  return runJobsOnce({ sql, workerId: "covers-test", kinds: [COVER_JOB_KIND], handlers: jobHandlers({ sql, clock, network, media, model }) });
+  return runJobsOnce({ sql, runnerId: "covers-test", kinds: [COVER_JOB_KIND], handlers: jobHandlers({ sql, clock, network, media, model }) });
 }
 
 /**

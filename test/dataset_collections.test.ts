@@ -65,7 +65,7 @@ async function enrichmentUsedToday(accountId: string): Promise<number> {
 /** Runs the due `build_dataset` jobs once through `network` (default: the harness's). */
 function runDatasetJobs(network: SocialNetwork = harness.services.network) {
   const { sql, clock } = harness.services;
-  return runJobsOnce({ sql, workerId: "collections-test", kinds: ["build_dataset"], handlers: jobHandlers({ sql, clock, network }) });
+  return runJobsOnce({ sql, runnerId: "collections-test", kinds: ["build_dataset"], handlers: jobHandlers({ sql, clock, network }) });
 }
 
 /**
@@ -451,7 +451,7 @@ describe("collection allowances", () => {
     const { sql, clock, network } = harness.services;
     await sql`update datasets set expires_at = ${new Date(clock.now() - 1000)} where id = ${expired}`;
     await enqueueJob(sql, { kind: "purge_expired_datasets", payload: {} });
-    const run = await runJobsOnce({ sql, workerId: "purge-test", kinds: ["purge_expired_datasets"], handlers: jobHandlers({ sql, clock, network }) });
+    const run = await runJobsOnce({ sql, runnerId: "purge-test", kinds: ["purge_expired_datasets"], handlers: jobHandlers({ sql, clock, network }) });
     assert.deepEqual([run.claimed, run.completed], [1, 1]);
     const [{ n }] = await sql<{ n: number }[]>`select count(*)::int as n from datasets where id = ${expired}`;
     assert.equal(n, 0);

@@ -86,7 +86,7 @@ describe(`refine on the local engine (${storage})`, { timeout: 240_000 }, () => 
   const runDatasetJobs = (model: Model = harness.services.model) =>
     runJobsOnce({
       sql,
-      workerId: "refine-test",
+      runnerId: "refine-test",
       kinds: ["build_dataset"],
       handlers: jobHandlers({ sql, clock: harness.services.clock, network: harness.services.network, model }),
     });

@@ -284,7 +284,7 @@ describe(`research datasets (${storage})`, { timeout: 300_000 }, () => {
     const id = answer.body.data.id;
     assert.equal((await datasetById(db, id))?.quota_day, null, "no daily collection slot taken");
     const { sql, clock, network, model } = harness.services;
-    const ran = await runJobsOnce({ sql, workerId: "research-test", kinds: ["build_dataset"], handlers: jobHandlers({ sql, clock, network, model }) });
+    const ran = await runJobsOnce({ sql, runnerId: "research-test", kinds: ["build_dataset"], handlers: jobHandlers({ sql, clock, network, model }) });
     assert.equal(ran.completed, 1);
     const ready = await pollUntil(
       "the research dataset to be ready",

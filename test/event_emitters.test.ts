@@ -124,7 +124,7 @@ describe("article events", () => {
   async function runArticleJobsAt(at: string) {
     await sql()`update jobs set run_at = now() - interval '1 second' where kind = ${ARTICLE_JOB} and status = 'queued'`;
     const handlers = jobHandlers({ sql: sql(), clock: manualClock(at), network: harness.services.network });
-    return runJobsOnce({ sql: sql(), handlers: { [ARTICLE_JOB]: handlers[ARTICLE_JOB] }, workerId: "event-emitters-test", batchSize: 50 });
+    return runJobsOnce({ sql: sql(), handlers: { [ARTICLE_JOB]: handlers[ARTICLE_JOB] }, runnerId: "event-emitters-test", batchSize: 50 });
   }
 
   /** Schedules a new article of `accountId` 5 minutes ahead and runs its job at its time; answers the article id. */
@@ -215,7 +215,7 @@ describe("cover.failed", () => {
     const { sql: pool, clock, network, media, model } = harness.services;
     const run = await runJobsOnce({
       sql: pool,
-      workerId: "event-emitters-test",
+      runnerId: "event-emitters-test",
       kinds: [COVER_JOB_KIND],
       handlers: jobHandlers({ sql: pool, clock, network, media, model: { ...model, generateImage } }),
     });
@@ -271,7 +271,7 @@ describe("suggestion.created", () => {
     const handlers = jobHandlers({ sql: sql(), clock, network: harness.services.network, model: harness.services.model });
     const run = async () => {
       await enqueueJob(sql(), { kind: "run_worker", payload: { workerId: worker.id, runAt: worker.next_run_at.toISOString() } });
-      const result = await runJobsOnce({ sql: sql(), handlers, workerId: "event-emitters-test", kinds: ["run_worker"] });
+      const result = await runJobsOnce({ sql: sql(), handlers, runnerId: "event-emitters-test", kinds: ["run_worker"] });
       assert.equal(result.completed, 1, JSON.stringify(result));
     };
     await run();
@@ -311,7 +311,7 @@ describe("dataset.failed and dm.failed", () => {
     const { clock } = harness.services;
     const run = await runJobsOnce({
       sql: sql(),
-      workerId: "event-emitters-test",
+      runnerId: "event-emitters-test",
       kinds: ["build_dataset"],
       handlers: jobHandlers({ sql: sql(), clock, network: failing }),
     });

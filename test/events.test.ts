@@ -243,7 +243,7 @@ describe("events of jobs and other areas", () => {
     const { sql: pool, clock, network, media, model } = harness.services;
     const run = await runJobsOnce({
       sql: pool,
-      workerId: "events-test",
+      runnerId: "events-test",
       kinds: [COVER_JOB_KIND],
       handlers: jobHandlers({ sql: pool, clock, network, media, model }),
     });

@@ -53,7 +53,7 @@ for (const { mode, skip } of modes) {
       // Both chains, as the composition root migrates them: the periodic
       // `ingest_inspiration` job reads the simulated network, which keeps its writes here.
       await migrateSimulatedNetwork(sql);
-      await sql`create table job_effects (job_id bigint primary key, worker text not null)`;
+      await sql`create table job_effects (job_id bigint primary key, runner text not null)`;
     });
     after(async () => {
       await testDb.drop();
@@ -85,10 +85,10 @@ for (const { mode, skip } of modes) {
       const other = await enqueueJob(sql, { kind: "test_unique", uniqueKey: "post:8" });
       assert.notEqual(other, first);
       // Still deduplicated while running.
-      const [claimed] = await claimJobs(sql, { workerId: "w1", kinds: ["test_unique"], limit: 1, leaseSeconds: 30 });
+      const [claimed] = await claimJobs(sql, { runnerId: "w1", kinds: ["test_unique"], limit: 1, leaseSeconds: 30 });
       assert.equal(claimed.id, first);
       assert.equal(await enqueueJob(sql, { kind: "test_unique", uniqueKey: "post:7" }), first);
-      assert.equal(await completeJobs(sql, [first], { workerId: "w1" }), 1);
+      assert.equal(await completeJobs(sql, [first], { runnerId: "w1" }), 1);
       const later = await enqueueJob(sql, { kind: "test_unique", uniqueKey: "post:7", payload: { n: 3 } });
       assert.notEqual(later, first);
       const [{ count }] = await sql<{ count: number }[]>`select count(*)::int as count from jobs where unique_key = 'post:7'`;
@@ -105,7 +105,7 @@ for (const { mode, skip } of modes) {
         Array.from({ length: mode === "postgres" ? 4 : 2 }, async (_, c) => {
           const ids: number[] = [];
           for (;;) {
-            const jobs = await claimJobs(pool, { workerId: `w${p}.${c}`, kinds: ["test_claim"], limit: 7, leaseSeconds: 30 });
+            const jobs = await claimJobs(pool, { runnerId: `w${p}.${c}`, kinds: ["test_claim"], limit: 7, leaseSeconds: 30 });
             if (jobs.length === 0) return ids;
             for (const job of jobs) {
               assert.equal(job.status, "running");
@@ -134,13 +134,13 @@ for (const { mode, skip } of modes) {
       let claimedInTx!: () => void;
       const claimedSignal = new Promise<void>((resolve) => (claimedInTx = resolve));
       const holder = other.begin(async (tx) => {
-        lockedIds = (await claimJobs(tx, { workerId: "holder", kinds: ["test_skip"], limit: 4, leaseSeconds: 30 })).map((job) => job.id);
+        lockedIds = (await claimJobs(tx, { runnerId: "holder", kinds: ["test_skip"], limit: 4, leaseSeconds: 30 })).map((job) => job.id);
         claimedInTx();
         await held;
       });
       await claimedSignal;
       const started = Date.now();
-      const mine = await claimJobs(sql, { workerId: "skipper", kinds: ["test_skip"], limit: 10, leaseSeconds: 30 });
+      const mine = await claimJobs(sql, { runnerId: "skipper", kinds: ["test_skip"], limit: 10, leaseSeconds: 30 });
       assert.ok(Date.now() - started < 2000, "the claim did not wait for the open transaction");
       release();
       await holder;
@@ -156,7 +156,7 @@ for (const { mode, skip } of modes) {
       const future = await enqueueJob(sql, { kind: "test_due", runAt: new Date(Date.now() + 3_600_000) });
       const newer = await enqueueJob(sql, { kind: "test_due", runAt: new Date(Date.now() - 1_000) });
       const older = await enqueueJob(sql, { kind: "test_due", runAt: new Date(Date.now() - 60_000) });
-      const jobs = await claimJobs(sql, { workerId: "w", kinds: ["test_due"], limit: 10, leaseSeconds: 30 });
+      const jobs = await claimJobs(sql, { runnerId: "w", kinds: ["test_due"], limit: 10, leaseSeconds: 30 });
       assert.deepEqual(
         jobs.map((job) => job.id),
         [older, newer],
@@ -164,7 +164,7 @@ for (const { mode, skip } of modes) {
       assert.equal((await jobById(sql, future)).status, "queued");
       // A kind filter leaves other kinds alone.
       await enqueueJob(sql, { kind: "test_other" });
-      assert.deepEqual(await claimJobs(sql, { workerId: "w", kinds: ["test_due"], limit: 10, leaseSeconds: 30 }), []);
+      assert.deepEqual(await claimJobs(sql, { runnerId: "w", kinds: ["test_due"], limit: 10, leaseSeconds: 30 }), []);
     });
 
     test("a failing handler's job returns to the queue with backoff and ends failed after max_attempts", async () => {
@@ -172,7 +172,7 @@ for (const { mode, skip } of modes) {
       const failures: string[] = [];
       const options = {
         sql,
-        workerId: "w",
+        runnerId: "w",
         handlers: {
           test_fail: async () => {
             throw new Error("upstream down");
@@ -209,18 +209,18 @@ for (const { mode, skip } of modes) {
 
     test("failJob() caps the backoff at one hour and honours retryAt", async () => {
       const id = await enqueueJob(sql, { kind: "test_backoff", maxAttempts: 50 });
-      await claimJobs(sql, { workerId: "w", kinds: ["test_backoff"], limit: 1, leaseSeconds: 30 });
+      await claimJobs(sql, { runnerId: "w", kinds: ["test_backoff"], limit: 1, leaseSeconds: 30 });
       await sql`update jobs set attempts = 20 where id = ${id}`;
       await failJob(sql, id, new Error("x"), { jitter: 0 });
       let delay = await secondsUntilDue(sql, id);
       assert.ok(Math.abs(delay - 1800) < 5, `lowest capped delay ${delay} s`);
       await sql`update jobs set run_at = now() where id = ${id}`;
-      await claimJobs(sql, { workerId: "w", kinds: ["test_backoff"], limit: 1, leaseSeconds: 30 });
+      await claimJobs(sql, { runnerId: "w", kinds: ["test_backoff"], limit: 1, leaseSeconds: 30 });
       await failJob(sql, id, new Error("x"), { jitter: 0.9999 });
       delay = await secondsUntilDue(sql, id);
       assert.ok(delay > 3590 && delay <= 3600, `highest capped delay ${delay} s`);
       await sql`update jobs set run_at = now() where id = ${id}`;
-      await claimJobs(sql, { workerId: "w", kinds: ["test_backoff"], limit: 1, leaseSeconds: 30 });
+      await claimJobs(sql, { runnerId: "w", kinds: ["test_backoff"], limit: 1, leaseSeconds: 30 });
       const retryAt = new Date(Date.now() + 90_000);
       await failJob(sql, id, "rate limited", { retryAt });
       const job = await jobById(sql, id);
@@ -228,9 +228,9 @@ for (const { mode, skip } of modes) {
       assert.equal(job.last_error, "rate limited");
       // Only the worker holding a job may record its outcome.
       await sql`update jobs set run_at = now() where id = ${id}`;
-      await claimJobs(sql, { workerId: "holder", kinds: ["test_backoff"], limit: 1, leaseSeconds: 30 });
-      assert.equal(await failJob(sql, id, "late", { workerId: "someone-else" }), undefined);
-      assert.equal(await completeJobs(sql, [id], { workerId: "someone-else" }), 0);
+      await claimJobs(sql, { runnerId: "holder", kinds: ["test_backoff"], limit: 1, leaseSeconds: 30 });
+      assert.equal(await failJob(sql, id, "late", { runnerId: "someone-else" }), undefined);
+      assert.equal(await completeJobs(sql, [id], { runnerId: "someone-else" }), 0);
       assert.equal((await jobById(sql, id)).status, "running");
     });
 
@@ -239,7 +239,7 @@ for (const { mode, skip } of modes) {
       let killed: RunningNode | undefined;
       if (mode === "postgres") {
         // A real process claims the job, starts the handler, and is SIGKILLed mid-run.
-        killed = startNode(["--import", "tsx", RUNNER_SCRIPT, "--url", testDb.url!, "--worker", "doomed", "--mode", "hang", "--lease", "1"], {
+        killed = startNode(["--import", "tsx", RUNNER_SCRIPT, "--url", testDb.url!, "--runner", "doomed", "--mode", "hang", "--lease", "1"], {
           env: childEnv(),
         });
         await pollUntil("the doomed worker to start the job", () => (killed!.stdout.includes(`started ${id}`) ? true : undefined), {
@@ -251,13 +251,13 @@ for (const { mode, skip } of modes) {
       } else {
         // In-memory PGlite cannot be shared with another process: the runner that "dies"
         // is a claim whose completion never comes.
-        await claimJobs(sql, { workerId: "doomed", kinds: ["test_stale"], limit: 1, leaseSeconds: 1 });
+        await claimJobs(sql, { runnerId: "doomed", kinds: ["test_stale"], limit: 1, leaseSeconds: 1 });
       }
       const held = await jobById(sql, id);
       assert.equal(held.status, "running");
       assert.equal(held.locked_by, "doomed");
       // Not swept while the lease lasts (nor claimed by anyone).
-      assert.equal((await runJobsOnce({ sql, workerId: "rescuer", handlers: { hang: async () => {}, test_stale: async () => {} } })).claimed, 0);
+      assert.equal((await runJobsOnce({ sql, runnerId: "rescuer", handlers: { hang: async () => {}, test_stale: async () => {} } })).claimed, 0);
 
       const swept = await pollUntil(
         "the lease to pass and the sweep to re-queue the job",
@@ -271,12 +271,12 @@ for (const { mode, skip } of modes) {
       const requeued = await jobById(sql, id);
       assert.equal(requeued.status, "queued");
       assert.equal(requeued.attempts, 1, "the dead worker's attempt stays counted");
-      assert.match(requeued.last_error ?? "", /Lease of worker "doomed" expired/);
+      assert.match(requeued.last_error ?? "", /Lease of job runner "doomed" expired/);
 
       const record = async (_payload: unknown, job: JobRow) => {
-        await sql`insert into job_effects (job_id, worker) values (${job.id}, 'rescuer')`;
+        await sql`insert into job_effects (job_id, runner) values (${job.id}, 'rescuer')`;
       };
-      assert.deepEqual(await runJobsOnce({ sql, workerId: "rescuer", handlers: { hang: record, test_stale: record } }), {
+      assert.deepEqual(await runJobsOnce({ sql, runnerId: "rescuer", handlers: { hang: record, test_stale: record } }), {
         claimed: 1,
         completed: 1,
         retried: 0,
@@ -285,7 +285,7 @@ for (const { mode, skip } of modes) {
       const done = await jobById(sql, id);
       assert.equal(done.status, "done");
       assert.equal(done.attempts, 2);
-      assert.deepEqual([...(await sql`select job_id, worker from job_effects`)], [{ job_id: id, worker: "rescuer" }]);
+      assert.deepEqual([...(await sql`select job_id, runner from job_effects`)], [{ job_id: id, runner: "rescuer" }]);
       assert.deepEqual(await sweepStaleJobs(sql), { requeued: 0, failed: 0 });
     });
 
@@ -294,7 +294,7 @@ for (const { mode, skip } of modes) {
       let finished = false;
       const run = runJobsOnce({
         sql,
-        workerId: "slow",
+        runnerId: "slow",
         leaseSeconds: 1,
         handlers: {
           // Its work takes 2.5 lease lengths.
@@ -316,7 +316,7 @@ for (const { mode, skip } of modes) {
 
     test("a stale job that used its last attempt ends failed", async () => {
       const id = await enqueueJob(sql, { kind: "test_poison", maxAttempts: 1 });
-      await claimJobs(sql, { workerId: "doomed", kinds: ["test_poison"], limit: 1, leaseSeconds: 30 });
+      await claimJobs(sql, { runnerId: "doomed", kinds: ["test_poison"], limit: 1, leaseSeconds: 30 });
       await sql`update jobs set locked_until = now() - interval '1 second' where id = ${id}`;
       assert.deepEqual(await sweepStaleJobs(sql), { requeued: 0, failed: 1 });
       const job = await jobById(sql, id);
@@ -327,7 +327,7 @@ for (const { mode, skip } of modes) {
     test("two processes share 200 jobs and run each exactly once", {
       skip: mode === "embedded" && "needs PostgreSQL: in-memory PGlite lives in one process",
     }, async () => {
-      const args = (worker: string) => ["--import", "tsx", RUNNER_SCRIPT, "--url", testDb.url!, "--worker", worker, "--mode", "record"];
+      const args = (runner: string) => ["--import", "tsx", RUNNER_SCRIPT, "--url", testDb.url!, "--runner", runner, "--mode", "record"];
       const children = [startNode(args("proc-a"), { env: childEnv() }), startNode(args("proc-b"), { env: childEnv() })];
       try {
         for (const child of children) {
@@ -343,7 +343,7 @@ for (const { mode, skip } of modes) {
           new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("runner processes did not finish within 60 s")), 60_000))),
         ]).finally(() => clearTimeout(timer));
         for (const [i, exit] of exits.entries()) assert.equal(exit.code, 0, children[i].stderr);
-        const reports = children.map((child) => JSON.parse(child.stdout.trim().split("\n").at(-1)!) as { worker: string; ran: number });
+        const reports = children.map((child) => JSON.parse(child.stdout.trim().split("\n").at(-1)!) as { runner: string; ran: number });
         assert.equal(reports[0].ran + reports[1].ran, 200);
         assert.ok(
           reports.every((report) => report.ran > 0),
@@ -406,7 +406,7 @@ for (const { mode, skip } of modes) {
         for (const kind of ["purge_idempotency_keys", "reset_credit_pools", "purge_finished_jobs"]) await enqueueJob(earlySql, { kind });
         const result = await runJobsOnce({
           sql: earlySql,
-          workerId: "early",
+          runnerId: "early",
           handlers: jobHandlers({ sql: earlySql, clock: systemClock, network: openNetwork({ sql: earlySql, clock: systemClock }) }),
         });
         assert.deepEqual(result, { claimed: 3, completed: 3, retried: 0, failed: 0 });

@@ -141,7 +141,7 @@ describe("the auto_plug follow-up", () => {
     const { sql, clock } = harness.services;
     const handlers = jobHandlers({ sql, clock, network });
     await sql`update jobs set run_at = now() - interval '1 second' where kind = ${FOLLOW_UP_JOB_KIND} and payload->>'postId' = ${postId} and status = 'queued'`;
-    const result = await runJobsOnce({ sql, handlers: { [FOLLOW_UP_JOB_KIND]: handlers[FOLLOW_UP_JOB_KIND] }, workerId: "plug-test" });
+    const result = await runJobsOnce({ sql, handlers: { [FOLLOW_UP_JOB_KIND]: handlers[FOLLOW_UP_JOB_KIND] }, runnerId: "plug-test" });
     assert.equal(result.failed + result.retried, 0);
     assert.ok(result.completed >= 1);
   }

@@ -44,7 +44,7 @@ async function runDue(postId: string) {
   const { sql } = harness.services;
   const handlers = jobHandlers({ sql, clock: harness.services.clock, network: harness.services.network });
   await sql`update jobs set run_at = now() - interval '1 second' where kind = ${FOLLOW_UP_JOB_KIND} and payload->>'postId' = ${postId} and status = 'queued'`;
-  const first = await runJobsOnce({ sql, handlers: { [FOLLOW_UP_JOB_KIND]: handlers[FOLLOW_UP_JOB_KIND] }, workerId: "follow-up-test" });
+  const first = await runJobsOnce({ sql, handlers: { [FOLLOW_UP_JOB_KIND]: handlers[FOLLOW_UP_JOB_KIND] }, runnerId: "follow-up-test" });
   assert.equal(first.failed, 0);
 }
 

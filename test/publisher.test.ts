@@ -125,7 +125,7 @@ describe(`the publisher on ${process.env.DATABASE_URL ? "PostgreSQL" : "embedded
 
   async function runJobs(network: SocialNetwork) {
     const handlers = jobHandlers({ sql, clock, network });
-    return runJobsOnce({ sql, handlers: { [JOB_KIND]: handlers[JOB_KIND] }, workerId: "publisher-test", batchSize: 20 });
+    return runJobsOnce({ sql, handlers: { [JOB_KIND]: handlers[JOB_KIND] }, runnerId: "publisher-test", batchSize: 20 });
   }
 
   /** Makes retried publish jobs due now instead of after their backoff. */

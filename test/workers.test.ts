@@ -471,7 +471,7 @@ describe("Workers run on their schedules through the job runner", () => {
     const handlers = jobHandlers({ sql: sql(), clock, network: harness.services.network, model: harness.services.model });
     let total = 0;
     for (;;) {
-      const result = await runJobsOnce({ sql: sql(), handlers, workerId: "workers-test", kinds });
+      const result = await runJobsOnce({ sql: sql(), handlers, runnerId: "workers-test", kinds });
       assert.equal(result.retried + result.failed, 0, "no Worker job failed");
       total += result.claimed;
       if (result.claimed === 0) return total;
@@ -609,8 +609,8 @@ describe("Workers run on their schedules through the job runner", () => {
     const clock = manualClock(owner.next_run_at.getTime() + 1000);
     const modelless = jobHandlers({ sql: sql(), clock, network: harness.services.network });
     await enqueueJob(sql(), { kind: "dispatch_workers" });
-    await runJobsOnce({ sql: sql(), handlers: modelless, workerId: "workers-test", kinds: ["dispatch_workers"] });
-    const failedRun = await runJobsOnce({ sql: sql(), handlers: modelless, workerId: "workers-test", kinds: ["run_worker"] });
+    await runJobsOnce({ sql: sql(), handlers: modelless, runnerId: "workers-test", kinds: ["dispatch_workers"] });
+    const failedRun = await runJobsOnce({ sql: sql(), handlers: modelless, runnerId: "workers-test", kinds: ["run_worker"] });
     assert.deepEqual([failedRun.claimed, failedRun.retried], [1, 1]);
     assert.equal((await rowsOf(owner.id)).length, 0);
     // The run's last attempt failed: the next dispatch moves the Worker on to its next run.

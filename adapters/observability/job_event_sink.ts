@@ -21,7 +21,7 @@ export function jobEventSink(logger: Logger, metrics: ThreadlineMetrics | undefi
         );
         break;
       case "loop_error":
-        logger.error({ runner_id: event.workerId, err: errorOf(event.error) }, "job loop error");
+        logger.error({ runner_id: event.runnerId, err: errorOf(event.error) }, "job loop error");
         break;
       case "post_sent":
         logger.info({ job_id: event.jobId, job_kind: "publish_scheduled_post", lateness_seconds: event.latenessSeconds }, "post sent");

@@ -14,7 +14,7 @@ export type JobEvent =
   /** An attempt failed; `final` when the job ended `failed` (no retry left). */
   | { event: "failed"; jobId: number; kind: string; attempts: number; final: boolean; error: ErrorFacts }
   /** The claim loop itself hit an error (a lost database); it retries after a poll interval. */
-  | { event: "loop_error"; workerId: string; error: ErrorFacts }
+  | { event: "loop_error"; runnerId: string; error: ErrorFacts }
   /** The publisher marked a post `sent`, `latenessSeconds` after its scheduled time. */
   | { event: "post_sent"; jobId: number; latenessSeconds: number };
 

@@ -17,7 +17,7 @@ import { type JobLaneSettings, type JobTasks, periodicTasks, taskHandlers, taskL
 export interface JobLoopOptions {
   sql: Queryable;
   handlers: JobHandlers;
-  workerId: string;
+  runnerId: string;
   clock: Clock;
   /** Ends the loop once the batch in hand is finished. */
   signal: AbortSignal;
@@ -65,7 +65,7 @@ export async function runJobLoop(options: JobLoopOptions): Promise<void> {
       const result = await runJobsOnce({
         sql,
         handlers: options.handlers,
-        workerId: options.workerId,
+        runnerId: options.runnerId,
         batchSize,
         leaseSeconds: options.leaseSeconds,
         concurrency: options.concurrency,
@@ -76,7 +76,7 @@ export async function runJobLoop(options: JobLoopOptions): Promise<void> {
       busy = result.claimed === batchSize;
     } catch (error) {
       options.onError?.(error);
-      options.events?.({ event: "loop_error", workerId: options.workerId, error: errorFacts(error) });
+      options.events?.({ event: "loop_error", runnerId: options.runnerId, error: errorFacts(error) });
     }
     if (!busy) await pause(pollIntervalMs, signal);
   }

@@ -24,7 +24,7 @@ export interface RunJobsOptions {
   sql: Queryable;
   handlers: JobHandlers;
   /** Unique per job runner (host, process, thread): the lock owner of claimed jobs. */
-  workerId: string;
+  runnerId: string;
   /** Jobs claimed per statement; default 10. */
   batchSize?: number;
   /** Lease per claim, renewed every third of it while handlers run; default 300 s. */
@@ -56,8 +56,8 @@ export interface RunJobsResult {
 export async function runJobsOnce(options: RunJobsOptions): Promise<RunJobsResult> {
   const batchSize = options.batchSize ?? 10;
   const leaseSeconds = options.leaseSeconds ?? 300;
-  const { sql, workerId, handlers } = options;
-  const jobs = await claimJobs(sql, { workerId, kinds: options.kinds ?? Object.keys(handlers), limit: batchSize, leaseSeconds });
+  const { sql, runnerId, handlers } = options;
+  const jobs = await claimJobs(sql, { runnerId, kinds: options.kinds ?? Object.keys(handlers), limit: batchSize, leaseSeconds });
   const result: RunJobsResult = { claimed: jobs.length, completed: 0, retried: 0, failed: 0 };
   if (jobs.length === 0) return result;
   const { events } = options;
@@ -68,7 +68,7 @@ export async function runJobsOnce(options: RunJobsOptions): Promise<RunJobsResul
   // sweep from handing the job to a second runner (ARCHITECTURE: never run a job twice at once).
   const heartbeat = setInterval(
     () => {
-      extendJobLeases(sql, [...running], { workerId, leaseSeconds }).catch(() => {
+      extendJobLeases(sql, [...running], { runnerId, leaseSeconds }).catch(() => {
         // A missed renewal only shortens the lease; the next beat tries again.
       });
     },
@@ -94,10 +94,10 @@ export async function runJobsOnce(options: RunJobsOptions): Promise<RunJobsResul
     clearInterval(heartbeat);
   }
 
-  result.completed = await completeJobs(sql, succeeded, { workerId });
+  result.completed = await completeJobs(sql, succeeded, { runnerId });
   for (const { job, error } of failures) {
     options.onFailure?.(job, error);
-    const row = await failJob(sql, job.id, error, { workerId });
+    const row = await failJob(sql, job.id, error, { runnerId });
     events?.({ event: "failed", jobId: job.id, kind: job.kind, attempts: job.attempts, final: row?.status === "failed", error: errorFacts(error) });
     if (row?.status === "failed") result.failed++;
     else if (row) result.retried++;

@@ -96,7 +96,7 @@ export async function enqueueJobOnce(sql: Queryable, job: NewJob & { uniqueKey: 
 /** What a job runner claims. */
 export interface ClaimOptions {
   /** Recorded in `locked_by`; completion and failure only touch jobs this runner holds. */
-  workerId: string;
+  runnerId: string;
   /** Only these kinds (a runner claims only what it has handlers for); default all. */
   kinds?: readonly string[];
   limit: number;
@@ -128,7 +128,7 @@ export async function claimJobs(sql: Queryable, options: ClaimOptions): Promise<
     )
     update jobs
        set status = 'running',
-           locked_by = ${options.workerId},
+           locked_by = ${options.runnerId},
            locked_until = now() + ${options.leaseSeconds} * interval '1 second',
            attempts = jobs.attempts + 1,
            updated_at = now()
@@ -140,12 +140,12 @@ export async function claimJobs(sql: Queryable, options: ClaimOptions): Promise<
 }
 
 /**
- * Marks jobs done in one statement and returns how many. With `workerId`, only jobs this
+ * Marks jobs done in one statement and returns how many. With `runnerId`, only jobs this
  * runner still holds: one whose lease passed and was re-claimed elsewhere is left alone.
  */
-export async function completeJobs(sql: Queryable, ids: readonly number[], options: { workerId?: string } = {}): Promise<number> {
+export async function completeJobs(sql: Queryable, ids: readonly number[], options: { runnerId?: string } = {}): Promise<number> {
   if (ids.length === 0) return 0;
-  const holder = options.workerId === undefined ? sql`` : sql`and locked_by = ${options.workerId}`;
+  const holder = options.runnerId === undefined ? sql`` : sql`and locked_by = ${options.runnerId}`;
   const rows = await sql`
     update jobs
        set status = 'done', finished_at = now(), updated_at = now(), locked_by = null, locked_until = null, last_error = null
@@ -159,7 +159,7 @@ export interface FailOptions {
   /** Retry at this instant instead of the backoff. */
   retryAt?: Date;
   /** Only when this runner still holds the job (see `completeJobs`). */
-  workerId?: string;
+  runnerId?: string;
   /** A number in [0, 1) that places the delay within its jitter range; default `Math.random()`. */
   jitter?: number;
 }
@@ -167,11 +167,11 @@ export interface FailOptions {
 /**
  * Records a failed attempt: back to queued with `run_at` pushed out, or `failed` for good
  * once `attempts` reached `max_attempts`. Returns the updated row, or undefined when the
- * job was not running (or not held by `workerId`).
+ * job was not running (or not held by `runnerId`).
  */
 export async function failJob(sql: Queryable, id: number, error: unknown, options: FailOptions = {}): Promise<JobRow | undefined> {
   const jitter = options.jitter ?? Math.random();
-  const holder = options.workerId === undefined ? sql`` : sql`and locked_by = ${options.workerId}`;
+  const holder = options.runnerId === undefined ? sql`` : sql`and locked_by = ${options.runnerId}`;
   /*
    * Backoff: min(2^attempts s, 1 hour) with "equal jitter": the delay is uniform in
    * [cap/2, cap], so retries of jobs that failed together (an upstream outage) spread out
@@ -199,11 +199,11 @@ export async function failJob(sql: Queryable, id: number, error: unknown, option
  * Pushes the lease of jobs this runner still runs to `now() + leaseSeconds` (the runner's
  * heartbeat), so a long handler is not taken for a dead runner's.
  */
-export async function extendJobLeases(sql: Queryable, ids: readonly number[], options: { workerId: string; leaseSeconds: number }): Promise<number> {
+export async function extendJobLeases(sql: Queryable, ids: readonly number[], options: { runnerId: string; leaseSeconds: number }): Promise<number> {
   if (ids.length === 0) return 0;
   const rows = await sql`
     update jobs set locked_until = now() + ${options.leaseSeconds} * interval '1 second', updated_at = now()
-     where id = any(${sql.array([...ids])}::bigint[]) and status = 'running' and locked_by = ${options.workerId}
+     where id = any(${sql.array([...ids])}::bigint[]) and status = 'running' and locked_by = ${options.runnerId}
     returning id`;
   return rows.length;
 }
@@ -219,7 +219,7 @@ export async function sweepStaleJobs(sql: Queryable): Promise<{ requeued: number
        set status = case when attempts >= max_attempts then 'failed' else 'queued' end,
            finished_at = case when attempts >= max_attempts then now() end,
            run_at = now(),
-           last_error = 'Lease of worker "' || locked_by || '" expired at ' || locked_until::text,
+           last_error = 'Lease of job runner "' || locked_by || '" expired at ' || locked_until::text,
            locked_by = null,
            locked_until = null,
            updated_at = now()
@@ -230,18 +230,18 @@ export async function sweepStaleJobs(sql: Queryable): Promise<{ requeued: number
 }
 
 /**
- * Gives back the running jobs `workerId` holds (graceful shutdown past its bound): queued,
+ * Gives back the running jobs `runnerId` holds (graceful shutdown past its bound): queued,
  * due at once, the interrupted attempt uncounted (a deploy is not the job's failure), so
  * another process retries them without waiting for the lease. Call it only once the
  * runner's handlers are stopped or cannot write any more (their completions check the holder).
  */
-export async function releaseJobsHeldBy(sql: Queryable, workerId: string): Promise<JobRow[]> {
+export async function releaseJobsHeldBy(sql: Queryable, runnerId: string): Promise<JobRow[]> {
   return sql<JobRow[]>`
     update jobs
        set status = 'queued', run_at = now(), attempts = greatest(attempts - 1, 0),
-           last_error = 'Released by worker "' || locked_by || '" shutting down',
+           last_error = 'Released by job runner "' || locked_by || '" shutting down',
            locked_by = null, locked_until = null, updated_at = now()
-     where status = 'running' and locked_by = ${workerId}
+     where status = 'running' and locked_by = ${runnerId}
     returning *`;
 }
 

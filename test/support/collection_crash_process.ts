@@ -46,7 +46,7 @@ const network: SocialNetwork = {
 process.stdout.write("ready\n");
 const { build_dataset } = jobHandlers({ sql, clock: systemClock, network });
 for (let round = 0; round < 200; round++) {
-  const result = await runJobsOnce({ sql, handlers: { build_dataset }, workerId: `crash-${process.pid}`, leaseSeconds, batchSize: 1 });
+  const result = await runJobsOnce({ sql, handlers: { build_dataset }, runnerId: `crash-${process.pid}`, leaseSeconds, batchSize: 1 });
   if (result.claimed > 0) break;
   await new Promise((resolve) => setTimeout(resolve, 50));
 }

@@ -53,7 +53,7 @@ const handlers = {
 };
 // Until the job ran (it kills this process on the way) or there is none.
 for (let round = 0; round < 200; round++) {
-  const result = await runJobsOnce({ sql, handlers, workerId: `crash-${process.pid}`, leaseSeconds, batchSize: 1 });
+  const result = await runJobsOnce({ sql, handlers, runnerId: `crash-${process.pid}`, leaseSeconds, batchSize: 1 });
   if (result.claimed > 0) break;
   await new Promise((resolve) => setTimeout(resolve, 50));
 }
