@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { migratedDataDir } from "./support/embedded_template.ts";
 import { type Harness, startHarness } from "./support/harness.ts";
 import { documentOperations } from "./support/response_schemas.ts";
 import { childEnv, PROJECT_ROOT, runNode } from "./support/child_node.ts";
@@ -34,6 +35,7 @@ before(async () => {
     };
   } else {
     const env = childEnv({ DATA_DIR: join(scratch, "data") });
+    await migratedDataDir(join(scratch, "data"));
     const demo = await runNode([...CLI, "demo", "--json"], { env, timeoutMs: 120_000 });
     assert.equal(demo.code, 0, demo.stderr);
     const world = JSON.parse(demo.stdout);

@@ -112,7 +112,9 @@ describe(`webhooks and the event stream through the real server and jobs (${post
     const payloads = await pollUntil(
       "both events to be delivered after the refused attempt",
       () => {
-        const accepted = receiver.on("/hooks").filter((delivery, index, all) => all.findIndex((other) => other.headers["webhook-id"] === delivery.headers["webhook-id"]) < index);
+        const accepted = receiver
+          .on("/hooks")
+          .filter((delivery, index, all) => all.findIndex((other) => other.headers["webhook-id"] === delivery.headers["webhook-id"]) < index);
         const events = accepted.map((delivery) => ({ delivery, event: new Webhook(secret).verify(delivery.body, delivery.headers) as any }));
         return new Set(events.map(({ event }) => event.type)).size === 2 ? events : undefined;
       },

@@ -5,9 +5,14 @@
  * temporary directory named by a hash of the migrations and the PGlite version, and every
  * instance after loads it (PGlite `loadDataDir`). The runtime still runs its migrations on
  * it: they find everything applied.
+ *
+ * Child processes (`threadline serve`, the CLI) open a data directory on disk instead, and
+ * PGlite's first open of a new directory (initdb, the migrations, growing its files) costs
+ * them seconds more than a later open. `migratedDataDir()` gives them a copy of a directory a
+ * `threadline migrate` has opened once, made once per set of migrations beside the dump.
  */
 import { createHash } from "node:crypto";
-import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
+import { cp, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,6 +23,7 @@ import postgres from "postgres";
 import { CORE_CHAIN } from "../../core/db/migrate.ts";
 import { migrate } from "../../adapters/postgres/migrate.ts";
 import { migrateSimulatedNetwork, SIMULATED_NETWORK_CHAIN } from "../../adapters/x/simulated/simulated_migrations.ts";
+import { childEnv, runNode } from "./child_node.ts";
 
 const CHAINS = [CORE_CHAIN.directory, SIMULATED_NETWORK_CHAIN.directory];
 
@@ -29,8 +35,45 @@ export function migratedEmbeddedTemplate(): Promise<Blob> {
   return template;
 }
 
+const templatesDir = join(tmpdir(), "threadline-test-templates");
+
+let dataDirTemplate: Promise<string> | undefined;
+
+/**
+ * Fills `target` (which must not exist) with a migrated embedded data directory: a `DATA_DIR`
+ * for a child process that starts as an empty, migrated database would (no users, no demo).
+ */
+export async function migratedDataDir(target: string): Promise<void> {
+  dataDirTemplate ??= dataDirOrBuild();
+  await cp(await dataDirTemplate, target, { recursive: true, errorOnExist: true, force: false });
+}
+
+async function dataDirOrBuild(): Promise<string> {
+  const path = join(templatesDir, `${await templateKey()}-data-dir`);
+  if (await exists(path)) return path;
+  await mkdir(templatesDir, { recursive: true });
+  const draft = `${path}.${process.pid}.${Date.now()}`;
+  const migrated = await runNode(["--import", "tsx", "adapters/cli/main.ts", "migrate"], { env: childEnv({ DATA_DIR: draft }), timeoutMs: 120_000 });
+  if (migrated.code !== 0) throw new Error(`threadline migrate exited ${migrated.code}: ${migrated.stderr}`);
+  // Renamed into place whole; when a parallel test process got there first, its copy is used.
+  try {
+    await rename(draft, path);
+  } catch (error) {
+    if (!(await exists(path))) throw error;
+    await rm(draft, { recursive: true, force: true });
+  }
+  return path;
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
+}
+
 async function loadOrBuild(): Promise<Blob> {
-  const dir = join(tmpdir(), "threadline-test-templates");
+  const dir = templatesDir;
   const path = join(dir, `${await templateKey()}.tar`);
   try {
     return new Blob([await readFile(path)]);
