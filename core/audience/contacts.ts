@@ -16,7 +16,7 @@ import { membershipsOf } from "../contact_lists/list_members_queries.ts";
 import { countNotes } from "./contact_notes_queries.ts";
 import { type ContactRow, type ContactSort, contactOf, contactsPage } from "./contacts_queries.ts";
 import { upsertContactProfiles } from "../people/contact_profiles_queries.ts";
-import type { Contact, ContactDetail } from "./contact_schema.ts";
+import type { Contact, ContactDetail, GetContactInput } from "./contact_schema.ts";
 import { personOf } from "../people/person_fields.ts";
 
 /** Lists the account's contacts, most engaged first (or most replies, most reposts). */
@@ -29,7 +29,7 @@ export async function listContacts(ctx: AccountContext, input: { sort: ContactSo
  * One contact with verified state, bio and every list the person is in. The stored
  * profile is free; `refresh` reads it live first and stores it.
  */
-export async function getContact(ctx: AccountContext, input: { id: string; refresh: boolean }) {
+export async function getContact(ctx: AccountContext, input: GetContactInput) {
   const { sql, network, clock } = ctx.services;
   let row = await knownContact(ctx, input.id);
   if (input.refresh) {
