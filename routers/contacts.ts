@@ -9,7 +9,7 @@ import {
   addNoteInput,
   contact,
   contactDetail,
-  contactId,
+  contactRepliesInput,
   contactNote,
   deleteNoteInput,
   getContactInput,
@@ -19,7 +19,7 @@ import {
 } from "../core/audience/contact_schema.ts";
 import { getContact, listContactReplies, listContacts } from "../core/audience/contacts.ts";
 import { addNote, deleteNote, listNotes, updateNote } from "../core/audience/contact_notes.ts";
-import { listReceivedRepliesInput, receivedReply } from "../core/content/content_schema.ts";
+import { receivedReply } from "../core/content/content_schema.ts";
 
 const tags = ["Audience"];
 const KNOWN =
@@ -73,7 +73,7 @@ export const contactsRouter = router({
       },
       errors: ["contact_not_found"],
     })
-    .input(listReceivedRepliesInput.unwrap().extend({ id: contactId }))
+    .input(contactRepliesInput)
     .use(inAccount)
     .output(listOf(receivedReply))
     .query(({ ctx, input }) => listContactReplies(ctx, input)),

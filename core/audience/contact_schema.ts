@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { accountSelection, integerId, paginationInput, xUserId } from "../schema.ts";
 import { personFields } from "../people/person_fields.ts";
+import { listReceivedRepliesInput } from "../content/content_schema.ts";
 
 /** A contact in a list (`GET /v1/contacts`). */
 export const contact = z
@@ -88,6 +89,12 @@ export const getContactInput = z.object({
 
 /** What a contact read sends, parsed. */
 export type GetContactInput = z.infer<typeof getContactInput>;
+
+/** `GET /v1/contacts/{id}/replies`: the person's replies, with the query of the account's received replies. */
+export const contactRepliesInput = listReceivedRepliesInput.unwrap().extend({ id: contactId });
+
+/** The replies query, parsed. */
+export type ContactRepliesInput = z.infer<typeof contactRepliesInput>;
 
 /** `GET /v1/contacts/{id}/notes`: the page. */
 export const listNotesInput = z.object({ id: contactId, ...paginationInput(50), ...accountSelection });

@@ -10,13 +10,12 @@ import { pageInfo } from "../schema.ts";
 import { callNetwork } from "../network/call_network.ts";
 import { chargeExtraUnits } from "../limits/extra_units.ts";
 import { listReceivedReplies } from "../content/list_own_content.ts";
-import type { ListReceivedRepliesInput } from "../content/content_schema.ts";
 import { ensureSystemLists, systemListsOf } from "../contact_lists/contact_lists_queries.ts";
 import { membershipsOf } from "../contact_lists/list_members_queries.ts";
 import { countNotes } from "./contact_notes_queries.ts";
 import { type ContactRow, type ContactSort, contactOf, contactsPage } from "./contacts_queries.ts";
 import { upsertContactProfiles } from "../people/contact_profiles_queries.ts";
-import type { Contact, ContactDetail, GetContactInput } from "./contact_schema.ts";
+import type { Contact, ContactDetail, ContactRepliesInput, GetContactInput } from "./contact_schema.ts";
 import { personOf } from "../people/person_fields.ts";
 
 /** Lists the account's contacts, most engaged first (or most replies, most reposts). */
@@ -64,7 +63,7 @@ export async function getContact(ctx: AccountContext, input: GetContactInput) {
 }
 
 /** The person's replies to the account's posts, newest or most liked first. */
-export async function listContactReplies(ctx: AccountContext, input: ListReceivedRepliesInput & { id: string }) {
+export async function listContactReplies(ctx: AccountContext, input: ContactRepliesInput) {
   await knownContact(ctx, input.id);
   return listReceivedReplies(ctx, input, input.id);
 }
