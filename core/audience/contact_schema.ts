@@ -72,6 +72,9 @@ export const listContactsInput = z
   })
   .prefault({});
 
+/** The list's query, parsed. */
+export type ListContactsInput = z.infer<typeof listContactsInput>;
+
 /**
  * `{id}` of `/v1/contacts/{id}`: the person's numeric X user id. A person on the network is
  * no record of ours: every account has its own view of them (its notes, its engagement), so

@@ -13,13 +13,13 @@ import { listReceivedReplies } from "../content/list_own_content.ts";
 import { ensureSystemLists, systemListsOf } from "../contact_lists/contact_lists_queries.ts";
 import { membershipsOf } from "../contact_lists/list_members_queries.ts";
 import { countNotes } from "./contact_notes_queries.ts";
-import { type ContactRow, type ContactSort, contactOf, contactsPage } from "./contacts_queries.ts";
+import { type ContactRow, contactOf, contactsPage } from "./contacts_queries.ts";
 import { upsertContactProfiles } from "../people/contact_profiles_queries.ts";
-import type { Contact, ContactDetail, ContactRepliesInput, GetContactInput } from "./contact_schema.ts";
+import type { Contact, ContactDetail, ContactRepliesInput, GetContactInput, ListContactsInput } from "./contact_schema.ts";
 import { personOf } from "../people/person_fields.ts";
 
 /** Lists the account's contacts, most engaged first (or most replies, most reposts). */
-export async function listContacts(ctx: AccountContext, input: { sort: ContactSort; limit: number; page: number }) {
+export async function listContacts(ctx: AccountContext, input: ListContactsInput) {
   const rows = await contactsPage(ctx.services.sql, ctx.account.id, input.sort, input.limit + 1, (input.page - 1) * input.limit);
   return { data: rows.slice(0, input.limit).map(toContact), pagination: pageInfo(input.page, input.limit, undefined, rows.length) };
 }
