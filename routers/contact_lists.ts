@@ -4,8 +4,20 @@
  */
 import { z } from "zod";
 import { inAccount, keyProcedure, router } from "../core/trpc.ts";
-import { accountSelection, dataOf, integerId, listOf, paginationInput, xHandle, xUserIdInput } from "../core/schema.ts";
-import { contactList, listMember, listName, memberIdInput, memberIdPath } from "../core/contact_lists/contact_list_schema.ts";
+import { dataOf, listOf } from "../core/schema.ts";
+import {
+  addMemberInput,
+  bulkAddMembersInput,
+  bulkDeleteMembersInput,
+  contactList,
+  contactListByIdInput,
+  createContactListInput,
+  deleteMemberInput,
+  listContactListsInput,
+  listMember,
+  listMembersInput,
+  renameContactListInput,
+} from "../core/contact_lists/contact_list_schema.ts";
 import { createContactList, deleteContactList, listContactLists, renameContactList } from "../core/contact_lists/contact_lists.ts";
 import { addMember, bulkAddMembers, bulkDeleteMembers, deleteMember, listMembers } from "../core/contact_lists/list_members.ts";
 
@@ -27,7 +39,7 @@ export const contactListsRouter = router({
           "index-only, members through `GET /v1/audience/{kind}`), each with `member_count`.",
       },
     })
-    .input(z.object({ ...accountSelection, ...paginationInput(100) }).prefault({}))
+    .input(listContactListsInput)
     .use(inAccount)
     .output(listOf(contactList))
     .query(({ ctx, input }) => listContactLists(ctx, input)),
@@ -37,7 +49,7 @@ export const contactListsRouter = router({
       openapi: { method: "POST", path: "/v1/contact-lists", tags, summary: "Create a contact list", description: "Names are not unique." },
       successStatus: 201,
     })
-    .input(z.object({ name: listName, ...accountSelection }))
+    .input(createContactListInput)
     .use(inAccount)
     .output(dataOf(contactList))
     .mutation(({ ctx, input }) => createContactList(ctx, input)),
@@ -47,7 +59,7 @@ export const contactListsRouter = router({
       openapi: { method: "PATCH", path: "/v1/contact-lists/{id}", tags, summary: "Rename a contact list", description: BY_ID },
       errors: ["list_not_found", "system_list_read_only"],
     })
-    .input(z.object({ id: integerId, name: listName, ...accountSelection }))
+    .input(renameContactListInput)
     .output(dataOf(contactList))
     .mutation(({ ctx, input }) => renameContactList(ctx, input)),
 
@@ -63,7 +75,7 @@ export const contactListsRouter = router({
       successStatus: 204,
       errors: ["list_not_found", "system_list_read_only"],
     })
-    .input(z.object({ id: integerId, ...accountSelection }))
+    .input(contactListByIdInput)
     .output(z.void())
     .mutation(({ ctx, input }) => deleteContactList(ctx, input)),
 
@@ -81,14 +93,7 @@ export const contactListsRouter = router({
       },
       errors: ["list_not_found", "system_list_not_supported"],
     })
-    .input(
-      z.object({
-        id: integerId,
-        q: z.string().max(100, "must be at most 100 characters").optional().meta({ description: "Substring of handle or name" }),
-        ...paginationInput(50),
-        ...accountSelection,
-      }),
-    )
+    .input(listMembersInput)
     .output(listOf(listMember))
     .query(({ ctx, input }) => listMembers(ctx, input)),
 
@@ -109,14 +114,7 @@ export const contactListsRouter = router({
       exactlyOneOf: ["handle", "x_user_id"],
       errors: ["list_not_found", "system_list_read_only", "user_not_found", "upstream_unavailable", "upstream_error", "upstream_timeout"],
     })
-    .input(
-      z.object({
-        id: integerId,
-        handle: xHandle.optional().meta({ description: "With or without `@`" }),
-        x_user_id: xUserIdInput.optional(),
-        ...accountSelection,
-      }),
-    )
+    .input(addMemberInput)
     .output(dataOf(listMember.extend({ duplicate: z.boolean() })))
     .mutation(({ ctx, input }) => addMember(ctx, input)),
 
@@ -134,13 +132,7 @@ export const contactListsRouter = router({
       },
       errors: ["list_not_found", "system_list_read_only"],
     })
-    .input(
-      z.object({
-        id: integerId,
-        x_user_ids: z.array(xUserIdInput).min(1, "must hold 1 to 500 ids").max(500, "must hold 1 to 500 ids"),
-        ...accountSelection,
-      }),
-    )
+    .input(bulkAddMembersInput)
     .output(
       dataOf(
         z.object({
@@ -164,13 +156,7 @@ export const contactListsRouter = router({
       },
       errors: ["list_not_found", "system_list_read_only"],
     })
-    .input(
-      z.object({
-        id: integerId,
-        member_ids: z.array(memberIdInput).min(1, "must hold 1 to 500 member ids").max(500, "must hold 1 to 500 member ids"),
-        ...accountSelection,
-      }),
-    )
+    .input(bulkDeleteMembersInput)
     .output(dataOf(z.object({ deleted: z.number().int(), total_in_list_after: z.number().int() })))
     .mutation(({ ctx, input }) => bulkDeleteMembers(ctx, input)),
 
@@ -186,7 +172,7 @@ export const contactListsRouter = router({
       successStatus: 204,
       errors: ["list_not_found", "system_list_read_only", "member_not_found"],
     })
-    .input(z.object({ id: integerId, memberId: memberIdPath, ...accountSelection }))
+    .input(deleteMemberInput)
     .output(z.void())
     .mutation(({ ctx, input }) => deleteMember(ctx, input)),
 });

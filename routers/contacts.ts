@@ -4,11 +4,22 @@
  */
 import { z } from "zod";
 import { inAccount, keyProcedure, router } from "../core/trpc.ts";
-import { accountSelection, dataOf, integerId, listOf, paginationInput } from "../core/schema.ts";
-import { contact, contactDetail, contactId, contactNote, listContactsInput, noteBody } from "../core/audience/contact_schema.ts";
+import { dataOf, listOf } from "../core/schema.ts";
+import {
+  addNoteInput,
+  contact,
+  contactDetail,
+  contactRepliesInput,
+  contactNote,
+  deleteNoteInput,
+  getContactInput,
+  listContactsInput,
+  listNotesInput,
+  updateNoteInput,
+} from "../core/audience/contact_schema.ts";
 import { getContact, listContactReplies, listContacts } from "../core/audience/contacts.ts";
 import { addNote, deleteNote, listNotes, updateNote } from "../core/audience/contact_notes.ts";
-import { listReceivedRepliesInput, receivedReply } from "../core/content/content_schema.ts";
+import { receivedReply } from "../core/content/content_schema.ts";
 
 const tags = ["Audience"];
 const KNOWN =
@@ -46,13 +57,7 @@ export const contactsRouter = router({
       },
       errors: ["contact_not_found", "user_not_found", "upstream_unavailable", "upstream_error", "upstream_timeout"],
     })
-    .input(
-      z.object({
-        id: contactId,
-        refresh: z.boolean().default(false).meta({ description: "Re-read the profile live (one write and one enrichment unit)" }),
-        ...accountSelection,
-      }),
-    )
+    .input(getContactInput)
     .use(inAccount)
     .output(dataOf(contactDetail))
     .query(({ ctx, input }) => getContact(ctx, input)),
@@ -68,7 +73,7 @@ export const contactsRouter = router({
       },
       errors: ["contact_not_found"],
     })
-    .input(listReceivedRepliesInput.unwrap().extend({ id: contactId }))
+    .input(contactRepliesInput)
     .use(inAccount)
     .output(listOf(receivedReply))
     .query(({ ctx, input }) => listContactReplies(ctx, input)),
@@ -83,7 +88,7 @@ export const contactsRouter = router({
         description: "Not limited to known contacts (a person with no notes answers an empty list).",
       },
     })
-    .input(z.object({ id: contactId, ...paginationInput(50), ...accountSelection }))
+    .input(listNotesInput)
     .use(inAccount)
     .output(listOf(contactNote))
     .query(({ ctx, input }) => listNotes(ctx, input)),
@@ -100,7 +105,7 @@ export const contactsRouter = router({
       successStatus: 201,
       errors: ["contact_not_found"],
     })
-    .input(z.object({ id: contactId, body: noteBody, ...accountSelection }))
+    .input(addNoteInput)
     .use(inAccount)
     .output(dataOf(contactNote))
     .mutation(({ ctx, input }) => addNote(ctx, input)),
@@ -116,7 +121,7 @@ export const contactsRouter = router({
       },
       errors: ["note_not_found"],
     })
-    .input(z.object({ id: contactId, noteId: integerId, body: noteBody, ...accountSelection }))
+    .input(updateNoteInput)
     .use(inAccount)
     .output(dataOf(contactNote))
     .mutation(({ ctx, input }) => updateNote(ctx, input)),
@@ -133,7 +138,7 @@ export const contactsRouter = router({
       successStatus: 204,
       errors: ["note_not_found"],
     })
-    .input(z.object({ id: contactId, noteId: integerId, ...accountSelection }))
+    .input(deleteNoteInput)
     .use(inAccount)
     .output(z.void())
     .mutation(({ ctx, input }) => deleteNote(ctx, input)),

@@ -4,16 +4,15 @@
  */
 import { z } from "zod";
 import { chargesCredits, inAccount, keyProcedure, router } from "../core/trpc.ts";
-import { accountSelection, dataOf, integerId } from "../core/schema.ts";
-import { contextSettingsInput } from "../core/account_context/context_schema.ts";
+import { dataOf } from "../core/schema.ts";
+import { contextAccountInput, contextWriteInput } from "../core/account_context/context_schema.ts";
 import { contextView } from "../core/account_context/context_view_schema.ts";
-import { MAX_PRODUCTS, product, productFields, productInput } from "../core/account_context/product_schema.ts";
+import { patchProductInput, product, productByIdInput, replaceProductsInput } from "../core/account_context/product_schema.ts";
 import { patchContext, readContext, replaceContext } from "../core/account_context/account_context.ts";
 import { deleteProduct, patchProduct, replaceProducts } from "../core/account_context/products.ts";
 import { regenerateStyleGuide } from "../core/account_context/style_guide.ts";
 import { scrapeProduct } from "../core/account_context/scrape_product.ts";
 
-const products = z.array(productInput).max(MAX_PRODUCTS, `must have at most ${MAX_PRODUCTS} products`);
 const settingsWrite = { sharedWrites: true, editorRestricted: true } as const;
 
 export const contextRouter = router({
@@ -27,7 +26,7 @@ export const contextRouter = router({
         description: "What the AI tools write with: the account's voice and rules, its style guide and its products. Shared accounts may read it.",
       },
     })
-    .input(z.object(accountSelection).prefault({}))
+    .input(contextAccountInput)
     .use(inAccount)
     .output(dataOf(contextView))
     .query(({ ctx }) => readContext(ctx)),
@@ -44,7 +43,7 @@ export const contextRouter = router({
       },
       ...settingsWrite,
     })
-    .input(z.object({ ...accountSelection, ...contextSettingsInput, products: products.optional() }))
+    .input(contextWriteInput)
     .use(inAccount)
     .output(dataOf(contextView))
     .mutation(({ ctx, input }) => patchContext(ctx, input)),
@@ -60,7 +59,7 @@ export const contextRouter = router({
       },
       ...settingsWrite,
     })
-    .input(z.object({ ...accountSelection, ...contextSettingsInput, products: products.optional() }))
+    .input(contextWriteInput)
     .use(inAccount)
     .output(dataOf(contextView))
     .mutation(({ ctx, input }) => replaceContext(ctx, input)),
@@ -76,7 +75,7 @@ export const contextRouter = router({
       },
       ...settingsWrite,
     })
-    .input(z.object({ ...accountSelection, products }))
+    .input(replaceProductsInput)
     .use(inAccount)
     .output(dataOf(z.array(product)))
     .mutation(({ ctx, input }) => replaceProducts(ctx, input.products)),
@@ -93,7 +92,7 @@ export const contextRouter = router({
       errors: ["not_found"],
       ...settingsWrite,
     })
-    .input(z.object({ id: z.string().min(1).max(2100), ...productFields, ...accountSelection }))
+    .input(patchProductInput)
     .use(inAccount)
     .output(dataOf(product))
     .mutation(({ ctx, input: { id, account_id: _, ...fields } }) => patchProduct(ctx, id, fields)),
@@ -111,7 +110,7 @@ export const contextRouter = router({
       errors: ["not_found", "scrape_failed", "url_not_allowed"],
       ...settingsWrite,
     })
-    .input(z.object({ id: integerId, ...accountSelection }))
+    .input(productByIdInput)
     .use(inAccount)
     .output(dataOf(product))
     .mutation(({ ctx, input }) => scrapeProduct(ctx, input.id)),
@@ -130,7 +129,7 @@ export const contextRouter = router({
       errors: ["not_enough_posts", "ai_action_limited", "upstream_unavailable", "upstream_error", "upstream_timeout"],
       ...settingsWrite,
     })
-    .input(z.object(accountSelection).prefault({}))
+    .input(contextAccountInput)
     .use(inAccount)
     .use(chargesCredits)
     .output(
@@ -158,7 +157,7 @@ export const contextRouter = router({
       errors: ["not_found"],
       ...settingsWrite,
     })
-    .input(z.object({ id: integerId, ...accountSelection }))
+    .input(productByIdInput)
     .use(inAccount)
     .output(dataOf(z.object({ id: z.number().int(), deleted: z.literal(true) })))
     .mutation(({ ctx, input }) => deleteProduct(ctx, input.id)),

@@ -2,10 +2,9 @@
  * Article covers: `POST /v1/articles/{id}/cover` (202; a job generates the image),
  * `GET /v1/cover-styles` (supplement section 5) and the tRPC query `covers.status` (poll a cover).
  */
-import { z } from "zod";
 import { chargesCredits, inAccount, keyProcedure, router } from "../core/trpc.ts";
-import { accountSelection, dataOf, listOf, paginationInput } from "../core/schema.ts";
-import { coverArticleId, coverGeneration, coverRequestInput, coverStatus, coverStyle } from "../core/covers/cover_schema.ts";
+import { dataOf, listOf } from "../core/schema.ts";
+import { coverGeneration, coverRequestInput, coverStatus, coverStatusInput, coverStyle, listCoverStylesInput } from "../core/covers/cover_schema.ts";
 import { COVER_CREDITS } from "../core/covers/cover_job.ts";
 import { requestCover } from "../core/covers/request_cover.ts";
 import { listCoverStyles, readCoverStatus } from "../core/covers/cover_reads.ts";
@@ -52,7 +51,7 @@ export const coversRouter = router({
   // so REST clients poll `GET /v1/articles/{id}` (its `cover`, and `cover_generation` from
   // core/covers/cover_reads.ts `latestCoverGeneration`).
   status: keyProcedure
-    .input(z.object({ id: coverArticleId, ...accountSelection }))
+    .input(coverStatusInput)
     .output(dataOf(coverStatus))
     .query(({ ctx, input }) => readCoverStatus(ctx, input)),
 
@@ -66,7 +65,7 @@ export const coversRouter = router({
         description: "The workspace's own styles (saved in the companion app) first, then the server's built-in set (`built_in: true`).",
       },
     })
-    .input(z.object({ ...accountSelection, ...paginationInput(50) }).prefault({}))
+    .input(listCoverStylesInput)
     .use(inAccount)
     .output(listOf(coverStyle))
     .query(({ ctx, input }) => listCoverStyles(ctx, input)),

@@ -3,10 +3,9 @@
  * /v1/datasets`, `GET /v1/datasets/{id}`; docs/areas.md "Datasets"; spec rules 7-8, Datasets, Limits 7-8;
  * supplement: Datasets). Reads are owner-scoped (no `account_id`).
  */
-import { z } from "zod";
 import { inAccount, keyProcedure, router } from "../core/trpc.ts";
-import { dataOf, listOf, paginationInput } from "../core/schema.ts";
-import { createDatasetInput, createDatasetOutput, dataset, datasetId } from "../core/datasets/dataset_schema.ts";
+import { dataOf, listOf } from "../core/schema.ts";
+import { createDatasetInput, createDatasetOutput, dataset, datasetByIdInput, listDatasetsInput } from "../core/datasets/dataset_schema.ts";
 import { createDataset } from "../core/datasets/create_dataset.ts";
 import { getDataset, listDatasets } from "../core/datasets/read_datasets.ts";
 
@@ -74,7 +73,7 @@ export const datasetsRouter = router({
         description: "Newest first, every dataset of yours (whichever account built it: owner-scoped, no `account_id`) that has not passed its 30 days.",
       },
     })
-    .input(z.object(paginationInput(20)).prefault({}))
+    .input(listDatasetsInput)
     .output(listOf(dataset))
     .query(({ ctx, input }) => listDatasets(ctx, input)),
 
@@ -91,7 +90,7 @@ export const datasetsRouter = router({
       },
       errors: ["not_found"],
     })
-    .input(z.object({ id: datasetId }))
+    .input(datasetByIdInput)
     .output(dataOf(dataset))
     .query(({ ctx, input }) => getDataset(ctx, input)),
 });

@@ -5,11 +5,13 @@
  */
 import { z } from "zod";
 import { inAccount, keyProcedure, router } from "../core/trpc.ts";
-import { accountSelection, dataOf, integerId } from "../core/schema.ts";
+import { dataOf } from "../core/schema.ts";
 import {
+  campaignByIdInput,
   createCampaignInput,
   createdCampaign,
   dmCampaignView,
+  dmLimitsInput,
   dmLimitsView,
   dmMessageView,
   dmQueueInput,
@@ -66,7 +68,7 @@ export const dmRouter = router({
       },
       errors: ["not_found"],
     })
-    .input(z.object({ id: integerId, ...accountSelection }))
+    .input(campaignByIdInput)
     .output(dataOf(dmCampaignView))
     .query(({ ctx, input }) => readCampaign(ctx, input)),
 
@@ -84,7 +86,7 @@ export const dmRouter = router({
       },
       errors: ["not_found"],
     })
-    .input(z.object({ id: integerId, ...accountSelection }))
+    .input(campaignByIdInput)
     .output(
       dataOf(
         z.object({
@@ -136,7 +138,7 @@ export const dmRouter = router({
       },
       errors: ["dm_not_in_plan"],
     })
-    .input(z.object({ ...accountSelection }).prefault({}))
+    .input(dmLimitsInput)
     .use(inAccount)
     .output(dataOf(dmLimitsView))
     .query(({ ctx, input: _input }) => readDmLimits(ctx)),

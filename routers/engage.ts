@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { chargesCredits, inAccount, keyProcedure, router } from "../core/trpc.ts";
-import { accountSelection, dataOf } from "../core/schema.ts";
+import { dataOf } from "../core/schema.ts";
 import type { ErrorCode } from "../core/errors.ts";
 import { cursorPagination } from "../core/lookups/lookup_records.ts";
 import { changeFeedInput, createFeedInput, engageFeed, feedByIdInput, feedPostsInput, listFeedsInput, MAX_FEEDS } from "../core/engage/feed_schema.ts";
@@ -13,7 +13,9 @@ import { feedPost, mention } from "../core/engage/engage_post_schema.ts";
 import { changeFeed, createFeed, deleteFeed, listFeeds } from "../core/engage/feeds.ts";
 import { feedPosts } from "../core/engage/feed_posts.ts";
 import { listMentions } from "../core/engage/mentions.ts";
-import { draftReply, REPLY_TONES } from "../core/engage/reply_draft.ts";
+import { listMentionsInput } from "../core/engage/mentions_schema.ts";
+import { draftReply } from "../core/engage/reply_draft.ts";
+import { draftReplyInput, REPLY_TONES } from "../core/engage/reply_draft_schema.ts";
 
 const tags = ["Engage"];
 const LIVE_ERRORS: ErrorCode[] = ["upstream_unavailable", "upstream_error", "upstream_timeout"];
@@ -27,7 +29,6 @@ const SOURCE_RULES =
   "ran even when the request is then refused, and given back only when the network could not be reached; a private or missing " +
   "list is `404 x_list_not_found`. Keyword and contact-list " +
   "sources cost no enrichment.";
-const queryFlag = (description: string) => z.boolean().default(false).meta({ description });
 const engageMeta = z.object({ account_id: z.string(), fetch_units: z.number().int() });
 
 export const engageRouter = router({
@@ -149,16 +150,7 @@ export const engageRouter = router({
       },
       errors: LIVE_ERRORS,
     })
-    .input(
-      z
-        .object({
-          sort: z.enum(["latest", "top"], { error: "must be latest or top" }).default("latest"),
-          include_replied: queryFlag("`true` keeps mentions you already answered, flagged `replied`"),
-          cursor: z.string().max(512).optional().meta({ description: "`pagination.next_cursor` of the previous page" }),
-          ...accountSelection,
-        })
-        .prefault({}),
-    )
+    .input(listMentionsInput)
     .use(inAccount)
     .output(z.object({ data: z.array(mention), pagination: cursorPagination, meta: engageMeta.extend({ sort: z.enum(["latest", "top"]) }) }))
     .query(({ ctx, input }) => listMentions(ctx, input)),
@@ -182,25 +174,7 @@ export const engageRouter = router({
       exactlyOneOf: ["post_id", "post"],
       errors: ["post_not_found", "lookup_quota_exceeded", ...LIVE_ERRORS],
     })
-    .input(
-      z.object({
-        post_id: z
-          .string()
-          .regex(/^[0-9]{1,25}$/, "must be a numeric post id of 1 to 25 digits")
-          .optional()
-          .meta({ description: "The X post to answer, read live" }),
-        post: z.string().trim().min(1, "must not be empty").max(25_000, "must be at most 25000 characters").optional(),
-        author_name: z.string().trim().min(1).max(100, "must be at most 100 characters").optional(),
-        author_handle: z
-          .string()
-          .regex(/^@?[A-Za-z0-9_]{1,15}$/, "must be an X handle: 1 to 15 letters, digits or underscores, @ optional")
-          .transform((handle) => handle.replace(/^@/, ""))
-          .optional(),
-        thoughts: z.string().max(2_000, "must be at most 2000 characters").optional(),
-        tone: z.enum(REPLY_TONES, { error: `must be one of ${REPLY_TONES.join(", ")}` }).default("engaging"),
-        ...accountSelection,
-      }),
-    )
+    .input(draftReplyInput)
     .use(inAccount)
     .use(chargesCredits)
     .output(

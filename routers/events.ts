@@ -2,13 +2,12 @@
  * Events: every state change an API user would otherwise poll for, as a JSON list paged by
  * cursor or as a Server-Sent Events stream (`GET /v1/events`; docs/webhooks.md).
  */
-import { z } from "zod";
 import { inAccount, keyProcedure, router } from "../core/trpc.ts";
 import { dataOf } from "../core/schema.ts";
 import { putEventSettings, readEventSettings } from "../core/events/event_settings.ts";
 import { eventList, eventsQuery, readEvents } from "../core/events/read_events.ts";
 import { EVENT_RETENTION_DAYS, EVENT_TYPES } from "../core/events/event_types.ts";
-import { creditsLowThreshold, eventSettings } from "../core/events/event_schema.ts";
+import { eventSettings, putEventSettingsInput, readEventSettingsInput } from "../core/events/event_schema.ts";
 
 const tags = ["Events"];
 
@@ -51,7 +50,7 @@ export const eventsRouter = router({
       },
       beyondSpec: "The spec offers no push; this is the threshold of the `credits.low` event.",
     })
-    .input(z.object({}).prefault({}))
+    .input(readEventSettingsInput)
     .output(dataOf(eventSettings))
     .query(({ ctx }) => readEventSettings(ctx)),
 
@@ -69,7 +68,7 @@ export const eventsRouter = router({
       },
       beyondSpec: "The spec offers no push; this is the threshold of the `credits.low` event.",
     })
-    .input(z.object({ credits_low_threshold: creditsLowThreshold.nullable().optional() }).prefault({}))
+    .input(putEventSettingsInput)
     .output(dataOf(eventSettings))
     .mutation(({ ctx, input }) => putEventSettings(ctx, input)),
 });

@@ -2,10 +2,10 @@
 import { z } from "zod";
 import { keyProcedure, router } from "../core/trpc.ts";
 import { listAccounts } from "../core/accounts/list_accounts.ts";
-import { account } from "../core/accounts/account_schema.ts";
+import { account, listAccountsInput } from "../core/accounts/account_schema.ts";
 import { describeMe } from "../core/identity/me.ts";
-import { me } from "../core/identity/me_schema.ts";
-import { dataOf, paginationInput } from "../core/schema.ts";
+import { me, meInput } from "../core/identity/me_schema.ts";
+import { dataOf } from "../core/schema.ts";
 
 export const identityRouter = router({
   accounts: keyProcedure
@@ -19,7 +19,7 @@ export const identityRouter = router({
           "Main account first, then linked and shared accounts. Pagination has no `total`. When linked or shared accounts cannot be verified, answers the main account only with `degraded: true`.",
       },
     })
-    .input(z.object(paginationInput(100)).prefault({}))
+    .input(listAccountsInput)
     .output(
       z.object({
         data: z.array(account),
@@ -40,7 +40,7 @@ export const identityRouter = router({
           "The key (name, shortened display, scopes), its owner, the plan with its request limits, the subscription, onboarding, the AI credit pool (null when it cannot be read) and the post quota of the billing period.",
       },
     })
-    .input(z.object({}).prefault({}))
+    .input(meInput)
     .output(dataOf(me))
     .query(({ ctx }) => describeMe(ctx)),
 });

@@ -6,9 +6,19 @@
  */
 import { z } from "zod";
 import { inAccount, keyProcedure, router } from "../core/trpc.ts";
-import { accountSelection, dataOf, integerId, listOf, recordId } from "../core/schema.ts";
-import { agentSignal, icpDescription, MAX_AGENT_SIGNALS, precisionMode, signalAgent, signalLead } from "../core/signals/signal_schema.ts";
-import { agentName, createAgentInput, createdAgent, listLeadsInput, signalInput } from "../core/signals/agent_schema.ts";
+import { dataOf, listOf } from "../core/schema.ts";
+import { agentSignal, MAX_AGENT_SIGNALS, signalAgent, signalLead } from "../core/signals/signal_schema.ts";
+import {
+  addSignalInput,
+  agentByIdInput,
+  createAgentInput,
+  createdAgent,
+  leadFeedbackInput,
+  listAgentsInput,
+  listLeadsInput,
+  removeSignalInput,
+  updateAgentInput,
+} from "../core/signals/agent_schema.ts";
 import { createAgent, deleteAgent, listAgents, updateAgentFields } from "../core/signals/agents.ts";
 import { addSignal, removeSignal } from "../core/signals/agent_signals.ts";
 import { listLeads } from "../core/signals/leads.ts";
@@ -19,7 +29,6 @@ const BY_ID =
   "The agent is found among every account the key reaches; `account_id`, when sent, narrows the search to that account. " +
   "Agents of accounts shared with you are read-only (`403 writes_main_account_only`).";
 const LIVE_ERRORS = ["upstream_unavailable", "upstream_error", "upstream_timeout"] as const;
-const agentStatus = z.enum(["active", "paused"], { error: "must be active or paused" });
 
 export const signalsRouter = router({
   listAgents: keyProcedure
@@ -34,7 +43,7 @@ export const signalsRouter = router({
           "`deposited_count`, `destination_list_id` and run times. Not paginated: the plan caps the number of agents.",
       },
     })
-    .input(z.object({ ...accountSelection }).prefault({}))
+    .input(listAgentsInput)
     .use(inAccount)
     .output(z.object({ data: z.array(signalAgent) }))
     .query(({ ctx }) => listAgents(ctx)),
@@ -80,17 +89,7 @@ export const signalsRouter = router({
       },
       errors: ["agent_not_found", "list_not_found", "system_list_read_only"],
     })
-    .input(
-      z.object({
-        id: integerId,
-        name: agentName.optional(),
-        icp_description: icpDescription.optional(),
-        precision_mode: precisionMode.optional(),
-        destination_list_id: recordId.optional(),
-        status: agentStatus.optional(),
-        ...accountSelection,
-      }),
-    )
+    .input(updateAgentInput)
     .output(dataOf(signalAgent))
     .mutation(({ ctx, input }) => updateAgentFields(ctx, input)),
 
@@ -107,7 +106,7 @@ export const signalsRouter = router({
       },
       errors: ["agent_not_found"],
     })
-    .input(z.object({ id: integerId, ...accountSelection }))
+    .input(agentByIdInput)
     .output(dataOf(z.object({ id: z.number().int(), deleted: z.literal(true) })))
     .mutation(({ ctx, input }) => deleteAgent(ctx, input)),
 
@@ -128,7 +127,7 @@ export const signalsRouter = router({
       exactlyOneOf: ["query", "handle", "list"],
       errors: ["agent_not_found", "cap_reached", "duplicate_signal", "user_not_found", "x_list_not_found", ...LIVE_ERRORS],
     })
-    .input(signalInput.extend({ id: integerId, ...accountSelection }))
+    .input(addSignalInput)
     .output(dataOf(agentSignal))
     .mutation(({ ctx, input }) => addSignal(ctx, input)),
 
@@ -144,7 +143,7 @@ export const signalsRouter = router({
       successStatus: 204,
       errors: ["agent_not_found", "signal_not_found"],
     })
-    .input(z.object({ id: integerId, signalId: integerId, ...accountSelection }))
+    .input(removeSignalInput)
     .output(z.void())
     .mutation(({ ctx, input }) => removeSignal(ctx, input)),
 
@@ -180,13 +179,7 @@ export const signalsRouter = router({
       },
       errors: ["lead_not_found"],
     })
-    .input(
-      z.object({
-        id: integerId,
-        feedback: z.enum(["fit", "not_fit"], { error: "must be fit, not_fit or null" }).nullable().meta({ description: "`fit`, `not_fit`, or null to clear" }),
-        ...accountSelection,
-      }),
-    )
+    .input(leadFeedbackInput)
     .output(dataOf(signalLead))
     .mutation(({ ctx, input }) => giveLeadFeedback(ctx, input)),
 });

@@ -4,16 +4,14 @@
  * as bound; all need the write scope"): keyword ideas, the scoring rubric of an ICP, and
  * both drawn from a web page. Nothing is stored.
  */
-import { z } from "zod";
 import { chargesCredits, inAccount, keyProcedure, router } from "../core/trpc.ts";
-import { accountSelection, dataOf } from "../core/schema.ts";
+import { dataOf } from "../core/schema.ts";
 import type { ErrorCode } from "../core/errors.ts";
 import { expandIcp, suggestKeywords } from "../core/signals/icp_helpers.ts";
 import { expandIcpFromUrl } from "../core/signals/icp_from_url.ts";
-import { helperIcp, icpExpansion, icpPageExpansion, icpPageUrl, keywordIdeas } from "../core/signals/icp_schema.ts";
+import { icpExpansion, icpHelperInput, icpPageExpansion, icpPageInput, keywordIdeas } from "../core/signals/icp_schema.ts";
 
 const modelErrors: ErrorCode[] = ["upstream_error", "upstream_unavailable", "upstream_timeout"];
-const icpInput = z.object({ icp_description: helperIcp, ...accountSelection });
 
 export const signalsHelpersRouter = router({
   suggestKeywords: keyProcedure
@@ -30,7 +28,7 @@ export const signalsHelpersRouter = router({
       errors: modelErrors,
       toolName: "signals_suggest_keywords",
     })
-    .input(icpInput)
+    .input(icpHelperInput)
     .use(inAccount)
     .use(chargesCredits)
     .output(dataOf(keywordIdeas))
@@ -50,7 +48,7 @@ export const signalsHelpersRouter = router({
       errors: modelErrors,
       toolName: "signals_expand_icp",
     })
-    .input(icpInput)
+    .input(icpHelperInput)
     .use(inAccount)
     .use(chargesCredits)
     .output(dataOf(icpExpansion))
@@ -72,7 +70,7 @@ export const signalsHelpersRouter = router({
       errors: [...modelErrors, "rate_limited", "url_not_allowed", "scrape_failed"],
       toolName: "signals_expand_icp_from_url",
     })
-    .input(z.object({ url: icpPageUrl, ...accountSelection }))
+    .input(icpPageInput)
     .use(inAccount)
     .use(chargesCredits)
     .output(dataOf(icpPageExpansion))

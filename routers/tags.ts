@@ -1,8 +1,8 @@
 /** Tags: `GET/POST /v1/tags`, `PATCH/DELETE /v1/tags/{id}`. */
 import { z } from "zod";
 import { inAccount, keyProcedure, router } from "../core/trpc.ts";
-import { accountSelection, dataOf, integerId, listOf, paginationInput } from "../core/schema.ts";
-import { tag, tagColor, tagName } from "../core/tags/tag_schema.ts";
+import { dataOf, listOf } from "../core/schema.ts";
+import { createTagInput, listTagsInput, tag, tagByIdInput, updateTagInput } from "../core/tags/tag_schema.ts";
 import { createTag, deleteTag, listTags, updateTag } from "../core/tags/tags.ts";
 
 export const tagsRouter = router({
@@ -16,7 +16,7 @@ export const tagsRouter = router({
         description: "Tags are workspace-wide: a main account and its linked accounts share one set.",
       },
     })
-    .input(z.object({ ...accountSelection, ...paginationInput(100) }).prefault({}))
+    .input(listTagsInput)
     .use(inAccount)
     .output(listOf(tag))
     .query(({ ctx, input }) => listTags(ctx, input)),
@@ -35,7 +35,7 @@ export const tagsRouter = router({
       // Not in the spec's list of idempotent POSTs; accepted here as well (never required).
       idempotent: true,
     })
-    .input(z.object({ name: tagName, color: tagColor.optional().meta({ description: "Default blue" }), ...accountSelection }))
+    .input(createTagInput)
     .use(inAccount)
     .output(dataOf(tag))
     .mutation(({ ctx, input }) => createTag(ctx, input)),
@@ -52,7 +52,7 @@ export const tagsRouter = router({
       },
       errors: ["not_found", "duplicate_name"],
     })
-    .input(z.object({ id: integerId, name: tagName.optional(), color: tagColor.optional(), ...accountSelection }))
+    .input(updateTagInput)
     .output(dataOf(tag))
     .mutation(({ ctx, input }) => updateTag(ctx, input)),
 
@@ -67,7 +67,7 @@ export const tagsRouter = router({
       },
       errors: ["not_found"],
     })
-    .input(z.object({ id: integerId, ...accountSelection }))
+    .input(tagByIdInput)
     .output(dataOf(z.object({ id: z.number().int(), deleted: z.literal(true) })))
     .mutation(({ ctx, input }) => deleteTag(ctx, input)),
 });

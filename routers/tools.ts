@@ -1,15 +1,13 @@
 /** Tools: `POST /v1/tools/rephrase`, `/inline-edit`, `/factcheck` (text only; rule 7). */
 import { z } from "zod";
 import { chargesCredits, inAccount, keyProcedure, router } from "../core/trpc.ts";
-import { accountSelection } from "../core/schema.ts";
-import { INLINE_EDIT_TYPES, REPHRASE_TYPES } from "../core/model/model_task.ts";
+import { factcheckToolInput, inlineEditToolInput, rephraseToolInput } from "../core/tools/tools_input_schema.ts";
 import { factcheck, inlineEdit, rephrase } from "../core/tools/tools.ts";
 import type { ErrorCode } from "../core/errors.ts";
 
 const modelErrors: ErrorCode[] = ["upstream_error", "upstream_unavailable", "upstream_timeout"];
 const meta = z.object({ credits_charged: z.number().int(), account_id: z.string() });
 const textResult = z.object({ data: z.object({ text: z.string() }), meta });
-const postText = (max: number) => z.string().min(1, "must not be empty").max(max, `must be at most ${max} characters`);
 
 export const toolsRouter = router({
   rephrase: keyProcedure
@@ -25,7 +23,7 @@ export const toolsRouter = router({
       credits: { metered: 1 },
       errors: modelErrors,
     })
-    .input(z.object({ type: z.enum(REPHRASE_TYPES), text: postText(25_000), ...accountSelection }))
+    .input(rephraseToolInput)
     .use(inAccount)
     .use(chargesCredits)
     .output(textResult)
@@ -44,15 +42,7 @@ export const toolsRouter = router({
       credits: { metered: 1 },
       errors: modelErrors,
     })
-    .input(
-      z.object({
-        text: postText(4_000),
-        full_text: z.string().max(25_000).optional(),
-        instruction: z.string().min(1).max(1_000).optional(),
-        edit_type: z.enum(INLINE_EDIT_TYPES).optional(),
-        ...accountSelection,
-      }),
-    )
+    .input(inlineEditToolInput)
     .use(inAccount)
     .use(chargesCredits)
     .output(textResult)
@@ -70,7 +60,7 @@ export const toolsRouter = router({
       credits: { metered: 1 },
       errors: modelErrors,
     })
-    .input(z.object({ text: postText(4_000), ...accountSelection }))
+    .input(factcheckToolInput)
     .use(inAccount)
     .use(chargesCredits)
     .output(

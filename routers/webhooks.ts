@@ -6,8 +6,19 @@
  */
 import { z } from "zod";
 import { keyProcedure, router } from "../core/trpc.ts";
-import { dataOf, integerId, listOf, paginationInput } from "../core/schema.ts";
-import { createWebhookInput, MAX_WEBHOOKS, updateWebhookInput, webhookDelivery, webhookEndpoint, webhookWithSecret } from "../core/webhooks/webhook_schema.ts";
+import { dataOf, listOf } from "../core/schema.ts";
+import {
+  createWebhookInput,
+  listDeliveriesInput,
+  listWebhooksInput,
+  MAX_WEBHOOKS,
+  retryDeliveryInput,
+  updateWebhookInput,
+  webhookByIdInput,
+  webhookDelivery,
+  webhookEndpoint,
+  webhookWithSecret,
+} from "../core/webhooks/webhook_schema.ts";
 import { changeWebhook, createWebhook, getWebhook, listWebhooks, removeWebhook, rotateSecret } from "../core/webhooks/manage_webhooks.ts";
 import { listDeliveries, pingWebhook, retryDelivery } from "../core/webhooks/webhook_deliveries.ts";
 
@@ -30,7 +41,6 @@ const DELIVERY =
   "5 min, 30 min, 2 h, 5 h, then every 10 h, about 3 days, 12 attempts) and then marked failed. Events of one object go out in " +
   "order to each endpoint. 100 failed attempts in a row, or 5 days of failures with no success, disable the endpoint " +
   "(`enabled: false`, `disabled_reason`) and record a `webhook.disabled` event.";
-const id = z.object({ id: integerId });
 const deleted = dataOf(z.object({ id: z.number().int(), deleted: z.literal(true) }));
 
 export const webhooksRouter = router({
@@ -39,7 +49,7 @@ export const webhooksRouter = router({
       openapi: { method: "GET", path: "/v1/webhooks", tags, summary: "List webhook endpoints", description: `Oldest first. ${OWNED}` },
       beyondSpec: BEYOND,
     })
-    .input(z.object({ ...paginationInput(20) }).prefault({}))
+    .input(listWebhooksInput)
     .output(listOf(webhookEndpoint))
     .query(({ ctx, input }) => listWebhooks(ctx, input)),
 
@@ -69,7 +79,7 @@ export const webhooksRouter = router({
       beyondSpec: BEYOND,
       errors: ["webhook_not_found"],
     })
-    .input(id)
+    .input(webhookByIdInput)
     .output(dataOf(webhookEndpoint))
     .query(({ ctx, input }) => getWebhook(ctx, input)),
 
@@ -104,7 +114,7 @@ export const webhooksRouter = router({
       beyondSpec: BEYOND,
       errors: ["webhook_not_found"],
     })
-    .input(id)
+    .input(webhookByIdInput)
     .output(deleted)
     .mutation(({ ctx, input }) => removeWebhook(ctx, input)),
 
@@ -122,7 +132,7 @@ export const webhooksRouter = router({
       beyondSpec: BEYOND,
       errors: ["webhook_not_found"],
     })
-    .input(id)
+    .input(webhookByIdInput)
     .output(dataOf(webhookDelivery))
     .mutation(({ ctx, input }) => pingWebhook(ctx, input)),
 
@@ -141,7 +151,7 @@ export const webhooksRouter = router({
       beyondSpec: BEYOND,
       errors: ["webhook_not_found"],
     })
-    .input(id)
+    .input(webhookByIdInput)
     .output(dataOf(webhookWithSecret))
     .mutation(({ ctx, input }) => rotateSecret(ctx, input)),
 
@@ -159,7 +169,7 @@ export const webhooksRouter = router({
       beyondSpec: BEYOND,
       errors: ["webhook_not_found"],
     })
-    .input(z.object({ id: integerId, ...paginationInput(20) }))
+    .input(listDeliveriesInput)
     .output(listOf(webhookDelivery))
     .query(({ ctx, input }) => listDeliveries(ctx, input)),
 
@@ -179,7 +189,7 @@ export const webhooksRouter = router({
       beyondSpec: BEYOND,
       errors: ["webhook_not_found", "delivery_not_found"],
     })
-    .input(z.object({ id: integerId, delivery_id: integerId }))
+    .input(retryDeliveryInput)
     .output(dataOf(webhookDelivery))
     .mutation(({ ctx, input }) => retryDelivery(ctx, input)),
 });

@@ -5,8 +5,15 @@
  */
 import { z } from "zod";
 import { inAccount, keyProcedure, router } from "../core/trpc.ts";
-import { accountSelection, dataOf, listOf } from "../core/schema.ts";
-import { listSuggestionsInput, scheduleSuggestionInput, suggestionByIdInput, worker, workerSuggestion } from "../core/workers/worker_schema.ts";
+import { dataOf, listOf } from "../core/schema.ts";
+import {
+  listSuggestionsInput,
+  listWorkersInput,
+  scheduleSuggestionInput,
+  suggestionByIdInput,
+  worker,
+  workerSuggestion,
+} from "../core/workers/worker_schema.ts";
 import { listSuggestions, listWorkers } from "../core/workers/read_workers.ts";
 import { saveSuggestion } from "../core/workers/save_suggestion.ts";
 import { dismissSuggestion } from "../core/workers/dismiss_suggestion.ts";
@@ -26,7 +33,7 @@ export const workersRouter = router({
           "Workers are created in the companion app (here: `threadline workers create` or the demo world); each runs on its schedule in its timezone and writes suggestions (`GET /v1/workers/suggestions`).",
       },
     })
-    .input(z.object({ ...accountSelection }).prefault({}))
+    .input(listWorkersInput)
     .use(inAccount)
     .output(z.object({ data: z.array(worker) }))
     .query(({ ctx }) => listWorkers(ctx)),

@@ -1,20 +1,12 @@
 /** X Lookups: live reads of the public network (spec X Lookups rows; Limits 5, 8). No `account_id`. */
 import { z } from "zod";
 import { keyProcedure, router } from "../core/trpc.ts";
-import { dataOf, xHandle } from "../core/schema.ts";
+import { dataOf } from "../core/schema.ts";
 import { cursorPagination, xPost, xUser } from "../core/lookups/lookup_records.ts";
+import { lookupPostInput, lookupRepliesInput, lookupUserInput, lookupUserPostsInput } from "../core/lookups/lookup_input_schema.ts";
 import { lookupPost, lookupReplies, lookupUser, lookupUserPosts } from "../core/lookups/x_lookups.ts";
 import type { ErrorCode } from "../core/errors.ts";
 
-const postId = z.string().regex(/^[0-9]{1,25}$/, "must be a numeric post id of 1 to 25 digits");
-const handle = xHandle;
-const limit = z
-  .number({ error: "must be an integer from 1 to 100" })
-  .int()
-  .min(1, "must be an integer from 1 to 100")
-  .max(100, "must be an integer from 1 to 100")
-  .default(20);
-const cursor = z.string().max(512).optional().meta({ description: "`pagination.next_cursor` of the previous page" });
 const liveErrors: ErrorCode[] = ["lookup_quota_exceeded", "upstream_unavailable", "upstream_error", "upstream_timeout"];
 const costs = "Costs enrichment units (request bucket) and, unless answered from the 15-minute cache, the daily live allowance (300 per account per UTC day).";
 
@@ -30,7 +22,7 @@ export const xLookupsRouter = router({
       },
       errors: ["post_not_found", ...liveErrors],
     })
-    .input(z.object({ id: postId, include_quotes: z.boolean().default(false) }))
+    .input(lookupPostInput)
     .output(dataOf(xPost.extend({ quotes: z.array(xPost).optional() })))
     .query(({ ctx, input }) => lookupPost(ctx, input)),
 
@@ -45,7 +37,7 @@ export const xLookupsRouter = router({
       },
       errors: ["post_not_found", ...liveErrors],
     })
-    .input(z.object({ id: postId, limit, cursor, sort: z.enum(["recent", "relevance"]).default("recent") }))
+    .input(lookupRepliesInput)
     .output(z.object({ data: z.array(xPost), pagination: cursorPagination }))
     .query(({ ctx, input }) => lookupReplies(ctx, input)),
 
@@ -60,7 +52,7 @@ export const xLookupsRouter = router({
       },
       errors: ["user_not_found", ...liveErrors],
     })
-    .input(z.object({ handle }))
+    .input(lookupUserInput)
     .output(dataOf(xUser))
     .query(({ ctx, input }) => lookupUser(ctx, input)),
 
@@ -75,7 +67,7 @@ export const xLookupsRouter = router({
       },
       errors: ["user_not_found", ...liveErrors],
     })
-    .input(z.object({ handle, limit, cursor, exclude_replies: z.boolean().default(false), exclude_reposts: z.boolean().default(false) }))
+    .input(lookupUserPostsInput)
     .output(z.object({ data: z.array(xPost), pagination: cursorPagination }))
     .query(({ ctx, input }) => lookupUserPosts(ctx, input)),
 });

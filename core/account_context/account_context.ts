@@ -7,12 +7,8 @@
 import type { AccountContext } from "../context.ts";
 import type { Queryable } from "../db/sql.ts";
 import { activeProducts, contextForUpdate, contextRow, saveSettings } from "./context_queries.ts";
-import { applySettingsChange, type ContextSettings, type ContextSettingsChange, defaultContextSettings, settingsFromStore } from "./context_schema.ts";
-import type { ProductFields } from "./product_schema.ts";
+import { applySettingsChange, type ContextSettings, type ContextWriteInput, defaultContextSettings, settingsFromStore } from "./context_schema.ts";
 import { addProductsIn, replaceProductsIn, toProduct } from "./products.ts";
-
-/** A settings change, possibly with products. */
-export type ContextChange = ContextSettingsChange & { products?: ({ url: string } & ProductFields)[] };
 
 /** The account's context: settings, the generated style guide and products. */
 export async function readContext(ctx: AccountContext) {
@@ -20,7 +16,7 @@ export async function readContext(ctx: AccountContext) {
 }
 
 /** Changes only the fields sent. */
-export async function patchContext(ctx: AccountContext, change: ContextChange) {
+export async function patchContext(ctx: AccountContext, change: ContextWriteInput) {
   await ctx.services.sql.begin(async (tx) => {
     const row = await contextForUpdate(tx, ctx.account.id);
     await saveSettings(tx, ctx.account.id, applySettingsChange(settingsFromStore(row.settings), change));
@@ -30,7 +26,7 @@ export async function patchContext(ctx: AccountContext, change: ContextChange) {
 }
 
 /** Replaces the settings: fields absent return to their defaults. */
-export async function replaceContext(ctx: AccountContext, change: ContextChange) {
+export async function replaceContext(ctx: AccountContext, change: ContextWriteInput) {
   await ctx.services.sql.begin(async (tx) => {
     await contextForUpdate(tx, ctx.account.id);
     await saveSettings(tx, ctx.account.id, applySettingsChange(defaultContextSettings(), change));

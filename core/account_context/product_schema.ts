@@ -1,5 +1,6 @@
 /** Products in an account's context (supplement: Context products; spec: numeric `id`). */
 import { z } from "zod";
+import { accountSelection, integerId } from "../schema.ts";
 
 /** Active products an account may have (supplement: "max 5"). */
 export const MAX_PRODUCTS = 5;
@@ -33,6 +34,18 @@ export const productFields = {
 
 /** One product as sent in a full replace. */
 export const productInput = z.object({ url: productUrl, ...productFields }).strict();
+
+/** A full product list as sent: at most 5 products. */
+export const productListInput = z.array(productInput).max(MAX_PRODUCTS, `must have at most ${MAX_PRODUCTS} products`);
+
+/** `PUT /v1/context/products`: the list that replaces the account's products by url. */
+export const replaceProductsInput = z.object({ ...accountSelection, products: productListInput });
+
+/** `PATCH /v1/context/products/{id}`: a numeric id or a URL-encoded url, and the fields that change. */
+export const patchProductInput = z.object({ id: z.string().min(1).max(2100), ...productFields, ...accountSelection });
+
+/** `POST /v1/context/products/{id}/scrape` and `DELETE /v1/context/products/{id}`. */
+export const productByIdInput = z.object({ id: integerId, ...accountSelection });
 
 /** A product as returned. */
 export const product = z

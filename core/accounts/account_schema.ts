@@ -1,5 +1,12 @@
 /** The Account record (spec: Account; supplement: GET /v1/accounts). */
 import { z } from "zod";
+import { paginationInput } from "../schema.ts";
+
+/** `GET /v1/accounts`: the page. */
+export const listAccountsInput = z.object(paginationInput(100)).prefault({});
+
+/** The list's page, parsed. */
+export type ListAccountsInput = z.infer<typeof listAccountsInput>;
 
 /** An account as listed by `GET /v1/accounts`. */
 export const account = z

@@ -6,12 +6,12 @@
  */
 import type { z } from "zod";
 import type { KeyContext } from "../context.ts";
-import type { account } from "./account_schema.ts";
+import type { account, ListAccountsInput } from "./account_schema.ts";
 import { accountById, reachableAccounts, type ReachableAccountRow } from "./accounts_queries.ts";
 import { accountsVerifiable } from "./verify_accounts.ts";
 
 /** Lists the accounts the key reaches. */
-export async function listAccounts(ctx: KeyContext, input: { limit: number; page: number }) {
+export async function listAccounts(ctx: KeyContext, input: ListAccountsInput) {
   const { sql } = ctx.services;
   const { principal } = ctx;
   if (!accountsVerifiable(ctx)) {

@@ -9,16 +9,16 @@ import { ApiError } from "../errors.ts";
 import { pageInfo } from "../schema.ts";
 import { knownContact } from "./contacts.ts";
 import { deleteNoteRow, insertNote, type NoteRow, notesOf, replaceNote } from "./contact_notes_queries.ts";
-import type { ContactNote } from "./contact_schema.ts";
+import type { AddNoteInput, ContactNote, DeleteNoteInput, ListNotesInput, UpdateNoteInput } from "./contact_schema.ts";
 
 /** The notes on a person, newest first. */
-export async function listNotes(ctx: AccountContext, input: { id: string; limit: number; page: number }) {
+export async function listNotes(ctx: AccountContext, input: ListNotesInput) {
   const rows = await notesOf(ctx.services.sql, ctx.account.id, input.id, input.limit + 1, (input.page - 1) * input.limit);
   return { data: rows.slice(0, input.limit).map(toNote), pagination: pageInfo(input.page, input.limit, rows[0]?.total, rows.length) };
 }
 
 /** Adds a note on a known contact; `created_by` is the acting account. */
-export async function addNote(ctx: AccountContext, input: { id: string; body: string }) {
+export async function addNote(ctx: AccountContext, input: AddNoteInput) {
   await knownContact(ctx, input.id);
   const now = new Date(ctx.services.clock.now());
   const row = await insertNote(ctx.services.sql, {
@@ -33,14 +33,14 @@ export async function addNote(ctx: AccountContext, input: { id: string; body: st
 }
 
 /** Replaces a note's body. */
-export async function updateNote(ctx: AccountContext, input: { id: string; noteId: number; body: string }) {
+export async function updateNote(ctx: AccountContext, input: UpdateNoteInput) {
   const row = await replaceNote(ctx.services.sql, ctx.account.id, input.id, input.noteId, input.body, new Date(ctx.services.clock.now()));
   if (!row) throw noteNotFound(input.id, input.noteId);
   return { data: toNote(row) };
 }
 
 /** Deletes a note. */
-export async function deleteNote(ctx: AccountContext, input: { id: string; noteId: number }): Promise<void> {
+export async function deleteNote(ctx: AccountContext, input: DeleteNoteInput): Promise<void> {
   if (!(await deleteNoteRow(ctx.services.sql, ctx.account.id, input.id, input.noteId))) throw noteNotFound(input.id, input.noteId);
 }
 

@@ -3,8 +3,9 @@
  * Audience, section 5).
  */
 import { z } from "zod";
-import { accountSelection, paginationInput, xUserId } from "../schema.ts";
+import { accountSelection, integerId, paginationInput, xUserId } from "../schema.ts";
 import { personFields } from "../people/person_fields.ts";
+import { listReceivedRepliesInput } from "../content/content_schema.ts";
 
 /** A contact in a list (`GET /v1/contacts`). */
 export const contact = z
@@ -71,6 +72,9 @@ export const listContactsInput = z
   })
   .prefault({});
 
+/** The list's query, parsed. */
+export type ListContactsInput = z.infer<typeof listContactsInput>;
+
 /**
  * `{id}` of `/v1/contacts/{id}`: the person's numeric X user id. A person on the network is
  * no record of ours: every account has its own view of them (its notes, its engagement), so
@@ -78,6 +82,46 @@ export const listContactsInput = z
  * another user's key to be refused on it.
  */
 export const contactId = xUserId.meta({ "x-network-id": true });
+
+/** `GET /v1/contacts/{id}`: `refresh` re-reads the profile live. */
+export const getContactInput = z.object({
+  id: contactId,
+  refresh: z.boolean().default(false).meta({ description: "Re-read the profile live (one write and one enrichment unit)" }),
+  ...accountSelection,
+});
+
+/** What a contact read sends, parsed. */
+export type GetContactInput = z.infer<typeof getContactInput>;
+
+/** `GET /v1/contacts/{id}/replies`: the person's replies, with the query of the account's received replies. */
+export const contactRepliesInput = listReceivedRepliesInput.unwrap().extend({ id: contactId });
+
+/** The replies query, parsed. */
+export type ContactRepliesInput = z.infer<typeof contactRepliesInput>;
+
+/** `GET /v1/contacts/{id}/notes`: the page. */
+export const listNotesInput = z.object({ id: contactId, ...paginationInput(50), ...accountSelection });
+
+/** The notes page's input, parsed. */
+export type ListNotesInput = z.infer<typeof listNotesInput>;
+
+/** `POST /v1/contacts/{id}/notes`. */
+export const addNoteInput = z.object({ id: contactId, body: noteBody, ...accountSelection });
+
+/** What a new note sends. */
+export type AddNoteInput = z.infer<typeof addNoteInput>;
+
+/** `PATCH /v1/contacts/{id}/notes/{noteId}`. */
+export const updateNoteInput = z.object({ id: contactId, noteId: integerId, body: noteBody, ...accountSelection });
+
+/** What a note's new body sends. */
+export type UpdateNoteInput = z.infer<typeof updateNoteInput>;
+
+/** `DELETE /v1/contacts/{id}/notes/{noteId}`. */
+export const deleteNoteInput = z.object({ id: contactId, noteId: integerId, ...accountSelection });
+
+/** What a note removal sends. */
+export type DeleteNoteInput = z.infer<typeof deleteNoteInput>;
 
 /** The types. */
 export type Contact = z.infer<typeof contact>;

@@ -10,17 +10,16 @@ import { pageInfo } from "../schema.ts";
 import { callNetwork } from "../network/call_network.ts";
 import { chargeExtraUnits } from "../limits/extra_units.ts";
 import { listReceivedReplies } from "../content/list_own_content.ts";
-import type { ListReceivedRepliesInput } from "../content/content_schema.ts";
 import { ensureSystemLists, systemListsOf } from "../contact_lists/contact_lists_queries.ts";
 import { membershipsOf } from "../contact_lists/list_members_queries.ts";
 import { countNotes } from "./contact_notes_queries.ts";
-import { type ContactRow, type ContactSort, contactOf, contactsPage } from "./contacts_queries.ts";
+import { type ContactRow, contactOf, contactsPage } from "./contacts_queries.ts";
 import { upsertContactProfiles } from "../people/contact_profiles_queries.ts";
-import type { Contact, ContactDetail } from "./contact_schema.ts";
+import type { Contact, ContactDetail, ContactRepliesInput, GetContactInput, ListContactsInput } from "./contact_schema.ts";
 import { personOf } from "../people/person_fields.ts";
 
 /** Lists the account's contacts, most engaged first (or most replies, most reposts). */
-export async function listContacts(ctx: AccountContext, input: { sort: ContactSort; limit: number; page: number }) {
+export async function listContacts(ctx: AccountContext, input: ListContactsInput) {
   const rows = await contactsPage(ctx.services.sql, ctx.account.id, input.sort, input.limit + 1, (input.page - 1) * input.limit);
   return { data: rows.slice(0, input.limit).map(toContact), pagination: pageInfo(input.page, input.limit, undefined, rows.length) };
 }
@@ -29,7 +28,7 @@ export async function listContacts(ctx: AccountContext, input: { sort: ContactSo
  * One contact with verified state, bio and every list the person is in. The stored
  * profile is free; `refresh` reads it live first and stores it.
  */
-export async function getContact(ctx: AccountContext, input: { id: string; refresh: boolean }) {
+export async function getContact(ctx: AccountContext, input: GetContactInput) {
   const { sql, network, clock } = ctx.services;
   let row = await knownContact(ctx, input.id);
   if (input.refresh) {
@@ -64,7 +63,7 @@ export async function getContact(ctx: AccountContext, input: { id: string; refre
 }
 
 /** The person's replies to the account's posts, newest or most liked first. */
-export async function listContactReplies(ctx: AccountContext, input: ListReceivedRepliesInput & { id: string }) {
+export async function listContactReplies(ctx: AccountContext, input: ContactRepliesInput) {
   await knownContact(ctx, input.id);
   return listReceivedReplies(ctx, input, input.id);
 }

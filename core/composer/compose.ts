@@ -16,13 +16,14 @@ import { modelApiError } from "../model/model_api_error.ts";
 import { callNetwork } from "../network/call_network.ts";
 import { postTexts, writingContext } from "../tools/writing_context.ts";
 import { runModel } from "../tools/run_model.ts";
+import type { DraftPostsInput, RemixPostInput } from "./compose_schema.ts";
 import { assertUsableMirror } from "./mirror_guard.ts";
 
 /** Credits per draft written (supplement 3.3: "3 per draft written"). */
 export const CREDITS_PER_DRAFT = 3;
 
 /** A remix of `text`; the account's own post keeps its subject, products, names and numbers. */
-export async function remixPost(ctx: AccountContext, input: { text: string; closeness: number; instructions?: string; author_handle?: string }) {
+export async function remixPost(ctx: AccountContext, input: RemixPostInput) {
   const own = input.author_handle !== undefined && (await isOwnHandle(ctx, input.author_handle));
   const [{ voice, rules }, products] = await Promise.all([writingContext(ctx, { ownPosts: true }), productsOf(ctx)]);
   const result = await runModel(ctx, {
@@ -33,18 +34,7 @@ export async function remixPost(ctx: AccountContext, input: { text: string; clos
 }
 
 /** Up to `count` drafts from a brief, in the account's voice, a creator's, or both. */
-export async function draftPosts(
-  ctx: AccountContext,
-  input: {
-    brief: string;
-    count: number;
-    voice: "mine" | "creator" | "hybrid";
-    creator?: string;
-    mirror?: string;
-    collection?: string;
-    instructions?: string;
-  },
-) {
+export async function draftPosts(ctx: AccountContext, input: DraftPostsInput) {
   assertUsableMirror(input.mirror);
   if (input.voice !== "mine" && !input.creator) throw new ApiError("invalid_parameter", `Invalid "creator": required with voice "${input.voice}"`);
   const [writing, products] = await Promise.all([writingContext(ctx, { ownPosts: input.voice !== "creator" }), productsOf(ctx)]);

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { personFields } from "../people/person_fields.ts";
+import { accountSelection, integerId, paginationInput, xHandle, xUserIdInput } from "../schema.ts";
 
 /** The four system lists, in the order they are listed (supplement: Contact Lists). */
 export const SYSTEM_LIST_KINDS = ["followers", "following", "repliers", "reposters"] as const;
@@ -60,6 +61,78 @@ export const memberIdPath = z
 
 /** A member id in a body: the decimal text, or the same number as a JSON integer. */
 export const memberIdInput = z.union([memberIdPath, z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).transform(String)], { error: MEMBER_ID_MESSAGE });
+
+/** `GET /v1/contact-lists`: the page. */
+export const listContactListsInput = z.object({ ...accountSelection, ...paginationInput(100) }).prefault({});
+
+/** The list's page, parsed. */
+export type ListContactListsInput = z.infer<typeof listContactListsInput>;
+
+/** `POST /v1/contact-lists`. */
+export const createContactListInput = z.object({ name: listName, ...accountSelection });
+
+/** What a create sends. */
+export type CreateContactListInput = z.infer<typeof createContactListInput>;
+
+/** `PATCH /v1/contact-lists/{id}`. */
+export const renameContactListInput = z.object({ id: integerId, name: listName, ...accountSelection });
+
+/** What a rename sends. */
+export type RenameContactListInput = z.infer<typeof renameContactListInput>;
+
+/** `DELETE /v1/contact-lists/{id}` (`account_id` narrows the search). */
+export const contactListByIdInput = z.object({ id: integerId, ...accountSelection });
+
+/** An id-addressed call's input. */
+export type ContactListByIdInput = z.infer<typeof contactListByIdInput>;
+
+/** `GET /v1/contact-lists/{id}/members`: an optional search and the page. */
+export const listMembersInput = z.object({
+  id: integerId,
+  q: z.string().max(100, "must be at most 100 characters").optional().meta({ description: "Substring of handle or name" }),
+  ...paginationInput(50),
+  ...accountSelection,
+});
+
+/** The members page's input, parsed. */
+export type ListMembersInput = z.infer<typeof listMembersInput>;
+
+/** `POST /v1/contact-lists/{id}/members`: exactly one of `handle` or `x_user_id`. */
+export const addMemberInput = z.object({
+  id: integerId,
+  handle: xHandle.optional().meta({ description: "With or without `@`" }),
+  x_user_id: xUserIdInput.optional(),
+  ...accountSelection,
+});
+
+/** What an add sends. */
+export type AddMemberInput = z.infer<typeof addMemberInput>;
+
+/** `POST /v1/contact-lists/{id}/members/bulk`: 1 to 500 X user ids. */
+export const bulkAddMembersInput = z.object({
+  id: integerId,
+  x_user_ids: z.array(xUserIdInput).min(1, "must hold 1 to 500 ids").max(500, "must hold 1 to 500 ids"),
+  ...accountSelection,
+});
+
+/** What a bulk add sends. */
+export type BulkAddMembersInput = z.infer<typeof bulkAddMembersInput>;
+
+/** `POST /v1/contact-lists/{id}/members/bulk-delete`: 1 to 500 member ids. */
+export const bulkDeleteMembersInput = z.object({
+  id: integerId,
+  member_ids: z.array(memberIdInput).min(1, "must hold 1 to 500 member ids").max(500, "must hold 1 to 500 member ids"),
+  ...accountSelection,
+});
+
+/** What a bulk delete sends, the member ids as text. */
+export type BulkDeleteMembersInput = z.infer<typeof bulkDeleteMembersInput>;
+
+/** `DELETE /v1/contact-lists/{id}/members/{memberId}`. */
+export const deleteMemberInput = z.object({ id: integerId, memberId: memberIdPath, ...accountSelection });
+
+/** What a member removal sends. */
+export type DeleteMemberInput = z.infer<typeof deleteMemberInput>;
 
 /** The list types. */
 export type ContactList = z.infer<typeof contactList>;

@@ -12,13 +12,13 @@ import { pageInfo } from "../schema.ts";
 import { callNetwork } from "../network/call_network.ts";
 import { knownContactIds, upsertContactProfiles } from "../people/contact_profiles_queries.ts";
 import { personOf } from "../people/person_fields.ts";
-import type { ListMember } from "./contact_list_schema.ts";
+import type { AddMemberInput, BulkAddMembersInput, BulkDeleteMembersInput, DeleteMemberInput, ListMember, ListMembersInput } from "./contact_list_schema.ts";
 import { addToMemberCount, type ContactListRow, lockList } from "./contact_lists_queries.ts";
 import { listNotFound, reachableList } from "./list_access.ts";
 import { deleteMembers, insertMembers, memberPage, type MemberRow, membersByPeople } from "./list_members_queries.ts";
 
 /** Lists a user list's members newest first; `q` keeps those whose handle or name contains it. */
-export async function listMembers(ctx: KeyContext, input: { id: number; q?: string; limit: number; page: number; account_id?: string }) {
+export async function listMembers(ctx: KeyContext, input: ListMembersInput) {
   const { list } = await reachableList(ctx, input.id, { accountId: input.account_id, use: "read_members" });
   const q = input.q?.trim().replace(/^@/, "") || undefined;
   const skip = (input.page - 1) * input.limit;
@@ -33,7 +33,7 @@ export async function listMembers(ctx: KeyContext, input: { id: number; q?: stri
  * profile just read. Someone already in the list comes back with `duplicate: true` and
  * nothing is written.
  */
-export async function addMember(ctx: KeyContext, input: { id: number; handle?: string; x_user_id?: string; account_id?: string }) {
+export async function addMember(ctx: KeyContext, input: AddMemberInput) {
   const { list } = await reachableList(ctx, input.id, { accountId: input.account_id, use: "edit" });
   const { network, sql, clock } = ctx.services;
   const user = await callNetwork(() => (input.handle !== undefined ? network.userByUsername(input.handle) : network.userById(input.x_user_id ?? "")));
@@ -55,7 +55,7 @@ export async function addMember(ctx: KeyContext, input: { id: number; handle?: s
  * write, no enrichment). Ids the account has never seen come back in `not_found`; people
  * already in the list are counted in `duplicates`.
  */
-export async function bulkAddMembers(ctx: KeyContext, input: { id: number; x_user_ids: string[]; account_id?: string }) {
+export async function bulkAddMembers(ctx: KeyContext, input: BulkAddMembersInput) {
   const { list } = await reachableList(ctx, input.id, { accountId: input.account_id, use: "edit" });
   const ids = [...new Set(input.x_user_ids)];
   const now = new Date(ctx.services.clock.now());
@@ -83,7 +83,7 @@ export async function bulkAddMembers(ctx: KeyContext, input: { id: number; x_use
 }
 
 /** Removes up to 500 members by member id; ids not in the list are skipped (spec: bulk-delete). */
-export async function bulkDeleteMembers(ctx: KeyContext, input: { id: number; member_ids: string[]; account_id?: string }) {
+export async function bulkDeleteMembers(ctx: KeyContext, input: BulkDeleteMembersInput) {
   const { list } = await reachableList(ctx, input.id, { accountId: input.account_id, use: "edit" });
   const now = new Date(ctx.services.clock.now());
   return ctx.services.sql.begin(async (tx) => {
@@ -95,7 +95,7 @@ export async function bulkDeleteMembers(ctx: KeyContext, input: { id: number; me
 }
 
 /** Removes one member (`404 member_not_found` when it is not in the list). */
-export async function deleteMember(ctx: KeyContext, input: { id: number; memberId: string; account_id?: string }): Promise<void> {
+export async function deleteMember(ctx: KeyContext, input: DeleteMemberInput): Promise<void> {
   const { list } = await reachableList(ctx, input.id, { accountId: input.account_id, use: "edit" });
   const now = new Date(ctx.services.clock.now());
   await ctx.services.sql.begin(async (tx) => {

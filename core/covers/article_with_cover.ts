@@ -5,7 +5,7 @@
  */
 import type { KeyContext } from "../context.ts";
 import { reachableArticle } from "../articles/article_access.ts";
-import { article } from "../articles/article_schema.ts";
+import { article, type ArticleByIdInput } from "../articles/article_schema.ts";
 import { toArticle } from "../articles/article_view.ts";
 import { latestCoverGeneration } from "./cover_reads.ts";
 import { coverGeneration } from "./cover_schema.ts";
@@ -18,7 +18,7 @@ export const articleWithCover = article.extend({
 });
 
 /** One article the key can read, body included. */
-export async function getArticle(ctx: KeyContext, input: { id: string; account_id?: string }) {
+export async function getArticle(ctx: KeyContext, input: ArticleByIdInput) {
   // The generation is read before the article: a cover job commits `done` and the attached
   // cover together, so a `done` read first always meets its cover in the article read after
   // (read the other way round, a commit in between showed `done` without the cover).

@@ -9,11 +9,11 @@ import type { Queryable } from "../db/sql.ts";
 import { pageInfo } from "../schema.ts";
 import { reachableArticle } from "../articles/article_access.ts";
 import { coverStylesOf, latestGenerationOf } from "./cover_queries.ts";
-import type { CoverGeneration, CoverStyle } from "./cover_schema.ts";
+import type { CoverGeneration, CoverStatusInput, CoverStyle, ListCoverStylesInput } from "./cover_schema.ts";
 import { generationView, styleView } from "./cover_view.ts";
 
 /** The article's cover now and its latest generation (`404 not_found` for an article the key cannot reach). */
-export async function readCoverStatus(ctx: KeyContext, input: { id: string; account_id?: string }) {
+export async function readCoverStatus(ctx: KeyContext, input: CoverStatusInput) {
   const { sql } = ctx.services;
   const { row: article } = await reachableArticle(ctx, sql, Number(input.id), { accountId: input.account_id, write: false });
   return {
@@ -37,7 +37,7 @@ export async function latestCoverGeneration(sql: Queryable, articleId: number): 
 /** The styles of the account's workspace, then the built-in ones. */
 export async function listCoverStyles(
   ctx: AccountContext,
-  input: { limit: number; page: number },
+  input: ListCoverStylesInput,
 ): Promise<{ data: CoverStyle[]; pagination: ReturnType<typeof pageInfo> }> {
   const { rows, total } = await coverStylesOf(ctx.services.sql, ctx.account.workspaceId, { limit: input.limit, offset: (input.page - 1) * input.limit });
   return { data: rows.map(styleView), pagination: pageInfo(input.page, input.limit, total, rows.length) };

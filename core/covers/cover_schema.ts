@@ -3,7 +3,7 @@
  * Articles "cover" row, section 5 `GET /v1/cover-styles`).
  */
 import { z } from "zod";
-import { accountSelection } from "../schema.ts";
+import { accountSelection, paginationInput } from "../schema.ts";
 
 /** An article id in a path (spec Article: `id` string; digits here). */
 export const coverArticleId = z
@@ -78,6 +78,18 @@ export const coverStatus = z.object({
   cover: z.object({ url: z.string() }).nullable().meta({ description: "The article's cover now (an attached AI cover or one set by PATCH)" }),
   latest_generation: coverGeneration.nullable(),
 });
+
+/** `covers.status` (tRPC only): the article whose cover is polled (`account_id` narrows the search). */
+export const coverStatusInput = z.object({ id: coverArticleId, ...accountSelection });
+
+/** What a status poll sends. */
+export type CoverStatusInput = z.infer<typeof coverStatusInput>;
+
+/** `GET /v1/cover-styles`: the page. */
+export const listCoverStylesInput = z.object({ ...accountSelection, ...paginationInput(50) }).prefault({});
+
+/** The styles page's input, parsed. */
+export type ListCoverStylesInput = z.infer<typeof listCoverStylesInput>;
 
 /** A saved cover style. */
 export const coverStyle = z.object({

@@ -17,6 +17,7 @@ import { listNotFound, reachableList } from "../contact_lists/list_access.ts";
 import { insertMembers } from "../contact_lists/list_members_queries.ts";
 import type { NetworkUser } from "../network/network_records.ts";
 import { findDataset, requireReady } from "./dataset_access.ts";
+import type { DatasetContactsInput } from "./dataset_rows_schema.ts";
 import { PEOPLE_SOURCES } from "./dataset_schema.ts";
 import type { StoredRow } from "./datasets_queries.ts";
 import { walkRows } from "./row_walk.ts";
@@ -25,7 +26,7 @@ import { walkRows } from "./row_walk.ts";
 const MEMBER_SOURCE = "dataset";
 
 /** Copies a ready dataset's people into a user list of the caller's. */
-export async function copyToContactList(ctx: KeyContext, input: { id: string; list_id: number; account_id?: string }) {
+export async function copyToContactList(ctx: KeyContext, input: DatasetContactsInput) {
   const dataset = requireReady(await findDataset(ctx, input.id));
   if (!PEOPLE_SOURCES.includes(dataset.source)) {
     throw new ApiError(

@@ -16,11 +16,17 @@ export const SYNC_REFINE_ROWS = 100;
 /** `GET /v1/datasets/{id}/rows`: `limit` 1 to 100 (default 100, spec Limits 7 "page at limit=100"), `page`. */
 export const datasetRowsInput = z.object({ id: datasetId, ...paginationInput(100) });
 
+/** The rows page's input, parsed. */
+export type DatasetRowsInput = z.infer<typeof datasetRowsInput>;
+
 /** `GET /v1/datasets/{id}/export`: CSV only (supplement: "XLSX stays in app"). */
 export const exportDatasetInput = z.object({
   id: datasetId,
   format: z.enum(["csv"], { error: "must be csv (the only export format)" }).default("csv").meta({ description: "`csv`, the only format" }),
 });
+
+/** What an export asks for, parsed. */
+export type ExportDatasetInput = z.infer<typeof exportDatasetInput>;
 
 /** The body of `POST /v1/datasets/{id}/contacts`. */
 export const datasetContactsInput = z.object({
@@ -28,6 +34,9 @@ export const datasetContactsInput = z.object({
   list_id: recordId.meta({ description: "A user contact list of the account (system lists are read-only)" }),
   ...accountSelection,
 });
+
+/** What a copy into a contact list sends. */
+export type DatasetContactsInput = z.infer<typeof datasetContactsInput>;
 
 /** `data` of `POST /v1/datasets/{id}/contacts`. */
 export const datasetContactsResult = z

@@ -5,7 +5,7 @@
  * documented in the OpenAPI document.
  */
 import { z } from "zod";
-import { accountSelection, recordId, timestamp } from "../schema.ts";
+import { accountSelection, paginationInput, recordId, timestamp } from "../schema.ts";
 
 /** Sources that collect from the network or the account's own content. */
 export const COLLECTION_SOURCES = ["repliers", "quoters", "reposters", "list_members", "my_posts", "my_replies"] as const;
@@ -101,6 +101,18 @@ export const createDatasetInput = z.object({
 
 /** The parsed body of `POST /v1/datasets`. */
 export type CreateDatasetInput = z.infer<typeof createDatasetInput>;
+
+/** `GET /v1/datasets`: the page (owner-scoped, no `account_id`). */
+export const listDatasetsInput = z.object(paginationInput(20)).prefault({});
+
+/** The list's page, parsed. */
+export type ListDatasetsInput = z.infer<typeof listDatasetsInput>;
+
+/** `GET /v1/datasets/{id}` (owner-scoped, no `account_id`). */
+export const datasetByIdInput = z.object({ id: datasetId });
+
+/** An id-addressed read's input. */
+export type DatasetByIdInput = z.infer<typeof datasetByIdInput>;
 
 /** Counts of a dataset (which appear depends on the source). */
 export const datasetCounts = z

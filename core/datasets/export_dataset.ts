@@ -9,6 +9,7 @@
 import type { KeyContext } from "../context.ts";
 import type { FileCell, FileDownload } from "../file_download.ts";
 import { findDataset, requireReady } from "./dataset_access.ts";
+import type { ExportDatasetInput } from "./dataset_rows_schema.ts";
 import type { DatasetSource } from "./dataset_schema.ts";
 import type { DatasetRow, StoredRow } from "./datasets_queries.ts";
 import { walkRows } from "./row_walk.ts";
@@ -83,7 +84,7 @@ export function exportFilename(dataset: Pick<DatasetRow, "id" | "title">, nowMs:
 }
 
 /** The CSV download of a ready dataset of the caller. */
-export async function exportDataset(ctx: KeyContext, input: { id: string; format: "csv" }): Promise<FileDownload> {
+export async function exportDataset(ctx: KeyContext, input: ExportDatasetInput): Promise<FileDownload> {
   const dataset = requireReady(await findDataset(ctx, input.id));
   const columns = exportColumns(dataset);
   const { sql } = ctx.services;

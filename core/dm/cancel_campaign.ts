@@ -7,9 +7,10 @@
 import type { KeyContext } from "../context.ts";
 import { deleteUnsent, lockDmAccount, statusCounts } from "./dm_queries.ts";
 import { reachableCampaign } from "./dm_access.ts";
+import type { CampaignByIdInput } from "./dm_schema.ts";
 
 /** Cancels the campaign's unsent messages and answers how many went and what is left. */
-export async function cancelCampaign(ctx: KeyContext, input: { id: number; account_id?: string }) {
+export async function cancelCampaign(ctx: KeyContext, input: CampaignByIdInput) {
   const campaign = await reachableCampaign(ctx, input.id, { accountId: input.account_id, write: true });
   const { sql } = ctx.services;
   const cancelled = await sql.begin(async (tx) => {

@@ -162,3 +162,12 @@ export const dmQueueInput = z
 
 /** The queue's query. */
 export type DmQueueInput = z.infer<typeof dmQueueInput>;
+
+/** `GET` and `DELETE /v1/dm/campaigns/{id}` (`account_id` narrows the search). */
+export const campaignByIdInput = z.object({ id: integerId, ...accountSelection });
+
+/** An id-addressed call's input. */
+export type CampaignByIdInput = z.infer<typeof campaignByIdInput>;
+
+/** `GET /v1/dm/limits`: only the account. */
+export const dmLimitsInput = z.object({ ...accountSelection }).prefault({});

@@ -7,7 +7,7 @@ import type { AccountContext, KeyContext } from "../context.ts";
 import type { Queryable } from "../db/sql.ts";
 import { type CampaignRow, type MessageRow, messagesOfCampaign, queuePage, statusCounts } from "./dm_queries.ts";
 import { reachableCampaign } from "./dm_access.ts";
-import type { DmQueueInput } from "./dm_schema.ts";
+import type { CampaignByIdInput, DmQueueInput } from "./dm_schema.ts";
 
 /** A message as the API shows it. */
 export function messageView(row: MessageRow) {
@@ -31,7 +31,7 @@ export function messageView(row: MessageRow) {
 }
 
 /** `GET /v1/dm/campaigns/{id}`. */
-export async function readCampaign(ctx: KeyContext, input: { id: number; account_id?: string }) {
+export async function readCampaign(ctx: KeyContext, input: CampaignByIdInput) {
   const campaign = await reachableCampaign(ctx, input.id, { accountId: input.account_id, write: false });
   return { data: await campaignView(ctx.services.sql, campaign) };
 }

@@ -12,6 +12,7 @@ import { callNetwork } from "../network/call_network.ts";
 import { profilesOf } from "../network/profiles_of.ts";
 import { toXPost } from "../lookups/lookup_records.ts";
 import { chargeFeedFetches } from "./feed_fetches.ts";
+import type { ListMentionsInput } from "./mentions_schema.ts";
 import { repliedPostIds } from "./replied_posts.ts";
 
 /** Feed fetches one mentions read costs (Limits 6: "a flat 3"). */
@@ -21,7 +22,7 @@ export const MENTION_FETCH_UNITS = 3;
 export const MENTIONS_PAGE = 20;
 
 /** One page of the account's mentions. */
-export async function listMentions(ctx: AccountContext, input: { sort: "latest" | "top"; include_replied: boolean; cursor?: string }) {
+export async function listMentions(ctx: AccountContext, input: ListMentionsInput) {
   const release = await chargeFeedFetches(ctx, MENTION_FETCH_UNITS);
   try {
     return await readMentions(ctx, input);
@@ -31,7 +32,7 @@ export async function listMentions(ctx: AccountContext, input: { sort: "latest" 
   }
 }
 
-async function readMentions(ctx: AccountContext, input: { sort: "latest" | "top"; include_replied: boolean; cursor?: string }) {
+async function readMentions(ctx: AccountContext, input: ListMentionsInput) {
   const { network } = ctx.services;
   const accountId = ctx.account.id;
   const [page, replied] = await Promise.all([

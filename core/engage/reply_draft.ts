@@ -15,10 +15,8 @@ import { profilesOf } from "../network/profiles_of.ts";
 import { toXPost, type xPost } from "../lookups/lookup_records.ts";
 import { writingContext } from "../tools/writing_context.ts";
 import { runModel } from "../tools/run_model.ts";
+import type { DraftReplyInput, REPLY_TONES } from "./reply_draft_schema.ts";
 import type { z } from "zod";
-
-/** The tones a draft may take (supplement: Engage, reply-draft). */
-export const REPLY_TONES = ["engaging", "humorous", "creative", "sarcastic", "inspirational", "concise"] as const;
 
 /** What a tone asks of the model: one instruction clause each, in words the local engine follows too. */
 const TONE_NOTES: Record<(typeof REPLY_TONES)[number], string> = {
@@ -30,18 +28,8 @@ const TONE_NOTES: Record<(typeof REPLY_TONES)[number], string> = {
   concise: "Concise",
 };
 
-/** The body of a draft request. */
-export interface ReplyDraftRequest {
-  post_id?: string;
-  post?: string;
-  author_name?: string;
-  author_handle?: string;
-  thoughts?: string;
-  tone: (typeof REPLY_TONES)[number];
-}
-
 /** Drafts a reply; answers the text and, for `post_id`, whether the live allowance was spent. */
-export async function draftReply(ctx: AccountContext, input: ReplyDraftRequest) {
+export async function draftReply(ctx: AccountContext, input: DraftReplyInput) {
   const target = input.post_id !== undefined ? await livePost(ctx, input.post_id) : undefined;
   const post = target ? target.post.text : (input.post as string);
   const handle = target ? target.post.author?.username : input.author_handle;

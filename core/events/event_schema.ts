@@ -41,6 +41,15 @@ const THRESHOLD_MESSAGE = "must be an integer from 0 to 1000000, or null";
 /** `credits_low_threshold` in a settings body: credits, 0 to 1,000,000. */
 export const creditsLowThreshold = z.number({ error: THRESHOLD_MESSAGE }).int(THRESHOLD_MESSAGE).min(0, THRESHOLD_MESSAGE).max(1_000_000, THRESHOLD_MESSAGE);
 
+/** `GET /v1/events/settings`: nothing to send (the settings are the user's). */
+export const readEventSettingsInput = z.object({}).prefault({});
+
+/** `PUT /v1/events/settings`: absent fields return to their defaults. */
+export const putEventSettingsInput = z.object({ credits_low_threshold: creditsLowThreshold.nullable().optional() }).prefault({});
+
+/** What a settings replace sends. */
+export type PutEventSettingsInput = z.infer<typeof putEventSettingsInput>;
+
 /** The event settings (`GET`/`PUT /v1/events/settings`). */
 export const eventSettings = z
   .object({ credits_low_threshold: z.number().int().nullable().meta({ description: "Credits; null: no `credits.low` events" }) })

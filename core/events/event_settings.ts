@@ -3,6 +3,7 @@
  * which the credits area reads when a charge moves the pool (core/credits/credits_low.ts).
  */
 import type { KeyContext } from "../context.ts";
+import type { PutEventSettingsInput } from "./event_schema.ts";
 import { eventSettingsOf, putCreditsLowThreshold } from "./event_settings_queries.ts";
 
 /** The event settings as `GET /v1/events/settings` answers them. */
@@ -12,7 +13,7 @@ export async function readEventSettings(ctx: KeyContext) {
 }
 
 /** `PUT /v1/events/settings`: replaces the settings (an absent threshold turns `credits.low` off). */
-export async function putEventSettings(ctx: KeyContext, input: { credits_low_threshold?: number | null }) {
+export async function putEventSettings(ctx: KeyContext, input: PutEventSettingsInput) {
   const threshold = input.credits_low_threshold ?? null;
   await putCreditsLowThreshold(ctx.services.sql, ctx.principal.userId, threshold, new Date(ctx.services.clock.now()));
   return { data: { credits_low_threshold: threshold } };

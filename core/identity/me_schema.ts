@@ -3,6 +3,9 @@ import { z } from "zod";
 
 const window = z.object({ minute: z.number().int(), day: z.number().int() });
 
+/** `GET /v1/me`: nothing to send (the key describes itself). */
+export const meInput = z.object({}).prefault({});
+
 /** What `GET /v1/me` answers in `data`. */
 export const me = z
   .object({

@@ -8,10 +8,11 @@
 import type { KeyContext } from "../context.ts";
 import type { NetworkPost, NetworkUser } from "../network/network_records.ts";
 import { liveLookup } from "./live_lookup.ts";
+import type { LookupPostInput, LookupRepliesInput, LookupUserInput, LookupUserPostsInput } from "./lookup_input_schema.ts";
 import { toXPost, toXUser } from "./lookup_records.ts";
 
 /** A post with its author, and its quotes when asked. */
-export async function lookupPost(ctx: KeyContext, input: { id: string; include_quotes: boolean }) {
+export async function lookupPost(ctx: KeyContext, input: LookupPostInput) {
   const { network } = ctx.services;
   const post = await liveLookup(ctx, {
     cacheKey: `post:${input.id}:${input.include_quotes ? "quotes" : "plain"}`,
@@ -27,7 +28,7 @@ export async function lookupPost(ctx: KeyContext, input: { id: string; include_q
 }
 
 /** Direct replies to a post, a page at a time. */
-export async function lookupReplies(ctx: KeyContext, input: { id: string; limit: number; cursor?: string; sort: "recent" | "relevance" }) {
+export async function lookupReplies(ctx: KeyContext, input: LookupRepliesInput) {
   const { network } = ctx.services;
   return liveLookup(ctx, {
     cacheKey: `replies:${input.id}:${input.sort}:${input.limit}:${input.cursor ?? ""}`,
@@ -45,16 +46,13 @@ export async function lookupReplies(ctx: KeyContext, input: { id: string; limit:
 }
 
 /** A profile by handle. */
-export async function lookupUser(ctx: KeyContext, input: { handle: string }) {
+export async function lookupUser(ctx: KeyContext, input: LookupUserInput) {
   const user = await profile(ctx, input.handle);
   return { data: toXUser(user) };
 }
 
 /** A handle's recent posts; costs 1 when the handle's profile is cached, else 2. */
-export async function lookupUserPosts(
-  ctx: KeyContext,
-  input: { handle: string; limit: number; cursor?: string; exclude_replies: boolean; exclude_reposts: boolean },
-) {
+export async function lookupUserPosts(ctx: KeyContext, input: LookupUserPostsInput) {
   const { network, lookupCache, clock } = ctx.services;
   const handle = input.handle.toLowerCase();
   const known = lookupCache.get<NetworkUser>(`user:${handle}`, clock.now());

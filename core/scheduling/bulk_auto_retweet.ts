@@ -6,11 +6,11 @@
 import type { AccountContext } from "../context.ts";
 import { assertSchedulerReachable } from "./scheduling_gate.ts";
 import { lockAccountPosts, setAutoRetweet } from "./bulk_queries.ts";
-import { bulkAnswer, type BulkItem } from "./bulk_schema.ts";
+import { bulkAnswer, type BulkAutoRetweetInput, type BulkItem } from "./bulk_schema.ts";
 import { distinctIds, notQueuedReason } from "./bulk_eligibility.ts";
 
 /** Adds the auto retweet to queued posts without one; answers `{ updated, skipped, results }`. */
-export async function bulkAutoRetweet(ctx: AccountContext, input: { ids: string[]; auto_retweet: { after_hours: number; remove_after_hours?: number } }) {
+export async function bulkAutoRetweet(ctx: AccountContext, input: BulkAutoRetweetInput) {
   assertSchedulerReachable(ctx);
   const { sql, clock } = ctx.services;
   const now = new Date(clock.now());

@@ -9,11 +9,11 @@ import type { AccountContext } from "../context.ts";
 import { assertSchedulerReachable } from "./scheduling_gate.ts";
 import { refundPostQuota } from "../post_quota/post_quota.ts";
 import { deletePosts, lockAccountPosts } from "./bulk_queries.ts";
-import { bulkAnswer, type BulkItem } from "./bulk_schema.ts";
+import { bulkAnswer, type BulkDeleteInput, type BulkItem } from "./bulk_schema.ts";
 import { distinctIds, notQueuedReason } from "./bulk_eligibility.ts";
 
 /** Deletes the account's queued posts among `ids`; answers `{ deleted, skipped, results }`. */
-export async function bulkDelete(ctx: AccountContext, input: { ids: string[] }) {
+export async function bulkDelete(ctx: AccountContext, input: BulkDeleteInput) {
   assertSchedulerReachable(ctx);
   const { sql, clock } = ctx.services;
   const now = new Date(clock.now());

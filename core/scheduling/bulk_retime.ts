@@ -14,11 +14,11 @@ import { checkScheduleTime } from "./post_content.ts";
 import { assertSchedulerReachable } from "./scheduling_gate.ts";
 import { schedulePublication } from "./schedule_publication.ts";
 import { lockAccountPosts, retimePosts } from "./bulk_queries.ts";
-import { bulkAnswer, type BulkItem } from "./bulk_schema.ts";
+import { bulkAnswer, type BulkItem, type BulkRetimeInput } from "./bulk_schema.ts";
 import { notQueuedReason } from "./bulk_eligibility.ts";
 
 /** Retimes the account's queued posts; answers `{ updated, skipped, results }`. */
-export async function bulkRetime(ctx: AccountContext, input: { moves: { id: string; scheduled_for: string }[] }) {
+export async function bulkRetime(ctx: AccountContext, input: BulkRetimeInput) {
   assertSchedulerReachable(ctx);
   const { sql, clock } = ctx.services;
   const now = new Date(clock.now());

@@ -37,11 +37,20 @@ export const bulkRetimeInput = z.object({
   ...accountSelection,
 });
 
+/** What a bulk retime sends. */
+export type BulkRetimeInput = z.infer<typeof bulkRetimeInput>;
+
 /** `POST /v1/scheduled-posts/bulk/auto-retweet`. */
 export const bulkAutoRetweetInput = z.object({ ids, auto_retweet: autoRetweetInput, ...accountSelection });
 
+/** What a bulk auto-retweet sends. */
+export type BulkAutoRetweetInput = z.infer<typeof bulkAutoRetweetInput>;
+
 /** `POST /v1/scheduled-posts/bulk/delete`. */
 export const bulkDeleteInput = z.object({ ids, ...accountSelection });
+
+/** What a bulk delete sends. */
+export type BulkDeleteInput = z.infer<typeof bulkDeleteInput>;
 
 function resultOf<const T extends string>(done: T) {
   return z.object({

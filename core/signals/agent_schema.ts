@@ -89,3 +89,50 @@ export const listLeadsInput = z
 
 /** The list query. */
 export type ListLeadsInput = z.infer<typeof listLeadsInput>;
+
+/** `GET /v1/signals/agents`: only the account (not paginated: the plan caps the agents). */
+export const listAgentsInput = z.object({ ...accountSelection }).prefault({});
+
+const agentStatus = z.enum(["active", "paused"], { error: "must be active or paused" });
+
+/** `PATCH /v1/signals/agents/{id}`: only the fields sent change. */
+export const updateAgentInput = z.object({
+  id: integerId,
+  name: agentName.optional(),
+  icp_description: icpDescription.optional(),
+  precision_mode: precisionMode.optional(),
+  destination_list_id: recordId.optional(),
+  status: agentStatus.optional(),
+  ...accountSelection,
+});
+
+/** What a PATCH sends. */
+export type UpdateAgentInput = z.infer<typeof updateAgentInput>;
+
+/** `DELETE /v1/signals/agents/{id}` (`account_id` narrows the search). */
+export const agentByIdInput = z.object({ id: integerId, ...accountSelection });
+
+/** An id-addressed call's input. */
+export type AgentByIdInput = z.infer<typeof agentByIdInput>;
+
+/** `POST /v1/signals/agents/{id}/signals`: one signal for the agent. */
+export const addSignalInput = signalInput.extend({ id: integerId, ...accountSelection });
+
+/** What an added signal sends. */
+export type AddSignalInput = z.infer<typeof addSignalInput>;
+
+/** `DELETE /v1/signals/agents/{id}/signals/{signalId}`. */
+export const removeSignalInput = z.object({ id: integerId, signalId: integerId, ...accountSelection });
+
+/** What a signal removal sends. */
+export type RemoveSignalInput = z.infer<typeof removeSignalInput>;
+
+/** `POST /v1/signals/leads/{id}/feedback`: `fit`, `not_fit`, or null to clear. */
+export const leadFeedbackInput = z.object({
+  id: integerId,
+  feedback: z.enum(["fit", "not_fit"], { error: "must be fit, not_fit or null" }).nullable().meta({ description: "`fit`, `not_fit`, or null to clear" }),
+  ...accountSelection,
+});
+
+/** What a feedback sends. */
+export type LeadFeedbackInput = z.infer<typeof leadFeedbackInput>;

@@ -9,7 +9,7 @@ import { ApiError } from "../errors.ts";
 import { callNetwork } from "../network/call_network.ts";
 import type { NetworkList, NetworkUser } from "../network/network_records.ts";
 import { chargeExtraUnits } from "../limits/extra_units.ts";
-import type { SignalInput } from "./agent_schema.ts";
+import type { AddSignalInput, RemoveSignalInput, SignalInput } from "./agent_schema.ts";
 import { type AgentSignalRow, countSignals, deleteSignalRow, insertSignals, lockAgent, type NewSignal } from "./agent_queries.ts";
 import { agentNotFound, reachableAgent } from "./agent_access.ts";
 import { type AgentSignal, MAX_AGENT_SIGNALS } from "./signal_schema.ts";
@@ -76,7 +76,7 @@ export function listSignal(list: Pick<NetworkList, "id" | "name">): NewSignal {
  * Limits 4 spends a list feed's unit even when refused afterwards) and given back when the
  * network could not be reached.
  */
-export async function addSignal(ctx: KeyContext, input: { id: number; account_id?: string } & SignalInput) {
+export async function addSignal(ctx: KeyContext, input: AddSignalInput) {
   const agent = await reachableAgent(ctx, input.id, { accountId: input.account_id, write: true });
   const target = signalTarget(input, "body");
   const { sql, clock } = ctx.services;
@@ -105,7 +105,7 @@ export async function addSignal(ctx: KeyContext, input: { id: number; account_id
 }
 
 /** Removes one signal; the leads it found stay (supplement). Removing the last one is allowed. */
-export async function removeSignal(ctx: KeyContext, input: { id: number; signalId: number; account_id?: string }): Promise<void> {
+export async function removeSignal(ctx: KeyContext, input: RemoveSignalInput): Promise<void> {
   const agent = await reachableAgent(ctx, input.id, { accountId: input.account_id, write: true });
   if (!(await deleteSignalRow(ctx.services.sql, agent.id, input.signalId))) {
     throw new ApiError("signal_not_found", `Cannot find signal "${input.signalId}" on agent "${agent.id}"`);

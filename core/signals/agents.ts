@@ -10,7 +10,7 @@ import { ApiError } from "../errors.ts";
 import { chargeExtraUnits } from "../limits/extra_units.ts";
 import { insertList, listById, lockList } from "../contact_lists/contact_lists_queries.ts";
 import { listNotFound } from "../contact_lists/list_access.ts";
-import type { CreateAgentInput } from "./agent_schema.ts";
+import type { AgentByIdInput, CreateAgentInput, UpdateAgentInput } from "./agent_schema.ts";
 import {
   type AgentChanges,
   type AgentRow,
@@ -111,10 +111,7 @@ export async function createAgent(ctx: AccountContext, input: CreateAgentInput) 
  * Changes any of name, ICP, precision, destination list and status (supplement: PATCH). ICP
  * and precision edits judge only leads found from now on; resuming makes the agent due now.
  */
-export async function updateAgentFields(
-  ctx: KeyContext,
-  input: Omit<AgentChanges, "next_run_at"> & { id: number; account_id?: string },
-): Promise<{ data: SignalAgent }> {
+export async function updateAgentFields(ctx: KeyContext, input: UpdateAgentInput): Promise<{ data: SignalAgent }> {
   const { id, account_id, ...fields } = input;
   const changes: AgentChanges = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
   if (Object.keys(changes).length === 0) {
@@ -136,7 +133,7 @@ export async function updateAgentFields(
 }
 
 /** Deletes an agent and its signals; its leads and its list stay (supplement). A repeat is `404 agent_not_found`. */
-export async function deleteAgent(ctx: KeyContext, input: { id: number; account_id?: string }) {
+export async function deleteAgent(ctx: KeyContext, input: AgentByIdInput) {
   const agent = await reachableAgent(ctx, input.id, { accountId: input.account_id, write: true });
   if (!(await deleteAgentRow(ctx.services.sql, agent.id))) throw agentNotFound(agent.id);
   return { data: { id: agent.id, deleted: true as const } };

@@ -5,6 +5,7 @@
  * ideas"). The rubric's shape is not shown in the spec: Threadline's, documented here.
  */
 import { z } from "zod";
+import { accountSelection } from "../schema.ts";
 import { icpDescription } from "./signal_schema.ts";
 import { hasSearchableWord } from "./icp_phrases.ts";
 
@@ -76,6 +77,12 @@ export const icpPageExpansion = z.object({
   rubric: icpRubric,
   keywords: z.array(z.string()).min(KEYWORD_IDEAS.min).max(KEYWORD_IDEAS.max).meta({ description: "2 or 3 keyword ideas for that ICP" }),
 });
+
+/** `POST /v1/signals/keywords/suggest` and `POST /v1/signals/icp/expand`: the ideal-customer description. */
+export const icpHelperInput = z.object({ icp_description: helperIcp, ...accountSelection });
+
+/** `POST /v1/signals/icp/expand-from-url`: the page to read. */
+export const icpPageInput = z.object({ url: icpPageUrl, ...accountSelection });
 
 /** The types. */
 export type IcpRubric = z.infer<typeof icpRubric>;

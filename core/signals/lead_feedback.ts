@@ -7,11 +7,12 @@ import type { KeyContext } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { findReachable } from "../accounts/owner_access.ts";
 import { mirrorFeedbackOnList, setLeadFeedback } from "./lead_feedback_queries.ts";
+import type { LeadFeedbackInput } from "./agent_schema.ts";
 import { leadById } from "./leads_queries.ts";
 import { toLead } from "./leads.ts";
 
 /** Records the caller's verdict on a lead (found among the accounts the key reaches) and answers the lead. */
-export async function giveLeadFeedback(ctx: KeyContext, input: { id: number; feedback: "fit" | "not_fit" | null; account_id?: string }) {
+export async function giveLeadFeedback(ctx: KeyContext, input: LeadFeedbackInput) {
   const { sql, clock } = ctx.services;
   const found = await findReachable(
     ctx,

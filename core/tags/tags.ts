@@ -7,14 +7,14 @@ import { ApiError } from "../errors.ts";
 import { isUniqueViolation } from "../db/pg_errors.ts";
 import { findReachable } from "../accounts/owner_access.ts";
 import { pageInfo } from "../schema.ts";
-import type { Tag } from "./tag_schema.ts";
+import type { CreateTagInput, ListTagsInput, Tag, TagByIdInput, UpdateTagInput } from "./tag_schema.ts";
 import { countTags, deleteTagRow, insertTag, listTagRows, tagById, type TagRow, updateTag as updateTagRow } from "./tags_queries.ts";
 
 /** The color a tag gets when none is sent (supplement: Tags). */
 export const DEFAULT_TAG_COLOR = "blue";
 
 /** Lists the workspace's tags by name. */
-export async function listTags(ctx: AccountContext, input: { limit: number; page: number }) {
+export async function listTags(ctx: AccountContext, input: ListTagsInput) {
   const { sql } = ctx.services;
   const offset = (input.page - 1) * input.limit;
   const rows = await listTagRows(sql, ctx.account.workspaceId, input.limit, offset);
@@ -23,7 +23,7 @@ export async function listTags(ctx: AccountContext, input: { limit: number; page
 }
 
 /** Creates a tag; a name already used in the workspace (any case) answers `409 duplicate_name`. */
-export async function createTag(ctx: AccountContext, input: { name: string; color?: string }) {
+export async function createTag(ctx: AccountContext, input: CreateTagInput) {
   try {
     const row = await insertTag(ctx.services.sql, ctx.account.workspaceId, input.name, input.color ?? DEFAULT_TAG_COLOR);
     return { data: toTag(row) };
@@ -33,7 +33,7 @@ export async function createTag(ctx: AccountContext, input: { name: string; colo
 }
 
 /** Renames or recolors a tag the key can write. */
-export async function updateTag(ctx: KeyContext, input: { id: number; name?: string; color?: string; account_id?: string }) {
+export async function updateTag(ctx: KeyContext, input: UpdateTagInput) {
   if (input.name === undefined && input.color === undefined) {
     throw new ApiError("invalid_parameter", 'Send "name", "color" or both');
   }
@@ -48,7 +48,7 @@ export async function updateTag(ctx: KeyContext, input: { id: number; name?: str
 }
 
 /** Deletes a tag; it is removed from every post that carried it. */
-export async function deleteTag(ctx: KeyContext, input: { id: number; account_id?: string }) {
+export async function deleteTag(ctx: KeyContext, input: TagByIdInput) {
   await writableTag(ctx, input.id, input.account_id);
   if (!(await deleteTagRow(ctx.services.sql, input.id))) throw notFound(input.id);
   return { data: { id: input.id, deleted: true as const } };

@@ -18,7 +18,15 @@ import {
   webhookOf,
   webhooksOf,
 } from "./webhooks_queries.ts";
-import { type CreateWebhookInput, endpointView, MAX_WEBHOOKS, type UpdateWebhookInput, type WebhookRow } from "./webhook_schema.ts";
+import {
+  type CreateWebhookInput,
+  endpointView,
+  type ListWebhooksInput,
+  MAX_WEBHOOKS,
+  type UpdateWebhookInput,
+  type WebhookByIdInput,
+  type WebhookRow,
+} from "./webhook_schema.ts";
 import { newWebhookSecret } from "./webhook_secret.ts";
 import { sequenceAllEvents } from "../events/sequence_events.ts";
 import { HOUR_MS } from "../time/durations.ts";
@@ -83,7 +91,7 @@ export async function createWebhook(ctx: KeyContext, input: CreateWebhookInput) 
 }
 
 /** The user's endpoints, oldest first. */
-export async function listWebhooks(ctx: KeyContext, input: { limit: number; page: number }) {
+export async function listWebhooks(ctx: KeyContext, input: ListWebhooksInput) {
   const { sql } = ctx.services;
   const [rows, total] = await Promise.all([
     webhooksOf(sql, ctx.principal.userId, input.limit, (input.page - 1) * input.limit),
@@ -94,7 +102,7 @@ export async function listWebhooks(ctx: KeyContext, input: { limit: number; page
 }
 
 /** One endpoint. */
-export async function getWebhook(ctx: KeyContext, input: { id: number }) {
+export async function getWebhook(ctx: KeyContext, input: WebhookByIdInput) {
   return { data: endpointView(await ownWebhook(ctx, input.id), now(ctx)) };
 }
 
@@ -122,13 +130,13 @@ export async function changeWebhook(ctx: KeyContext, input: UpdateWebhookInput) 
 }
 
 /** Deletes an endpoint with its deliveries; a repeat is `404 webhook_not_found`. */
-export async function removeWebhook(ctx: KeyContext, input: { id: number }) {
+export async function removeWebhook(ctx: KeyContext, input: WebhookByIdInput) {
   if (!(await deleteWebhook(ctx.services.sql, ctx.principal.userId, input.id))) throw webhookNotFound(input.id);
   return { data: { id: input.id, deleted: true as const } };
 }
 
 /** A new secret, shown once; the old one keeps signing for 24 hours. */
-export async function rotateSecret(ctx: KeyContext, input: { id: number }) {
+export async function rotateSecret(ctx: KeyContext, input: WebhookByIdInput) {
   const at = now(ctx);
   const row = await rotateWebhookSecret(ctx.services.sql, ctx.principal.userId, input.id, newWebhookSecret(), new Date(at.getTime() + PREVIOUS_SECRET_MS), at);
   if (!row) throw webhookNotFound(input.id);

@@ -13,10 +13,10 @@ import { claimDelivery, countDeliveries, deliveriesOf, deliveryOf, insertDeliver
 import { attemptDelivery } from "./deliver_attempt.ts";
 import { DELIVERY_LEASE_SECONDS } from "./deliver_due.ts";
 import { ownWebhook } from "./manage_webhooks.ts";
-import { deliveryView } from "./webhook_schema.ts";
+import { deliveryView, type ListDeliveriesInput, type RetryDeliveryInput, type WebhookByIdInput } from "./webhook_schema.ts";
 
 /** The endpoint's deliveries, newest first. */
-export async function listDeliveries(ctx: KeyContext, input: { id: number; limit: number; page: number }) {
+export async function listDeliveries(ctx: KeyContext, input: ListDeliveriesInput) {
   const webhook = await ownWebhook(ctx, input.id);
   const { sql } = ctx.services;
   const [rows, total] = await Promise.all([deliveriesOf(sql, webhook.id, input.limit, (input.page - 1) * input.limit), countDeliveries(sql, webhook.id)]);
@@ -37,7 +37,7 @@ async function attemptNow(ctx: KeyContext, webhookId: number, deliveryId: number
  * dedupe on it). It is the delivery's next attempt: if it fails, automatic retries continue
  * from there. A manual retry does not wait for earlier events of the same object.
  */
-export async function retryDelivery(ctx: KeyContext, input: { id: number; delivery_id: number }) {
+export async function retryDelivery(ctx: KeyContext, input: RetryDeliveryInput) {
   const webhook = await ownWebhook(ctx, input.id);
   if (!(await deliveryOf(ctx.services.sql, webhook.id, input.delivery_id))) {
     throw new ApiError("delivery_not_found", `Cannot find delivery "${input.delivery_id}" of webhook "${input.id}"`);
@@ -48,7 +48,7 @@ export async function retryDelivery(ctx: KeyContext, input: { id: number; delive
 }
 
 /** Queues a `ping` event to the endpoint and posts it now (enabled or not); answers the delivery. */
-export async function pingWebhook(ctx: KeyContext, input: { id: number }) {
+export async function pingWebhook(ctx: KeyContext, input: WebhookByIdInput) {
   const webhook = await ownWebhook(ctx, input.id);
   const { sql, clock } = ctx.services;
   const at = new Date(clock.now());

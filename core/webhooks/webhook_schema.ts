@@ -1,7 +1,7 @@
 /** The webhook endpoint and delivery shapes the API answers, and the endpoint inputs (docs/webhooks.md). */
 import { z } from "zod";
 import { EVENT_TYPES } from "../events/event_types.ts";
-import { integerId } from "../schema.ts";
+import { integerId, paginationInput } from "../schema.ts";
 
 /** Endpoints per user (docs/webhooks.md: at most 10 endpoints per user). */
 export const MAX_WEBHOOKS = 10;
@@ -160,3 +160,27 @@ export const updateWebhookInput = z.object({
 
 /** The PATCH body. */
 export type UpdateWebhookInput = z.infer<typeof updateWebhookInput>;
+
+/** `GET /v1/webhooks`: the page (the key's user's endpoints). */
+export const listWebhooksInput = z.object({ ...paginationInput(20) }).prefault({});
+
+/** The list's page, parsed. */
+export type ListWebhooksInput = z.infer<typeof listWebhooksInput>;
+
+/** `GET` and `DELETE /v1/webhooks/{id}`, and its `test` and `rotate-secret` actions. */
+export const webhookByIdInput = z.object({ id: integerId });
+
+/** An id-addressed call's input. */
+export type WebhookByIdInput = z.infer<typeof webhookByIdInput>;
+
+/** `GET /v1/webhooks/{id}/deliveries`: the page. */
+export const listDeliveriesInput = z.object({ id: integerId, ...paginationInput(20) });
+
+/** The deliveries page's input, parsed. */
+export type ListDeliveriesInput = z.infer<typeof listDeliveriesInput>;
+
+/** `POST /v1/webhooks/{id}/deliveries/{delivery_id}/retry`. */
+export const retryDeliveryInput = z.object({ id: integerId, delivery_id: integerId });
+
+/** What a retry sends. */
+export type RetryDeliveryInput = z.infer<typeof retryDeliveryInput>;

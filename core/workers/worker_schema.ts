@@ -95,6 +95,9 @@ export type WorkerSuggestion = z.infer<typeof workerSuggestion>;
 const STATUS_FILTERS = [...SUGGESTION_STATUSES, "all"] as const;
 const suggestionId = integerId.meta({ description: "Suggestion id", example: 42 });
 
+/** `GET /v1/workers`: only the account (not paginated). */
+export const listWorkersInput = z.object({ ...accountSelection }).prefault({});
+
 /** `GET /v1/workers/suggestions`. */
 export const listSuggestionsInput = z
   .object({
