@@ -14,7 +14,7 @@ export const analyticsRouter = router({
         tags: ["Analytics"],
         summary: "Daily analytics of the account's posts and followers",
         description:
-          "One row per UTC day from `since` to `until` (default the last 30 days; at most 366 days, else `400 range_too_large`); a day " +
+          "One row per UTC day from `since` to `until` (default the 30 UTC days ending today; at most 366 days, else `400 range_too_large`); a day " +
           "with nothing is a row of zeros. `posts` counts originals, quotes and thread continuations, `replies_sent` replies to other " +
           "accounts, `reposts_sent` reposts (Versioning 4: the earlier post count is their sum). Each post's counters (as last synced, " +
           "the same `GET /v1/posts` shows) count on the day it was posted; `totals` is the sum of `days`. `followers` has the count " +
