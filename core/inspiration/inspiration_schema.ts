@@ -63,7 +63,7 @@ export const inspirationInput = z
       .number({ error: "must be a number from 0 to 1000" })
       .min(0, "must be a number from 0 to 1000")
       .max(1000, "must be a number from 0 to 1000")
-      .meta({ description: "0 to 1000, rounded to 1 decimal; above 0 leaves out posts whose author's follower count is unknown" })
+      .meta({ description: "0 to 1000, rounded to 1 decimal; above 0 leaves out posts whose `outlier_score` is null" })
       .optional(),
     limit: z
       .number({ error: "must be an integer from 1 to 50" })
@@ -102,10 +102,15 @@ export const inspirationPost = z.object({
     verified: z.boolean(),
   }),
   topics: z.array(z.enum(INSPIRATION_TOPICS)),
-  outlier_score: z.number().nullable().meta({
-    description:
-      "Engagements (likes + replies + reposts + quotes) per follower divided by the median of that rate among corpus posts of the author's follower tier (1.0 = expected; 2 decimals); null when the follower count is unknown",
-  }),
+  outlier_score: z
+    .number()
+    .nullable()
+    .meta({
+      description:
+        "Engagements (likes + replies + reposts + quotes) per follower divided by the median of that rate among corpus posts " +
+        "of the author's follower tier (under 1k, 1k-10k, 10k-100k, 100k-1M, 1M+; 1.0 = expected; 2 decimals); null when the " +
+        "follower count is unknown or the tier has fewer than 5 posts to measure",
+    }),
 });
 
 /** The answer. */
