@@ -36,7 +36,7 @@ export const contactListsRouter = router({
         summary: "List the account's contact lists",
         description:
           "The user's lists newest first, then the four system lists (Followers, Following, Repliers, Reposters: `is_system: true`, " +
-          "index-only, members through `GET /v1/audience/{kind}`), each with `member_count`.",
+          "index-only, members through `GET /v1/audience/{kind}`), each with `member_count` (a system list's: its index's size).",
       },
     })
     .input(listContactListsInput)
@@ -46,7 +46,13 @@ export const contactListsRouter = router({
 
   create: keyProcedure
     .meta({
-      openapi: { method: "POST", path: "/v1/contact-lists", tags, summary: "Create a contact list", description: "Names are not unique." },
+      openapi: {
+        method: "POST",
+        path: "/v1/contact-lists",
+        tags,
+        summary: "Create a contact list",
+        description: "Names are 1 to 120 characters after trimming, not unique.",
+      },
       successStatus: 201,
     })
     .input(createContactListInput)
@@ -87,8 +93,9 @@ export const contactListsRouter = router({
         tags,
         summary: "List or search a contact list's members",
         description:
-          "Newest first. `q` keeps members whose handle or name contains it (case-insensitive, a leading `@` ignored; a trigram index " +
-          "serves it, so searching a large list reads only the matches). `total` is the list's size, or the number of matches with `q`. " +
+          "Newest first. `q` keeps members whose handle or name contains it (case-insensitive, a leading `@` ignored, `%` and `_` " +
+          "taken literally; a trigram index serves it, so searching a large list reads only the matches). `total` is the list's size, " +
+          "or the number of matches with `q`. " +
           `System lists: \`400 system_list_not_supported\`. ${BY_ID}`,
       },
       errors: ["list_not_found", "system_list_not_supported"],
@@ -105,8 +112,9 @@ export const contactListsRouter = router({
         tags,
         summary: "Add one person by handle or X user id",
         description:
-          "Exactly one of `handle` (with or without `@`) or `x_user_id`, resolved live: one write and one enrichment unit (Limits 3). " +
-          "The person becomes a contact. Someone already in the list answers the existing member with `duplicate: true` and writes " +
+          "Exactly one of `handle` (with or without `@`) or `x_user_id`, resolved live: one write and one enrichment unit (Limits 3), " +
+          "spent even when the person is unknown (`404 user_not_found`). The person becomes a contact and is answered with " +
+          "`duplicate: false`. Someone already in the list answers the existing member with `duplicate: true` and writes " +
           `nothing (still \`201\`). ${BY_ID}`,
       },
       successStatus: 201,

@@ -53,7 +53,9 @@ export const contactsRouter = router({
         summary: "One contact with profile, lists and notes count",
         description:
           "The stored profile (free), verified state, bio, and every list the person is in with the `member_id` for removal. " +
-          `\`refresh=true\` re-reads the profile live first: one write and one enrichment unit (Limits 3). ${KNOWN}`,
+          "`refresh=true` re-reads the profile live first (a read key may: it is a GET): one write and one enrichment unit (Limits 3), " +
+          "given back when the network read fails; a person gone from the network is `404 user_not_found`. " +
+          KNOWN,
       },
       errors: ["contact_not_found", "user_not_found", "upstream_unavailable", "upstream_error", "upstream_timeout"],
     })
@@ -85,7 +87,7 @@ export const contactsRouter = router({
         path: "/v1/contacts/{id}/notes",
         tags,
         summary: "The account's notes on a person, newest first",
-        description: "Not limited to known contacts (a person with no notes answers an empty list).",
+        description: "The account's own notes, newest first. Not limited to known contacts (a person with no notes answers an empty list).",
       },
     })
     .input(listNotesInput)
@@ -100,7 +102,7 @@ export const contactsRouter = router({
         path: "/v1/contacts/{id}/notes",
         tags,
         summary: "Add a note on a contact",
-        description: `\`body\` 1 to 5,000 characters; \`created_by\` is the acting account. ${KNOWN}`,
+        description: `\`body\` 1 to 5,000 characters after trimming; \`created_by\` is the acting account. ${KNOWN}`,
       },
       successStatus: 201,
       errors: ["contact_not_found"],
@@ -117,7 +119,7 @@ export const contactsRouter = router({
         path: "/v1/contacts/{id}/notes/{noteId}",
         tags,
         summary: "Replace a note's body",
-        description: "A note of another person or account is `404 note_not_found`.",
+        description: "`body` 1 to 5,000 characters after trimming. A note of another person or account is `404 note_not_found`.",
       },
       errors: ["note_not_found"],
     })
