@@ -23,8 +23,12 @@ import { createAgent, deleteAgent, listAgents, updateAgentFields } from "../core
 import { addSignal, removeSignal } from "../core/signals/agent_signals.ts";
 import { listLeads } from "../core/signals/leads.ts";
 import { giveLeadFeedback } from "../core/signals/lead_feedback.ts";
+import { PLANS } from "../core/plans/plans.ts";
 
 const tags = ["Signals"];
+const AGENT_CAPS = Object.values(PLANS)
+  .map((plan) => `${plan.id} ${plan.signalAgents.toLocaleString("en-US")}`)
+  .join(", ");
 const BY_ID =
   "The agent is found among every account the key reaches; `account_id`, when sent, narrows the search to that account. " +
   "Agents of accounts shared with you are read-only (`403 writes_main_account_only`).";
@@ -56,13 +60,16 @@ export const signalsRouter = router({
         tags,
         summary: "Create a standing lead agent",
         description:
-          `\`keywords\` and \`signals\` together hold 1 to ${MAX_AGENT_SIGNALS} entries; each keyword is a keyword_watch. When \`keywords\` is ` +
-          "omitted, 1 to 3 keywords (never past the total of 5) are suggested from the ICP; `keywords: []` asks for none, and then " +
+          `\`keywords\` and \`signals\` together hold 1 to ${MAX_AGENT_SIGNALS} entries; each keyword is a keyword_watch. ` +
+          "`profile_watch` reads people replying to or quoting a handle's newest posts, `follower_watch` a handle's new followers, " +
+          "`list_watch` new posts by a public X list's members. When `keywords` is " +
+          "omitted, 1 to 3 keywords (never past the total of 5) are suggested from the ICP (free); `keywords: []` asks for none, and then " +
           "`signals` must hold one or more. Handles and lists are resolved live: a missing person, a private or missing list or a " +
           "repeat comes back in `warnings` and the agent is still created (more than 5 entries is `400 invalid_parameter`). A create holding any profile, follower or " +
-          "list watch costs one enrichment unit (Limits 4; keyword-only creates none; a create that fails gives it back). " +
+          "list watch costs one enrichment unit (Limits 4; keyword-only creates none; a create that fails, such as one that could not " +
+          "reach the network, makes nothing and gives it back). " +
           "`destination_list_id` must be a list you made on the account; omitted, a list `Leads: <name>` is created with the agent " +
-          "(`destination_list_created: true`). Agents per user are capped by plan (`403 cap_reached`). Agents live on the main " +
+          `(\`destination_list_created: true\`). Agents per user are capped by plan (${AGENT_CAPS}; \`403 cap_reached\`). Agents live on the main ` +
           "account: naming another account is `403 writes_main_account_only`. The agent starts `active` and runs at once. " +
           "Supports `Idempotency-Key`.",
       },
@@ -85,7 +92,7 @@ export const signalsRouter = router({
         description:
           "Any of `name`, `icp_description`, `precision_mode`, `destination_list_id` (a list you made on the agent's account) and " +
           "`status`; an empty body is `400 invalid_parameter`. ICP and precision edits judge only leads found from now on. " +
-          `Resuming (\`status: active\`) makes the agent due at once. ${BY_ID}`,
+          `Resuming (\`status: active\`) makes the agent due at once. Renaming does not rename its list. ${BY_ID}`,
       },
       errors: ["agent_not_found", "list_not_found", "system_list_read_only"],
     })
@@ -121,7 +128,9 @@ export const signalsRouter = router({
           "One target per call, the field matching `type`: `query` (keyword_watch, 1 to 180 characters), `handle` (profile_watch, " +
           "follower_watch) or `list` (list_watch: a public list id or its x.com link). Handles and lists are resolved live for one " +
           "enrichment unit (Limits 4; spent once the lookup ran, given back when the network was unreachable); keywords cost none. " +
-          `An agent watches at most ${MAX_AGENT_SIGNALS} signals (\`403 cap_reached\`); the same watch twice is \`409 duplicate_signal\`. ${BY_ID}`,
+          `An agent watches at most ${MAX_AGENT_SIGNALS} signals (\`403 cap_reached\`, costing nothing); the same watch twice is ` +
+          "`409 duplicate_signal` (a keyword in any case or spacing, a person or list by its X id). " +
+          BY_ID,
       },
       successStatus: 201,
       exactlyOneOf: ["query", "handle", "list"],
