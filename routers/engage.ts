@@ -16,8 +16,12 @@ import { listMentions } from "../core/engage/mentions.ts";
 import { listMentionsInput } from "../core/engage/mentions_schema.ts";
 import { draftReply } from "../core/engage/reply_draft.ts";
 import { draftReplyInput, REPLY_TONES } from "../core/engage/reply_draft_schema.ts";
+import { PLANS } from "../core/plans/plans.ts";
 
 const tags = ["Engage"];
+const FEED_BUCKETS = Object.values(PLANS)
+  .map((plan) => `${plan.id} ${plan.buckets.feed.minute.toLocaleString("en-US")}/${plan.buckets.feed.day.toLocaleString("en-US")}`)
+  .join(", ");
 const LIVE_ERRORS: ErrorCode[] = ["upstream_unavailable", "upstream_error", "upstream_timeout"];
 const BY_ID =
   "The feed is found among every account the key reaches; `account_id`, when sent, narrows the search to that account. " +
@@ -117,7 +121,8 @@ export const engageRouter = router({
           "replied to are left out unless `include_replied=true` (then flagged `replied`); your own posts never appear. Returned " +
           "posts count as seen and sink below unseen ones later (`seen`); page with `exclude_post_ids` (up to 100). What a feed " +
           "read is served again for 2 minutes (`meta.cached`, per process); `fresh=true` reads the network now. Each call counts " +
-          "against the feed bucket (Limits 6), cached or not: 1, or 3 for a contact-list feed of more than 10 members, read 10 at " +
+          `against the feed bucket (Limits 6; per plan, a minute / a UTC day: ${FEED_BUCKETS}), cached or not: 1, ` +
+          "or 3 for a contact-list feed of more than 10 members, read 10 at " +
           'a time in rotation (`fetch_units`); over the cap `429 rate_limited` with `bucket: "feed"`, `retry_after` and ' +
           `\`remaining_day\` (fetches left today). A read that fails before answering gives its fetches back. ${BY_ID}`,
       },
