@@ -275,7 +275,7 @@ export function describeCliSuite(mode: "embedded" | "postgres"): void {
       before(async () => {
         // A database of its own, so these cases do not depend on the serve cases.
         if (mode === "postgres") {
-          cliDatabase = await createTestDatabase("postgres");
+          cliDatabase = await createTestDatabase("postgres", { migrated: true });
           cliEnv = { ...env, DATABASE_URL: cliDatabase.url };
         } else {
           // A migrated copy: the serve cases above start on a fresh directory, as a new operator's first start does.

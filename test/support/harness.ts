@@ -31,12 +31,12 @@ export interface Harness {
  * process); `demoContent` also syncs the demo accounts' year of content (seconds).
  */
 export async function startHarness(options: { config?: Partial<ThreadlineConfig>; share?: Harness; demoContent?: boolean } = {}): Promise<Harness> {
-  const database = options.share?.database ?? (await createTestDatabase());
+  const database = options.share?.database ?? (await createTestDatabase(undefined, { migrated: true }));
   const config: ThreadlineConfig = {
     databaseUrl: database.url,
     dataDir: null,
-    // Embedded, the in-memory database starts migrated (embedded_template.ts): initdb and
-    // the migrations run once per suite run, not once per instance.
+    // The database starts migrated (embedded_template.ts; on PostgreSQL a copy of
+    // postgres_template.ts): initdb and the migrations run once per suite run, not per instance.
     loadDataDir: database.url ? undefined : await migratedEmbeddedTemplate(),
     redisUrl: process.env.REDIS_URL,
     redisPrefix: options.share?.config.redisPrefix ?? testRedisPrefix(),

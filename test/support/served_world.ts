@@ -27,7 +27,7 @@ export interface ServedWorld {
 /** Starts the processes; `label` names the temporary directory and the Redis prefix; `env` adds settings to every process. */
 export async function startServedWorld(label: string, options: { env?: Record<string, string> } = {}): Promise<ServedWorld> {
   const dir = await mkdtemp(join(tmpdir(), `tl-${label}-`));
-  const database = postgresMode ? await createTestDatabase("postgres") : undefined;
+  const database = postgresMode ? await createTestDatabase("postgres", { migrated: true }) : undefined;
   // Embedded, the process starts on a migrated copy (a fresh directory's first open is seconds more).
   if (!database) await migratedDataDir(join(dir, "data"));
   const prefix = `tl:${label}:${randomBytes(3).toString("hex")}:`;

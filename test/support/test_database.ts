@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import postgres from "postgres";
 import { openDatabase } from "../../adapters/postgres/open_database.ts";
 import type { Database } from "../../adapters/postgres/open_database.ts";
+import { migratedPostgresTemplate } from "./postgres_template.ts";
 
 /** One test database; `open()` as often as needed, `drop()` once at the end. */
 export interface TestDatabase {
@@ -21,10 +22,15 @@ export interface TestDatabase {
 
 /**
  * Creates a test database. `mode` defaults to PostgreSQL when `DATABASE_URL` is set,
- * else embedded; pass `"embedded"` to run embedded cases even when it is set.
+ * else embedded; pass `"embedded"` to run embedded cases even when it is set. `migrated`
+ * (PostgreSQL) copies a database with every migration applied instead of starting empty:
+ * what an instance's start would do first, for the suites that do not test the migrations.
  */
-export async function createTestDatabase(mode: "postgres" | "embedded" = process.env.DATABASE_URL ? "postgres" : "embedded"): Promise<TestDatabase> {
-  return mode === "postgres" ? createPostgresDatabase() : createEmbeddedDatabase();
+export async function createTestDatabase(
+  mode: "postgres" | "embedded" = process.env.DATABASE_URL ? "postgres" : "embedded",
+  options: { migrated?: boolean } = {},
+): Promise<TestDatabase> {
+  return mode === "postgres" ? createPostgresDatabase(options.migrated ?? false) : createEmbeddedDatabase();
 }
 
 /** A random Redis key prefix, `tl:test:<random>:`, so test files never see each other's keys. */
@@ -32,13 +38,15 @@ export function testRedisPrefix(): string {
   return `tl:test:${randomBytes(6).toString("hex")}:`;
 }
 
-async function createPostgresDatabase(): Promise<TestDatabase> {
+async function createPostgresDatabase(migrated: boolean): Promise<TestDatabase> {
   const adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) throw new Error("DATABASE_URL is not set; cannot create a PostgreSQL test database");
   const name = `tl_test_${randomBytes(6).toString("hex")}`;
+  const template = migrated ? await migratedPostgresTemplate(adminUrl) : undefined;
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
   try {
-    await admin`create database ${admin(name)}`;
+    if (template) await admin`create database ${admin(name)} template ${admin(template)}`;
+    else await admin`create database ${admin(name)}`;
   } finally {
     await admin.end();
   }

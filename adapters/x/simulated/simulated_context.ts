@@ -14,7 +14,7 @@ export interface SimulatedContext {
   /** The pool, for opening transactions. */
   pool: Sql;
   clock: Clock;
-  /** Search indexes by UTC day. */
+  /** Search indexes by UTC day (shared with every network on the same world: shared_worlds.ts). */
   searchDays: BoundedCache<number, DayIndex>;
   /** Threadline accounts seen as network users (handles for texts that name them). */
   guests: Map<string, NetworkUser>;

@@ -17,7 +17,6 @@ import { publishThreadParts } from "../../../core/network/publish_thread_parts.t
 import type { SocialNetwork } from "../../../core/network/social_network.ts";
 import { publishArticle } from "./article_writes.ts";
 import { followersPage, followingPage } from "./audience_reads.ts";
-import { createBoundedCache } from "./bounded_cache.ts";
 import { simulatedDemoFixtures } from "./demo_fixtures.ts";
 import { directMessagesPage, sendDm } from "./direct_messages.ts";
 import { followerHistory } from "./follower_history.ts";
@@ -25,11 +24,11 @@ import { listMembersPage, listRecord, ownedListsPage, requirePublicList } from "
 import { peopleByIds, peopleByUsernames, profileOfPerson, type Person } from "./people.ts";
 import { quotesPage, readPost, readPosts, repliesPage, repostersPage } from "./post_reads.ts";
 import { deletePost, findPublished, publishPost, repost, undoRepost } from "./post_writes.ts";
-import type { DayIndex } from "./search_index.ts";
 import { searchPage } from "./search_reads.ts";
 import type { SimulatedContext } from "./simulated_context.ts";
 import { listPostsPage, mentionsPage, timelinePage } from "./timeline_reads.ts";
-import { createWorld, type World } from "./world.ts";
+import { sharedWorld } from "./shared_worlds.ts";
+import type { World } from "./world.ts";
 import { WORLD_VOCABULARY } from "./vocabulary_topics.ts";
 
 /** How to build the simulated network. */
@@ -55,11 +54,10 @@ export type SimulatedNetwork = SocialNetwork & { readonly world: World };
 export function createSimulatedNetwork(options: SimulatedNetworkOptions): SimulatedNetwork {
   const users = Math.min(8192, Math.max(1, Math.floor(options.users ?? DEFAULT_WORLD_USERS)));
   const ctx: SimulatedContext = {
-    world: createWorld(options.seed >>> 0, users),
+    ...sharedWorld(options.seed >>> 0, users),
     sql: options.sql,
     pool: options.sql,
     clock: options.clock,
-    searchDays: createBoundedCache<number, DayIndex>(12),
     guests: new Map(),
     searchWindowDays: options.searchWindowDays ?? 30,
   };
