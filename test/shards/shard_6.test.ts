@@ -1,3 +1,0 @@
-import { describeShard } from "../support/shards.ts";
-
-describeShard(import.meta.url);
