@@ -17,6 +17,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { coreFolderOf, graphReport, importEdges, sourceFiles, withoutComments } from "./support/import_graph.ts";
+import { dealFiles, shardFiles, testFiles } from "./support/shards.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
@@ -286,5 +287,14 @@ describe("jobs and events live with their areas (STYLE.md: an area owns its job 
       importsOf(inFolder("jobs")).filter((edge) => inFolder("adapters")(edge.to)),
       [],
     );
+  });
+});
+
+describe("the suites' shards (test/support/shards.ts)", () => {
+  test("every test file runs in exactly one shard, and every shard has files", () => {
+    const shards = dealFiles(testFiles(), shardFiles().length);
+    assert.ok(shards.length >= 2, `expected several shard files in test/shards/, found ${shards.length}`);
+    assert.deepEqual(shards.flat().sort(), testFiles());
+    for (const [index, files] of shards.entries()) assert.ok(files.length > 0, `shard ${index + 1} got no file`);
   });
 });

@@ -1,0 +1,3 @@
+import { describeShard } from "../support/shards.ts";
+
+describeShard(import.meta.url);
