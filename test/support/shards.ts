@@ -10,7 +10,8 @@
  * `npm test` runs `test/shards/shard_*.test.ts`; each calls `describeShard(import.meta.url)`.
  * The files are dealt to the shards by weight (longest first, onto the lightest shard), so
  * a new test file joins a shard by itself, and adding a shard file rebalances them all. A
- * single file still runs alone: `node --import tsx --test test/<name>.test.ts`.
+ * single file still runs alone: `node --no-wasm-code-gc --import tsx --test test/<name>.test.ts`
+ * (docs/operations.md "Scripts": why the test processes run without V8's wasm code GC).
  */
 import { readdirSync } from "node:fs";
 import { basename } from "node:path";
