@@ -19,9 +19,10 @@ export const contentRouter = router({
         summary: "List the account's published posts with their counters",
         description:
           "`type=posts` (default) lists originals, quotes and thread continuations; `replies` answers to other accounts; `all` " +
-          `both plus reposts (Versioning 4). Newest first, or \`sort=likes\` / \`impressions\`. ${SYNCED} Page 1 of the newest-first ` +
-          "list without `since`/`until` also carries the posts and thread parts Threadline published in the last 4 hours that the sync has " +
-          "not read yet, with `metrics_pending: true` and zero counters, so it may hold a few more than `limit`.",
+          `both plus reposts (Versioning 4). Newest first, or \`sort=likes\` / \`impressions\`. ${SYNCED} The newest-first ` +
+          "list without `since`/`until` starts with the posts and thread parts Threadline published in the last 4 hours that the sync has " +
+          "not read yet (`metrics_pending: true`, zero counters, newest first), then the synced posts; `limit` bounds every page and the " +
+          "pages walk that one list, so a synced post the pending ones displace opens the next page.",
       },
     })
     .input(listOwnPostsInput)

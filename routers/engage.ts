@@ -169,7 +169,8 @@ export const engageRouter = router({
         summary: "Draft a reply in the account's voice",
         description:
           "Exactly one of `post_id` (read live: one unit of the daily live allowance, none when the post was looked up in the last " +
-          "15 minutes) or `post` (the wording, with optional `author_name` and `author_handle`: no allowance). Optional `thoughts` " +
+          "15 minutes) or `post` (the wording, with optional `author_name` and `author_handle` beside it, or as the object `{ text, author_name, " +
+          "author_handle }` the real service's CLI sends: no allowance). Optional `thoughts` " +
           "(up to 2,000 characters) steer it; `tone` one of engaging (default), humorous, creative, sarcastic, inspirational, " +
           "concise. Written in the account's voice; returns text only: nothing is posted (rule 7). Metered credits, typically 2, " +
           "with the `X-Credits-*` headers, refunded in full when the model fails before output. `meta.live_lookups` says whether " +

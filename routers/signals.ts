@@ -44,13 +44,13 @@ export const signalsRouter = router({
         summary: "List the account's signal agents",
         description:
           "Newest first, each with its signals (ids for removal), `keywords` (its keyword_watch queries), `lead_count`, " +
-          "`deposited_count`, `destination_list_id` and run times. Not paginated: the plan caps the number of agents.",
+          "`deposited_count`, `destination_list_id` and run times, paged by `limit` (default 50) and `page` like every list.",
       },
     })
     .input(listAgentsInput)
     .use(inAccount)
-    .output(z.object({ data: z.array(signalAgent) }))
-    .query(({ ctx }) => listAgents(ctx)),
+    .output(listOf(signalAgent))
+    .query(({ ctx, input }) => listAgents(ctx, input)),
 
   createAgent: keyProcedure
     .meta({

@@ -427,7 +427,24 @@ describe("the content sync on a hand-built timeline", () => {
             Object.values(item.metrics).every((value) => value === 0) && item.synced_at === null && item.scheduled_post_id === Number(scheduled.id),
         ),
       );
-      assert.equal(first.body.data.length, 4, "page 1 may hold more than limit");
+      assert.equal(first.body.data.length, 2, "limit is a maximum: the two pending parts fill page 1");
+      assert.equal(first.body.pagination.has_more, true);
+      // The pages walk one list: the pending parts, then every synced post once, in order.
+      const synced = await transport.request("GET", "/v1/posts?limit=100&sort=likes", { key });
+      const walked: string[] = [];
+      for (let page = 1; page <= 50; page++) {
+        const answer = await transport.request("GET", `/v1/posts?limit=3&page=${page}`, { key });
+        assert.equal(answer.status, 200);
+        assert.ok(answer.body.data.length <= 3, `page ${page} holds ${answer.body.data.length}`);
+        walked.push(...answer.body.data.map((item: { id: string }) => item.id));
+        if (!answer.body.pagination.has_more) break;
+      }
+      assert.deepEqual(walked.slice(0, 2), ["990002", "990001"]);
+      assert.deepEqual(
+        [...walked.slice(2)].sort(),
+        synced.body.data.map((item: { id: string }) => item.id).sort(),
+        "every synced post once, none lost to the pending ones",
+      );
       for (const path of [
         "/v1/posts?limit=2&page=2",
         `/v1/posts?since=${new Date(Date.now() - 86_400_000).toISOString()}`,

@@ -115,6 +115,9 @@ describeMatrix(({ index, name }) => {
       const capped = await call("PATCH", `/v1/context/products/${encodeURIComponent(site(7))}`, { name: "Sixth" });
       assert.equal(capped.status, 400);
       assert.equal(capped.body.error.code, "invalid_parameter");
+      const bare = await call("PUT", "/v1/context/products", { products: [{ url: `example${index}-30.test/product#top`, name: "Bare" }] });
+      assert.equal(bare.status, 200, JSON.stringify(bare.body));
+      assert.equal(bare.body.data[0].url, `https://example${index}-30.test/product`, "a bare domain means https; the fragment is dropped");
       const emptied = await call("PUT", "/v1/context/products", { products: [] });
       assert.deepEqual(emptied.body.data, []);
     });

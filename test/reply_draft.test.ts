@@ -45,6 +45,10 @@ describeMatrix(({ index, name }) => {
       assert.equal(answer.headers.get("x-credits-charged"), String(answer.body.meta.credits_charged));
       assert.match(answer.headers.get("x-credits-remaining") ?? "", /^\d+$/);
       assert.equal(await liveLookupsUsed(harness), used, "Limits 8: wording spends no live lookup");
+      // The real service's CLI sends the wording and its author as one object.
+      const cli = await send({ post: { text: POST, author_name: "Sam", author_handle: "sam_saas" }, tone: "concise" });
+      assert.equal(cli.status, 200, JSON.stringify(cli.body));
+      assert.deepEqual([cli.body.data.tone, cli.body.data.post_id, cli.body.meta.live_lookups], ["concise", null, 0]);
     });
 
     test("post_id reads the post live for one unit of the daily allowance; a repeat within 15 minutes is free", async () => {
@@ -74,6 +78,11 @@ describeMatrix(({ index, name }) => {
         { post: POST, author_handle: "not a handle" },
         { post: "" },
         { post_id: "abc" },
+        { post: 7 },
+        { post: { author_name: "Sam" } },
+        { post: { text: POST, author_handle: "not a handle" } },
+        { post: { text: POST, likes: 3 } },
+        { post: { text: POST }, author_handle: "sam_saas" },
       ];
       for (const body of bad) {
         const answer = await send(body);
@@ -121,6 +130,15 @@ describe("reply draft with the model failing", () => {
     assert.match(prompt, /Sarcastic/);
     assert.match(prompt, /ask about signups/);
     assert.match(prompt, /@sam_saas/);
+    fake.script({ kind: "chat", text: "Bold move." });
+    const fromCli = await transports(remote)[0].request("POST", "/v1/engage/reply-draft", {
+      key: remote.world.keys.write,
+      body: { post: { text: POST, author_name: "Sam Saas", author_handle: "@founder_sam" } },
+    });
+    assert.equal(fromCli.status, 200, JSON.stringify(fromCli.body));
+    const cliPrompt = JSON.stringify(fake.requests.at(-1)?.body);
+    assert.match(cliPrompt, /@founder_sam/, "the author inside post reaches the model");
+    assert.match(cliPrompt, /Sam Saas/);
     fake.script({ kind: "status", status: 500 }, { kind: "status", status: 500 }, { kind: "status", status: 500 });
     const broken = await transports(remote)[1].request("POST", "/v1/engage/reply-draft", { key: remote.world.keys.write, body: { post: POST } });
     expectError(broken, 502, "upstream_error");

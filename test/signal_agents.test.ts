@@ -84,6 +84,20 @@ describeMatrix(({ index, name }) => {
       assert.deepEqual(shown.signals, agent.signals);
       assert.equal(shown.destination_list_id, list.id);
       assert.equal(listed.body.data[0].id, agent.id, "newest first");
+      assert.deepEqual(listed.body.pagination, { page: 1, limit: 50, has_more: false }, "a list answers its pagination (spec rule 4)");
+      const walked: number[] = [];
+      for (let page = 1; page <= 20; page++) {
+        const one = await send("GET", `/v1/signals/agents?limit=1&page=${String(page)}`);
+        assert.equal(one.status, 200);
+        assert.deepEqual(one.body.pagination, { page, limit: 1, has_more: page < listed.body.data.length });
+        walked.push(...one.body.data.map((item: any) => item.id));
+        if (!one.body.pagination.has_more) break;
+      }
+      assert.deepEqual(
+        walked,
+        listed.body.data.map((item: any) => item.id),
+        "pages of one walk the same list",
+      );
       await send("DELETE", `/v1/signals/agents/${agent.id}`);
     });
 

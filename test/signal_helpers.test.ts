@@ -218,7 +218,7 @@ describe("POST /v1/signals/icp/expand-from-url", () => {
     harness = await startHarness({ config: { outboundAllowHosts: "127.0.0.1", clock } });
   });
   after(() => harness.close());
-  // Every case of the write key counts towards its 10 calls in 10 minutes: 7 here, the rate test uses another owner.
+  // Every case of the write key counts towards its 10 calls in 10 minutes: 8 here, the rate test uses another owner.
   const post = (body: unknown, key = harness.world.keys.write, transport = 1) => transports(harness)[transport].request("POST", FROM_URL, { key, body });
 
   test("reads the page and answers an ICP drawn from it, its rubric and 2 or 3 keyword ideas, free", async () => {
@@ -254,8 +254,15 @@ describe("POST /v1/signals/icp/expand-from-url", () => {
     assert.equal(refused.body.error.code, "url_not_allowed");
   });
 
+  test("a bare domain is the https page the user means (the real CLI's own example: --url superx.so)", async () => {
+    const answer = await post({ url: "shop.example/churn" });
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    assert.equal(answer.body.data.url, "https://shop.example/churn");
+    assert.equal(answer.body.data.keywords[0], "churn");
+  });
+
   test("a value that is not an http(s) URL answers 400 invalid_parameter naming url (no call counted)", async () => {
-    for (const url of ["not a url", "ftp://example.com/x", "", 7]) assertInvalid(await post({ url }), "url");
+    for (const url of ["not a url", "ftp://example.com/x", "", 7, "localhost", "superx", "-bad-.example"]) assertInvalid(await post({ url }), "url");
     assertInvalid(await post({}), "url");
   });
 

@@ -1,25 +1,13 @@
 /** Products in an account's context (supplement: Context products; spec: numeric `id`). */
 import { z } from "zod";
 import { accountSelection, integerId } from "../schema.ts";
+import { webPageUrl } from "../web_page_url.ts";
 
 /** Active products an account may have (supplement: "max 5"). */
 export const MAX_PRODUCTS = 5;
 
-/** A product page address: http(s), kept without its fragment so one page is one product. */
-export const productUrl = z
-  .string()
-  .max(2048, "must be at most 2048 characters")
-  .transform((value, ctx) => {
-    try {
-      const url = new URL(value.trim());
-      if (url.protocol !== "https:" && url.protocol !== "http:") throw new Error("protocol");
-      url.hash = "";
-      return url.href;
-    } catch {
-      ctx.addIssue({ code: "custom", message: "must be an http(s) URL" });
-      return z.NEVER;
-    }
-  });
+/** A product page address (core/web_page_url.ts: a bare domain means https), kept without its fragment so one page is one product. */
+export const productUrl = webPageUrl(2048).transform((href) => href.replace(/#.*$/, ""));
 
 const field = (max: number) => z.string().max(max, `must be at most ${max} characters`).nullable().optional();
 

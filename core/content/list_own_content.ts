@@ -28,20 +28,26 @@ const CATEGORIES: Record<ListOwnPostsInput["type"], OwnPostCategory[]> = {
 export const PENDING_HOURS = 4;
 
 /**
- * The account's posts, replies or both, with their counters. Page 1 of the newest-first list
- * of posts (no `since`/`until`) also carries the parts Threadline published in the last 4
- * hours that the sync has not stored yet, with `metrics_pending: true`, so it may hold a few
- * more than `limit` (the supplement's rule for `GET /v1/replies`, applied to what this server
- * publishes: posts and thread parts).
+ * The account's posts, replies or both, with their counters. The newest-first list of posts
+ * (no `since`/`until`) starts with the parts Threadline published in the last 4 hours that
+ * the sync has not stored yet (`metrics_pending: true`, newest first: the sync stores a part
+ * on its next run, so nothing it stored is newer), then the synced posts. `limit` bounds
+ * every page, and paging walks that one list, so a synced post a pending part displaced from
+ * page 1 opens page 2 (the supplement's real service adds them on top of page 1; a limit is a
+ * maximum here).
  */
 export async function listOwnPosts(ctx: AccountContext, input: ListOwnPostsInput) {
   const window = windowOf(input);
   const { sql, clock } = ctx.services;
-  const rows = await listOwnPostRows(sql, ctx.account.id, CATEGORIES[input.type], input.sort, window);
-  const data = rows.slice(0, input.limit).map(ownPostOf);
-  const merges = input.page === 1 && input.sort === "posted_at" && !input.since && !input.until && input.type !== "replies";
+  const merges = input.sort === "posted_at" && !input.since && !input.until && input.type !== "replies";
   const pending = merges ? (await pendingPublishedParts(sql, ctx.account.id, new Date(clock.now() - PENDING_HOURS * HOUR_MS))).map(pendingPostOf) : [];
-  return { data: [...pending, ...data], pagination: pageInfo(input.page, input.limit, undefined, rows.length) };
+  const pendingOnPage = pending.slice(window.skip, window.skip + input.limit);
+  const syncedOnPage = input.limit - pendingOnPage.length;
+  const skip = Math.max(0, window.skip - pending.length);
+  const rows = await listOwnPostRows(sql, ctx.account.id, CATEGORIES[input.type], input.sort, { ...window, skip, take: syncedOnPage + 1 });
+  const data = [...pendingOnPage, ...rows.slice(0, syncedOnPage).map(ownPostOf)];
+  const more = rows.length > syncedOnPage || pending.length > window.skip + input.limit;
+  return { data, pagination: pageInfo(input.page, input.limit, undefined, more ? input.limit + 1 : data.length) };
 }
 
 /** Replies the account sent to other accounts, newest first. */

@@ -15,7 +15,7 @@ import { profilesOf } from "../network/profiles_of.ts";
 import { toXPost, type xPost } from "../lookups/lookup_records.ts";
 import { writingContext } from "../tools/writing_context.ts";
 import { runModel } from "../tools/run_model.ts";
-import type { DraftReplyInput, REPLY_TONES } from "./reply_draft_schema.ts";
+import { type DraftReplyInput, postWording, type REPLY_TONES } from "./reply_draft_schema.ts";
 import type { z } from "zod";
 
 /** What a tone asks of the model: one instruction clause each, in words the local engine follows too. */
@@ -31,9 +31,10 @@ const TONE_NOTES: Record<(typeof REPLY_TONES)[number], string> = {
 /** Drafts a reply; answers the text and, for `post_id`, whether the live allowance was spent. */
 export async function draftReply(ctx: AccountContext, input: DraftReplyInput) {
   const target = input.post_id !== undefined ? await livePost(ctx, input.post_id) : undefined;
-  const post = target ? target.post.text : (input.post as string);
-  const handle = target ? target.post.author?.username : input.author_handle;
-  const authorName = target ? target.post.author?.name : input.author_name;
+  const wording = postWording(input);
+  const post = target ? target.post.text : (wording?.text ?? "");
+  const handle = target ? target.post.author?.username : wording?.authorHandle;
+  const authorName = target ? target.post.author?.name : wording?.authorName;
   const { voice, rules } = await writingContext(ctx, { ownPosts: true });
   // The tone names a transform every engine follows (the local engine knows each word).
   const result = await runModel(ctx, {

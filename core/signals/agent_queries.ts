@@ -52,9 +52,10 @@ const AGENT_COLUMNS = (sql: Queryable) => sql`
   (select count(*) from signal_leads l where l.agent_id = a.id and l.deposited)::int as deposited_count`;
 
 /** The account's agents, newest first. */
-export async function agentsOf(sql: Queryable, accountId: string): Promise<AgentRow[]> {
+export async function agentsOf(sql: Queryable, accountId: string, page: { take: number; skip: number }): Promise<AgentRow[]> {
   return sql<AgentRow[]>`
-    select ${AGENT_COLUMNS(sql)} from signal_agents a where a.account_id = ${accountId} order by a.created_at desc, a.id desc`;
+    select ${AGENT_COLUMNS(sql)} from signal_agents a where a.account_id = ${accountId} order by a.created_at desc, a.id desc
+     limit ${page.take} offset ${page.skip}`;
 }
 
 /** One agent by id, or undefined. */

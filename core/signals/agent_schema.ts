@@ -91,7 +91,8 @@ export const listLeadsInput = z
 export type ListLeadsInput = z.infer<typeof listLeadsInput>;
 
 /** `GET /v1/signals/agents`: only the account (not paginated: the plan caps the agents). */
-export const listAgentsInput = z.object({ ...accountSelection }).prefault({});
+export const listAgentsInput = z.object({ ...accountSelection, ...paginationInput(50) }).prefault({});
+export type ListAgentsInput = z.infer<typeof listAgentsInput>;
 
 const agentStatus = z.enum(["active", "paused"], { error: "must be active or paused" });
 

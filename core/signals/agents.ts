@@ -7,10 +7,11 @@
 import type { AccountContext, KeyContext } from "../context.ts";
 import type { Queryable } from "../db/sql.ts";
 import { ApiError } from "../errors.ts";
+import { pageInfo } from "../schema.ts";
 import { chargeExtraUnits } from "../limits/extra_units.ts";
 import { insertList, listById, lockList } from "../contact_lists/contact_lists_queries.ts";
 import { listNotFound } from "../contact_lists/list_access.ts";
-import type { AgentByIdInput, CreateAgentInput, UpdateAgentInput } from "./agent_schema.ts";
+import type { AgentByIdInput, CreateAgentInput, ListAgentsInput, UpdateAgentInput } from "./agent_schema.ts";
 import {
   type AgentChanges,
   type AgentRow,
@@ -35,10 +36,10 @@ import { suggestKeywords } from "./icp_helpers.ts";
 /** Keywords suggested from the ICP when the create names none (spec: "1 to 3 auto-suggested"). */
 const MAX_SUGGESTED = 3;
 
-/** The account's agents, newest first, each with its signals and lead counts. */
-export async function listAgents(ctx: AccountContext) {
-  const rows = await agentsOf(ctx.services.sql, ctx.account.id);
-  return { data: await withSignals(ctx.services.sql, rows) };
+/** The account's agents, newest first, each with its signals and lead counts, a page at a time (spec rule 4). */
+export async function listAgents(ctx: AccountContext, input: ListAgentsInput) {
+  const rows = await agentsOf(ctx.services.sql, ctx.account.id, { take: input.limit + 1, skip: (input.page - 1) * input.limit });
+  return { data: await withSignals(ctx.services.sql, rows.slice(0, input.limit)), pagination: pageInfo(input.page, input.limit, undefined, rows.length) };
 }
 
 /**

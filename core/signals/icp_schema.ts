@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { accountSelection } from "../schema.ts";
+import { webPageUrl } from "../web_page_url.ts";
 import { icpDescription } from "./signal_schema.ts";
 import { hasSearchableWord } from "./icp_phrases.ts";
 
@@ -25,13 +26,14 @@ export const helperIcp = icpDescription
   .meta({ description: "Your ideal customer in words, 3 to 500 characters", example: "B2B SaaS founders struggling with churn" });
 
 /**
- * A page to draw an ICP from: an http(s) URL of at most 2048 characters, like a product
- * page's; the outbound guard then decides what may be read (https, public addresses).
+ * A page to draw an ICP from: an http(s) URL or a bare domain (core/web_page_url.ts) of at
+ * most 2048 characters, like a product page's; the outbound guard then decides what may be
+ * read (https, public addresses).
  */
-export const icpPageUrl = z
-  .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
-  .max(2048, "must be at most 2048 characters")
-  .meta({ description: "The page to read: a product or landing page on a public https address", example: "https://example.com/pricing" });
+export const icpPageUrl = webPageUrl(2048).meta({
+  description: "The page to read: a product or landing page on a public https address; a bare domain (`example.com`) means https",
+  example: "https://example.com/pricing",
+});
 
 /** One scored criterion. */
 export const rubricCriterion = z.object({
