@@ -245,6 +245,7 @@ describe("outreach drafts: generic, long and refused (local engine)", () => {
     assert.equal(answer.status, 503);
     assert.equal(answer.body.error.code, "upstream_unavailable");
     assert.match(answer.body.error.message, /AI_BASE_URL/);
+    assert.deepEqual([answer.body.error.retryable, answer.body.error.capability], [false, "instructions"]);
     assert.equal(answer.headers.get("x-credits-charged"), "0");
     assert.equal(await capUsed(harness), used);
   });

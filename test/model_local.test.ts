@@ -63,6 +63,7 @@ describe("local rephrase: every type", () => {
         assert.equal(api?.status, 503);
         assert.equal(api?.code, "upstream_unavailable");
         assert.equal(api?.headers["Retry-After"], undefined);
+        assert.deepEqual(api?.extra, { retryable: false, capability: "translate", requires: "AI_BASE_URL and AI_MODEL" });
         return true;
       },
     );

@@ -115,6 +115,7 @@ describe("reply draft with the model failing", () => {
   test("an unreachable model is 503 upstream_unavailable and keeps no credits", async () => {
     const answer = await transports(failing)[1].request("POST", "/v1/engage/reply-draft", { key: failing.world.keys.write, body: { post: POST } });
     expectError(answer, 503, "upstream_unavailable");
+    assert.equal(answer.body.error.retryable, undefined, "an outage is safe to retry: no retryable: false");
     assert.equal(answer.headers.get("x-credits-charged"), "0");
   });
 

@@ -26,6 +26,12 @@ describeMatrix(({ name, transport }) => {
           assert.equal(answer.status, 503, type);
           assert.equal(answer.body.error.code, "upstream_unavailable");
           assert.match(answer.body.error.message, /AI_BASE_URL/);
+          assert.deepEqual(
+            [answer.body.error.retryable, answer.body.error.capability, answer.body.error.requires],
+            [false, "translate", "AI_BASE_URL and AI_MODEL"],
+            "the envelope tells a program that retrying cannot help",
+          );
+          assert.equal(answer.headers.get("retry-after"), null);
           assert.equal(answer.headers.get("x-credits-charged"), "0", "refunded in full");
           continue;
         }

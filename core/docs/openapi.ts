@@ -59,6 +59,8 @@ export function errorCodesOf(operation: RestOperation): ErrorCode[] {
   if (operation.meta.editorRestricted) codes.push("editor_restricted");
   if (operation.meta.idempotent) codes.push("invalid_parameter", "idempotency_key_reuse", "idempotency_in_flight");
   if (operation.meta.credits && operation.meta.credits !== "free") codes.push("ai_credits_exhausted");
+  // Every AI endpoint: the model may be unreachable, or lack what the request needs (`retryable: false`).
+  if (operation.meta.credits) codes.push("upstream_unavailable");
   for (const code of operation.meta.errors ?? []) codes.push(code);
   return [...new Set(codes)];
 }
@@ -70,6 +72,13 @@ const errorEnvelope = z
         code: z.string().meta({ description: "Stable machine-readable code; branch on this" }),
         message: z.string().meta({ description: "Human-readable; may be reworded" }),
         retry_after: z.number().int().optional().meta({ description: "Seconds; rate-limit errors" }),
+        retryable: z.literal(false).optional().meta({
+          description:
+            "Present on a `503 upstream_unavailable` that retrying cannot fix: the configured model lacks `capability` " +
+            "(the local engine cannot translate or follow free-form instructions; covers need an image model). Configure what `requires` names.",
+        }),
+        capability: z.string().optional().meta({ description: "With `retryable: false`: what the model lacks (`translate`, `instructions`, `image`)" }),
+        requires: z.string().optional().meta({ description: "With `retryable: false`: the configuration that provides it, e.g. `AI_BASE_URL and AI_MODEL`" }),
       })
       .catchall(z.unknown()),
   })

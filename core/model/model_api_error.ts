@@ -15,8 +15,11 @@
  *   is valid by the spec (`translate` is one of the 13 types), so a 4xx would blame the
  *   client; what is missing is a server-side dependency, which the spec answers with 503
  *   (its own precedent: `503 media_not_configured` for storage that is not configured).
- *   The message names the model to configure, and no `Retry-After` is sent because
- *   waiting does not help.
+ *   The message names the model to configure, no `Retry-After` is sent because waiting
+ *   does not help, and the envelope says so for programs: `retryable: false`, with the
+ *   missing `capability` and the configuration it `requires`. The code stays the one the
+ *   operating contract fixes for the local engine's refusals (docs/architecture.md).
+ *   A 503 upstream_unavailable without `retryable: false` is a real outage, safe to retry.
  */
 import { ApiError, retryableError } from "../errors.ts";
 import { ModelCapabilityError, ModelError, ModelFailedError, ModelTimeoutError, ModelUnavailableError } from "./model_errors.ts";
@@ -39,7 +42,9 @@ export function modelApiError(error: unknown, options: { failedCode?: ModelFaile
     return new ApiError("upstream_unavailable", error.message);
   }
   if (error instanceof ModelTimeoutError) return new ApiError("upstream_timeout", error.message);
-  if (error instanceof ModelCapabilityError) return new ApiError("upstream_unavailable", error.message);
+  if (error instanceof ModelCapabilityError) {
+    return new ApiError("upstream_unavailable", error.message, { retryable: false, capability: error.capability, requires: error.requires });
+  }
   if (error instanceof ModelFailedError) return new ApiError(options.failedCode ?? "upstream_error", error.message);
   return new ApiError(options.failedCode ?? "upstream_error", error.message);
 }
