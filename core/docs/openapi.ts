@@ -72,11 +72,14 @@ const errorEnvelope = z
         code: z.string().meta({ description: "Stable machine-readable code; branch on this" }),
         message: z.string().meta({ description: "Human-readable; may be reworded" }),
         retry_after: z.number().int().optional().meta({ description: "Seconds; rate-limit errors" }),
-        retryable: z.literal(false).optional().meta({
-          description:
-            "Present on a `503 upstream_unavailable` that retrying cannot fix: the configured model lacks `capability` " +
-            "(the local engine cannot translate or follow free-form instructions; covers need an image model). Configure what `requires` names.",
-        }),
+        retryable: z
+          .literal(false)
+          .optional()
+          .meta({
+            description:
+              "Present on a `503 upstream_unavailable` that retrying cannot fix: the configured model lacks `capability` " +
+              "(the local engine cannot translate or follow free-form instructions; covers need an image model). Configure what `requires` names.",
+          }),
         capability: z.string().optional().meta({ description: "With `retryable: false`: what the model lacks (`translate`, `instructions`, `image`)" }),
         requires: z.string().optional().meta({ description: "With `retryable: false`: the configuration that provides it, e.g. `AI_BASE_URL and AI_MODEL`" }),
       })
