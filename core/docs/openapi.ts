@@ -78,7 +78,7 @@ const errorEnvelope = z
           .meta({
             description:
               "Present on a `503 upstream_unavailable` that retrying cannot fix: the configured model lacks `capability` " +
-              "(the local engine cannot translate or follow free-form instructions; covers need an image model). Configure what `requires` names.",
+              "(the local engine cannot translate or follow free-form instructions). Configure what `requires` names.",
           }),
         capability: z.string().optional().meta({ description: "With `retryable: false`: what the model lacks (`translate`, `instructions`, `image`)" }),
         requires: z.string().optional().meta({ description: "With `retryable: false`: the configuration that provides it, e.g. `AI_BASE_URL and AI_MODEL`" }),
