@@ -16,6 +16,7 @@ import type { SimulatedNetwork } from "../adapters/x/simulated/simulated_network
 import { dispatchAutoDms } from "../core/dm/auto_dm_engagers.ts";
 import { sendDueMessages } from "../core/dm/dm_sender.ts";
 import { PLANS } from "../core/plans/plans.ts";
+import { HOUR_MS } from "../core/time/durations.ts";
 
 let harness: Harness;
 let people: ReturnType<typeof dmPeople>;
@@ -38,26 +39,46 @@ describeMatrix(({ index, name }) => {
     test("attached on create with its defaults, shown without its text; PATCH changes it; null removes it", async () => {
       const created = await send("POST", "/v1/scheduled-posts", { text: `Auto DM draft ${index}`, auto_dm: { message: SECRET } });
       assert.equal(created.status, 201, JSON.stringify(created.body));
-      assert.deepEqual(created.body.data.auto_dm, { attached: true, triggers: ["reply"], max: 100, enabled: true });
+      assert.deepEqual(created.body.data.auto_dm, { attached: true, triggers: ["reply"], max: 100, batch_mode: false, enabled: true });
       assert.equal(created.body.data.auto_dm_skipped, undefined);
       assert.ok(!JSON.stringify(created.body).includes("Thanks for the reply"), "the DM text is never returned");
       const id = created.body.data.id;
       const read = await send("GET", `/v1/scheduled-posts/${id}`);
-      assert.deepEqual(read.body.data.auto_dm, { attached: true, triggers: ["reply"], max: 100, enabled: true });
+      assert.deepEqual(read.body.data.auto_dm, { attached: true, triggers: ["reply"], max: 100, batch_mode: false, enabled: true });
       assert.ok(!JSON.stringify(read.body).includes("Thanks for the reply"));
       const patched = await send("PATCH", `/v1/scheduled-posts/${id}`, {
         auto_dm: { message: "Hi [name]", triggers: ["reply", "repost"], max: 5, enabled: false },
       });
       assert.equal(patched.status, 200, JSON.stringify(patched.body));
-      assert.deepEqual(patched.body.data.auto_dm, { attached: true, triggers: ["reply", "repost"], max: 5, enabled: false });
+      assert.deepEqual(patched.body.data.auto_dm, { attached: true, triggers: ["reply", "repost"], max: 5, batch_mode: false, enabled: false });
       // A PATCH without the key keeps it.
       assert.deepEqual((await send("PATCH", `/v1/scheduled-posts/${id}`, { title: "kept" })).body.data.auto_dm.max, 5);
       const removed = await send("PATCH", `/v1/scheduled-posts/${id}`, { auto_dm: null });
       assert.equal(removed.body.data.auto_dm, null);
     });
 
+    test("the real service's CLI body: triggers as { reply, repost } flags, max_dms, batch_mode", async () => {
+      const auto_dm = { message: SECRET, triggers: { reply: true, repost: true }, max_dms: 7, batch_mode: true };
+      const created = await send("POST", "/v1/scheduled-posts", { text: `Auto DM from the CLI ${index}`, auto_dm });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      assert.deepEqual(created.body.data.auto_dm, { attached: true, triggers: ["reply", "repost"], max: 7, batch_mode: true, enabled: true });
+      const repostOnly = await send("PATCH", `/v1/scheduled-posts/${created.body.data.id}`, {
+        auto_dm: { message: SECRET, triggers: { repost: true }, max: 7, max_dms: 7 },
+      });
+      assert.equal(repostOnly.status, 200, JSON.stringify(repostOnly.body));
+      assert.deepEqual(repostOnly.body.data.auto_dm, { attached: true, triggers: ["repost"], max: 7, batch_mode: false, enabled: true });
+    });
+
     test("bad auto_dm values are 400 invalid_parameter", async () => {
       for (const auto_dm of [
+        { message: "x", triggers: { reply: false, repost: false } },
+        { message: "x", triggers: {} },
+        { message: "x", triggers: { like: true } },
+        { message: "x", triggers: "reply" },
+        { message: "x", max: 5, max_dms: 6 },
+        { message: "x", max_dms: 0 },
+        { message: "x", batch_mode: "yes" },
+        { message: "x", max_people: 5 },
         { message: "" },
         { message: "x".repeat(1001) },
         { message: "x", triggers: [] },
@@ -147,5 +168,39 @@ describe("auto_dm slots and sending", () => {
     const read = await transports(harness)[0].request("GET", `/v1/dm/campaigns/${campaign.id}`, { key: harness.world.keys.write });
     assert.equal(read.body.data.source, "auto_dm");
     assert.equal(read.body.data.scheduled_post_id, Number(created.body.data.id));
+  });
+
+  test("in batch mode the people are queued together once an hour, the first batch an hour after sending", async () => {
+    const { sql } = harness.services;
+    const created = await transports(harness)[0].request("POST", "/v1/scheduled-posts", {
+      key: harness.world.keys.write,
+      body: { text: `Batched auto DM ${Date.now()}`, scheduled_for: "now", auto_dm: { message: "Thanks [first]", batch_mode: true } },
+      headers: { "Idempotency-Key": `auto-dm-batch-${Date.now()}` },
+    });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const postId = created.body.data.x_post_id as string;
+    const [first, second, third] = people.open(3);
+    await sim().publishPost({ authorId: first, text: "Nice", replyToId: postId });
+    await sim().publishPost({ authorId: second, text: "Agreed", replyToId: postId });
+    const clock = manualClock(Date.now());
+    const deps = { sql, network: sim(), clock };
+    const queuedFor = async () => {
+      const [row] = await sql<{ count: number }[]>`
+        select count(*)::int as count from dm_messages m join dm_campaigns c on c.id = m.campaign_id
+         where c.scheduled_post_id = ${Number(created.body.data.id)}`;
+      return row.count;
+    };
+    await dispatchAutoDms(deps);
+    assert.equal(await queuedFor(), 0, "nobody before the first hour");
+    clock.advance(HOUR_MS + 1_000);
+    await dispatchAutoDms(deps);
+    assert.equal(await queuedFor(), 2, "the first batch holds both repliers");
+    await sim().publishPost({ authorId: third, text: "Late to this", replyToId: postId });
+    clock.advance(10 * 60_000);
+    await dispatchAutoDms(deps);
+    assert.equal(await queuedFor(), 2, "the next batch waits for the hour");
+    clock.advance(HOUR_MS);
+    await dispatchAutoDms(deps);
+    assert.equal(await queuedFor(), 3);
   });
 });

@@ -34,8 +34,9 @@ export async function applyAutoDm(
     post_id: post.id,
     account_id: post.accountId,
     message: setting.message,
-    triggers: [...new Set(setting.triggers)],
+    triggers: setting.triggers,
     max: setting.max,
+    batch_mode: setting.batch_mode,
     enabled: setting.enabled,
   };
   const existing = await autoDmOfPost(tx, post.id);

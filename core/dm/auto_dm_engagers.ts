@@ -1,8 +1,9 @@
 /**
  * The engagement read of auto DMs (docs/areas.md "DM campaigns and auto DM": after the post is sent, people who
  * reply or repost are messaged through the same sender and limits, each person once per
- * post). Every few minutes, for each sent post with an auto DM on (for a week after it
- * went out), the post's direct replies and reposters are read through the network port and
+ * post). Every few minutes (a post in batch mode: once an hour, from an hour after it went
+ * out), for each sent post with an auto DM on (for a week after it went out), the post's
+ * direct replies and reposters are read through the network port and
  * the people not yet in the post's campaign, up to its `max` (and the plan's
  * `per_post_max`), earliest repliers first, are queued with the create's own rules
  * (core/dm/create_campaign.ts): the account itself is never messaged, the month and the
@@ -15,13 +16,17 @@ import type { Sql } from "../db/sql.ts";
 import { ApiError } from "../errors.ts";
 import { NetworkError } from "../network/network_errors.ts";
 import type { SocialNetwork } from "../network/social_network.ts";
-import { type AutoDmDueRow, recipientsOfCampaign, sentPostsWithAutoDm } from "./auto_dm_queries.ts";
+import { type AutoDmDueRow, markAutoDmRead, recipientsOfCampaign, sentPostsWithAutoDm } from "./auto_dm_queries.ts";
+import { AUTO_DM_READ_MINUTES } from "./auto_dm_schema.ts";
 import { enqueueCampaign } from "./create_campaign.ts";
 import { dmAllowanceOf } from "./dm_limits.ts";
-import { DAY_MS } from "../time/durations.ts";
+import { DAY_MS, HOUR_MS } from "../time/durations.ts";
 
 /** How often the engagement of sent posts is read for auto DMs. */
-export const DISPATCH_AUTO_DMS_EVERY_SECONDS = 300;
+export const DISPATCH_AUTO_DMS_EVERY_SECONDS = AUTO_DM_READ_MINUTES * 60;
+
+/** How far apart a post in batch mode has its engagers queued (the first batch this long after sending). */
+const BATCH_MS = HOUR_MS;
 
 /** How long after sending a post's engagement is still read. */
 const AUTO_DM_WINDOW_MS = 7 * DAY_MS;
@@ -40,9 +45,11 @@ export interface AutoDmDeps {
 export async function dispatchAutoDms(deps: AutoDmDeps): Promise<number> {
   const now = deps.clock.now();
   let queued = 0;
-  for (const post of await sentPostsWithAutoDm(deps.sql, new Date(now - AUTO_DM_WINDOW_MS), POSTS_PER_RUN)) {
+  const window = { since: new Date(now - AUTO_DM_WINDOW_MS), batchStart: new Date(now - BATCH_MS), limit: POSTS_PER_RUN };
+  for (const post of await sentPostsWithAutoDm(deps.sql, window)) {
     try {
       queued += await queueEngagers(deps, post, now);
+      await markAutoDmRead(deps.sql, post.post_id, new Date(now));
     } catch (error) {
       // One post's network failure or full allowance waits for the next run; others go on.
       if (!(error instanceof NetworkError || error instanceof ApiError)) throw error;

@@ -1,4 +1,4 @@
-/** SQL of scheduled posts' auto DMs (migration 0026, `dm_auto_settings`). */
+/** SQL of scheduled posts' auto DMs (migrations 0026 and 0032, `dm_auto_settings`). */
 import type { Queryable } from "../db/sql.ts";
 
 /** A row of `dm_auto_settings`. */
@@ -8,6 +8,7 @@ export interface AutoDmRow {
   message: string;
   triggers: ("reply" | "repost")[];
   max: number;
+  batch_mode: boolean;
   enabled: boolean;
   slot_month: Date;
 }
@@ -28,9 +29,10 @@ export async function countSlots(tx: Queryable, accountId: string, month: Date):
 /** Stores the post's auto DM (a new one, or a change keeping its slot month). */
 export async function upsertAutoDm(tx: Queryable, row: AutoDmRow): Promise<void> {
   await tx`
-    insert into dm_auto_settings (post_id, account_id, message, triggers, max, enabled, slot_month)
-    values (${row.post_id}, ${row.account_id}, ${row.message}, ${tx.array(row.triggers)}, ${row.max}, ${row.enabled}, ${row.slot_month})
-    on conflict (post_id) do update set message = excluded.message, triggers = excluded.triggers, max = excluded.max, enabled = excluded.enabled`;
+    insert into dm_auto_settings (post_id, account_id, message, triggers, max, batch_mode, enabled, slot_month)
+    values (${row.post_id}, ${row.account_id}, ${row.message}, ${tx.array(row.triggers)}, ${row.max}, ${row.batch_mode}, ${row.enabled}, ${row.slot_month})
+    on conflict (post_id) do update set message = excluded.message, triggers = excluded.triggers, max = excluded.max,
+                                        batch_mode = excluded.batch_mode, enabled = excluded.enabled`;
 }
 
 /** Removes the post's auto DM (its slot comes back). */
@@ -44,16 +46,25 @@ export interface AutoDmDueRow extends AutoDmRow {
   campaign_id: number | null;
 }
 
-/** Sent posts with an enabled auto DM, sent since `since`, at most `limit`. */
-export async function sentPostsWithAutoDm(sql: Queryable, since: Date, limit: number): Promise<AutoDmDueRow[]> {
+/**
+ * Sent posts with an enabled auto DM, sent since `since`, at most `limit`; a post in batch
+ * mode only once `batchStart` is past its sending and its last read.
+ */
+export async function sentPostsWithAutoDm(sql: Queryable, window: { since: Date; batchStart: Date; limit: number }): Promise<AutoDmDueRow[]> {
   return sql<AutoDmDueRow[]>`
     select d.*, p.x_post_ids[1] as first_post_id, c.id as campaign_id
       from dm_auto_settings d
       join scheduled_posts p on p.id = d.post_id
       left join dm_campaigns c on c.scheduled_post_id = d.post_id
-     where d.enabled and p.status = 'sent' and p.sent_at >= ${since} and p.x_post_ids is not null
+     where d.enabled and p.status = 'sent' and p.sent_at >= ${window.since} and p.x_post_ids is not null
+       and (not d.batch_mode or (p.sent_at <= ${window.batchStart} and (d.read_at is null or d.read_at <= ${window.batchStart})))
      order by p.sent_at desc
-     limit ${limit}`;
+     limit ${window.limit}`;
+}
+
+/** Notes that the post's engagement was read at `at`. */
+export async function markAutoDmRead(sql: Queryable, postId: number, at: Date): Promise<void> {
+  await sql`update dm_auto_settings set read_at = ${at} where post_id = ${postId}`;
 }
 
 /** The people a post's auto DM campaign already holds (any status). */

@@ -21,7 +21,9 @@ export function toScheduledPost(row: ScheduledPostRow, tags: ScheduledPost["tags
     auto_retweet: row.auto_retweet ? { after_hours: row.auto_retweet.after_hours, remove_after_hours: row.auto_retweet.remove_after_hours ?? null } : null,
     auto_delete: row.auto_delete ? { after_hours: row.auto_delete.after_hours, threshold: row.auto_delete.threshold ?? DEFAULT_AUTO_DELETE_THRESHOLD } : null,
     auto_plug: row.auto_plug ? { template_id: row.auto_plug.template_id, threshold: row.auto_plug.threshold } : null,
-    auto_dm: row.auto_dm ? { attached: true, triggers: row.auto_dm.triggers, max: row.auto_dm.max, enabled: row.auto_dm.enabled } : null,
+    auto_dm: row.auto_dm
+      ? { attached: true, triggers: row.auto_dm.triggers, max: row.auto_dm.max, batch_mode: row.auto_dm.batch_mode, enabled: row.auto_dm.enabled }
+      : null,
     super_followers_only: row.super_followers_only,
     posted_at: row.status === "sent" ? (row.sent_at?.toISOString() ?? null) : null,
     x_post_id: xPostIds[0] ?? null,

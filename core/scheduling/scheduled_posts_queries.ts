@@ -22,7 +22,7 @@ export interface ScheduledPostRow {
   auto_retweet: { after_hours: number; remove_after_hours?: number } | null;
   auto_delete: { after_hours: number; threshold?: number } | null;
   /** The auto DM attached (core/dm/auto_dm.ts), without its text. */
-  auto_dm: { triggers: ("reply" | "repost")[]; max: number; enabled: boolean } | null;
+  auto_dm: { triggers: ("reply" | "repost")[]; max: number; batch_mode: boolean; enabled: boolean } | null;
   auto_plug: { template_id: string; threshold: number } | null;
   super_followers_only: boolean;
   quota_period_start: Date | null;
@@ -99,7 +99,7 @@ const SELECT_POST = (sql: Queryable) => sql`
          p.auto_retweet, p.auto_delete, p.auto_plug, p.super_followers_only, p.quota_period_start, p.publish_version,
          p.error, p.sent_at, p.x_post_ids, p.auto_retweeted_at, p.auto_retweet_removed_at, p.auto_deleted_at,
          p.auto_plugged_at, p.auto_plug_post_id,
-         (select json_build_object('triggers', d.triggers, 'max', d.max, 'enabled', d.enabled)
+         (select json_build_object('triggers', d.triggers, 'max', d.max, 'batch_mode', d.batch_mode, 'enabled', d.enabled)
             from dm_auto_settings d where d.post_id = p.id) as auto_dm,
          p.created_at, p.updated_at
     from scheduled_posts p join accounts a on a.id = p.account_id`;

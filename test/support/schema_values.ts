@@ -175,9 +175,14 @@ export function withValue(document: Json, rootSchema: Json, base: unknown, path:
   for (let i = 0; i < path.length - 1; i++) {
     const key = path[i];
     schema = childSchema(document, schema, key);
-    if (node[key] === undefined || node[key] === null || typeof node[key] !== "object") {
-      node[key] = typeof path[i + 1] === "number" ? [] : (validInstance(document, schema, path.slice(0, i + 1).join(".")) ?? {});
-      if (typeof node[key] !== "object" || node[key] === null) node[key] = typeof path[i + 1] === "number" ? [] : {};
+    // The parent must be the kind the next key needs: an array for an index, an object for a
+    // name (a field that is either, like `auto_dm.triggers`, is built from the matching branch).
+    const wantArray = typeof path[i + 1] === "number";
+    const parent = node[key];
+    if (parent === undefined || parent === null || typeof parent !== "object" || Array.isArray(parent) !== wantArray) {
+      const branch = schema && !wantArray ? (objectBranch(document, schema) ?? schema) : schema;
+      node[key] = wantArray ? [] : (validInstance(document, branch, path.slice(0, i + 1).join(".")) ?? {});
+      if (typeof node[key] !== "object" || node[key] === null || Array.isArray(node[key])) node[key] = wantArray ? [] : {};
     }
     node = node[key];
   }

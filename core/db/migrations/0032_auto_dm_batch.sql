@@ -1,0 +1,5 @@
+-- Auto DM batch mode (core/dm/auto_dm_schema.ts `batch_mode`): a post in batch mode has its
+-- engagers queued together once an hour; `read_at` is when its engagement was last read.
+alter table dm_auto_settings
+  add column batch_mode boolean not null default false,
+  add column read_at timestamptz;
