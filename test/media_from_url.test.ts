@@ -174,6 +174,9 @@ describe("POST /v1/media/from-url and upload_media_from_url", () => {
         assert.equal(answer.status, 400, `${url}: ${JSON.stringify(answer.body)}`);
         assert.equal(answer.body.error.code, "url_not_allowed", url);
       }
+      // A name is refused without saying where it resolved: a tenant cannot map internal names.
+      const named = await post({ url: "https://localhost:1/dot.png" });
+      assert.doesNotMatch(named.body.error.message, /127\.0\.0\.1|::1/, named.body.error.message);
     });
 
     test(`url_not_allowed on a redirect to a private, metadata or loopback-named address (${name})`, async () => {

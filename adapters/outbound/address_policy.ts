@@ -7,7 +7,10 @@
 import { BlockList, isIP } from "node:net";
 import { UrlNotAllowedError } from "../../core/outbound/outbound.ts";
 
-const blocked = new BlockList();
+// Two lists: node's BlockList applies an IPv6 rule for IPv4-mapped addresses (`::ffff:0:0/96`)
+// to every IPv4 address too, so one shared list would refuse the whole public IPv4 internet.
+const blockedV4 = new BlockList();
+const blockedV6 = new BlockList();
 for (const [network, prefix] of [
   ["0.0.0.0", 8], // "this network"
   ["10.0.0.0", 8], // private
@@ -25,31 +28,41 @@ for (const [network, prefix] of [
   ["224.0.0.0", 4], // multicast
   ["240.0.0.0", 4], // reserved, broadcast
 ] as const) {
-  blocked.addSubnet(network, prefix, "ipv4");
+  blockedV4.addSubnet(network, prefix, "ipv4");
 }
 for (const [network, prefix] of [
-  ["::", 128], // unspecified
-  ["::1", 128], // loopback
+  ["::", 96], // unspecified, loopback and IPv4-compatible (deprecated, RFC 4291): any IPv4 inside
   ["::ffff:0:0", 96], // IPv4-mapped: never needed to reach a public host by name
+  ["::ffff:0:0:0", 96], // IPv4-translated (RFC 2765): embeds any IPv4
   ["64:ff9b::", 96], // NAT64: could translate to a private IPv4
   ["64:ff9b:1::", 48], // local NAT64
   ["100::", 64], // discard
   ["2001::", 23], // IETF protocol assignments (Teredo among them)
   ["2001:db8::", 32], // documentation
   ["2002::", 16], // 6to4: embeds any IPv4
+  ["3fff::", 20], // documentation (RFC 9637)
+  ["5f00::", 16], // segment routing (SRv6) SIDs (RFC 9602)
   ["fc00::", 7], // unique local
   ["fe80::", 10], // link-local
   ["fec0::", 10], // site-local (deprecated)
   ["ff00::", 8], // multicast
 ] as const) {
-  blocked.addSubnet(network, prefix, "ipv6");
+  blockedV6.addSubnet(network, prefix, "ipv6");
 }
+
+/**
+ * The one refusal of an address that is not public, whether the host was an IP literal or a
+ * name that resolved to one: it never names the address a name resolved to, so a tenant cannot
+ * map the operator's internal names by asking.
+ */
+export const NOT_PUBLIC = (host: string) =>
+  `"${host.slice(0, 100)}" is not a public address: only hosts on the public internet are fetched (https, no private, loopback, link-local or reserved addresses)`;
 
 /** True when `address` (an IP literal) is private, loopback, link-local, reserved or multicast. */
 export function isBlockedAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 0) return true;
-  return blocked.check(address, family === 6 ? "ipv6" : "ipv4");
+  return family === 6 ? blockedV6.check(address, "ipv6") : blockedV4.check(address, "ipv4");
 }
 
 /** The operator's allowed hosts: each `host` (any port) or `host:port`, lower-cased. */
@@ -74,7 +87,7 @@ export function checkUrl(url: URL, allowed: AllowedHosts): { operatorAllowed: bo
   if (url.username || url.password) throw new UrlNotAllowedError("URLs with embedded credentials are not fetched");
   const host = url.hostname.replace(/^\[|\]$/g, "");
   if (!operatorAllowed && isIP(host) && isBlockedAddress(host)) {
-    throw new UrlNotAllowedError(`"${url.hostname}" is a private, loopback, link-local, reserved or multicast address`);
+    throw new UrlNotAllowedError(NOT_PUBLIC(url.hostname));
   }
   return { operatorAllowed };
 }

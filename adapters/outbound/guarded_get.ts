@@ -12,7 +12,7 @@ import { request as httpsRequest } from "node:https";
 import type { LookupFunction } from "node:net";
 import { rootCertificates } from "node:tls";
 import { FetchFailedError, type Outbound, type OutboundRequest, UrlNotAllowedError } from "../../core/outbound/outbound.ts";
-import { allowedHosts, checkUrl, isBlockedAddress } from "./address_policy.ts";
+import { allowedHosts, checkUrl, isBlockedAddress, NOT_PUBLIC } from "./address_policy.ts";
 
 /** Redirects followed before `fetch_failed` (issue: "too many redirects (say 3)"). */
 export const MAX_REDIRECTS = 3;
@@ -81,7 +81,7 @@ export const guardedLookup: LookupFunction = (hostname, options, callback) => {
     if (error) return callback(error, "", 0);
     const refused = addresses.find(({ address }) => isBlockedAddress(address));
     if (refused) {
-      const reason = new UrlNotAllowedError(`"${hostname}" resolves to ${refused.address}, a private, loopback, link-local, reserved or multicast address`);
+      const reason = new UrlNotAllowedError(NOT_PUBLIC(hostname));
       return callback(reason as NodeJS.ErrnoException, "", 0);
     }
     if (addresses.length === 0) return callback(Object.assign(new Error(`"${hostname}" has no address`), { code: "ENOTFOUND" }), "", 0);
