@@ -91,6 +91,28 @@ export const ERROR_STATUS = {
   upstream_timeout: 504,
 } as const;
 
+/** Characters of anything an error message quotes back (`"..."`: a value, a path, an instruction). */
+export const MAX_QUOTED_CHARS = 100;
+
+/** Characters of a whole message, a backstop for text echoed without quotes. */
+const MAX_MESSAGE_CHARS = 500;
+
+/**
+ * `message` with each quoted run cut to {@link MAX_QUOTED_CHARS} and the whole to 500
+ * characters ("…" marks a cut). Every API error goes through here, so no field, route or
+ * model refusal can echo a 100,000-character value back (a slow, large answer to a bad request).
+ */
+export function boundedMessage(message: string): string {
+  const quoted = message.replace(/"([^"]*)"/g, (whole, inner: string) => (inner.length > MAX_QUOTED_CHARS ? `"${cut(inner, MAX_QUOTED_CHARS)}…"` : whole));
+  return quoted.length > MAX_MESSAGE_CHARS ? `${cut(quoted, MAX_MESSAGE_CHARS - 1)}…` : quoted;
+}
+
+/** The first `length` UTF-16 units of `text`, never ending inside a surrogate pair. */
+function cut(text: string, length: number): string {
+  const head = text.slice(0, length);
+  return /[\uD800-\uDBFF]$/.test(head) ? head.slice(0, -1) : head;
+}
+
 /** A machine-readable error code from the spec. */
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
@@ -108,7 +130,7 @@ export class ApiError extends Error {
   readonly headers: Record<string, string>;
 
   constructor(code: ErrorCode, message: string, extra: ErrorExtra = {}, headers: Record<string, string> = {}) {
-    super(message);
+    super(boundedMessage(message));
     this.name = "ApiError";
     this.code = code;
     this.status = ERROR_STATUS[code];

@@ -140,6 +140,30 @@ describeMatrix(({ name, transport }) => {
       assert.match(answer.body.error.message, /"name"/);
     });
 
+    test("a message quotes at most 100 characters of what was sent: a 3 KB path, a 100,000-character time zone, a long instruction", async () => {
+      const path = `/v1/${"p".repeat(3_000)}`;
+      const route = await call("GET", path);
+      assert.equal(route.status, 404);
+      assert.ok(route.body.error.message.length < 200, route.body.error.message);
+      assert.ok(route.body.error.message.includes(`"${path.slice(0, 100)}…"`), route.body.error.message);
+      const timezone = await transport(harness).request("PATCH", "/v1/queue-settings", {
+        key: harness.world.keys.write,
+        body: { timezone: "Z".repeat(100_000) },
+      });
+      assert.equal(timezone.status, 400);
+      assert.equal(timezone.body.error.code, "invalid_parameter");
+      assert.ok(JSON.stringify(timezone.body).length < 400, `${JSON.stringify(timezone.body).length} bytes`);
+      assert.match(timezone.body.error.message, /"timezone"/);
+      const instruction = `make it sound like ${"a pirate captain on a long voyage ".repeat(14)}`.slice(0, 500);
+      const refused = await transport(harness).request("POST", "/v1/tools/inline-edit", {
+        key: harness.world.keys.write,
+        body: { text: "We shipped the new dashboard today.", instruction },
+      });
+      assert.equal(refused.status, 503, JSON.stringify(refused.body));
+      assert.ok(!refused.body.error.message.includes(instruction.slice(0, 150)), refused.body.error.message);
+      assert.ok(refused.body.error.message.length <= 500);
+    });
+
     test("query booleans and JSON strings are not coerced into something else", async () => {
       const answer = await call("GET", "/v1/tags?limit=20abc");
       assert.equal(answer.status, 400);

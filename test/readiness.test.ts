@@ -46,6 +46,8 @@ async function startProxy(target: { host: string; port: number }) {
   };
 }
 
+const METRICS_TOKEN = "readiness-metrics-token";
+
 describe("readiness while PostgreSQL is unreachable", { skip }, () => {
   let database: TestDatabase;
   let proxy: Awaited<ReturnType<typeof startProxy>>;
@@ -56,7 +58,7 @@ describe("readiness while PostgreSQL is unreachable", { skip }, () => {
     proxy = await startProxy({ host: url.hostname, port: Number(url.port || 5432) });
     url.hostname = "127.0.0.1";
     url.port = String(proxy.port);
-    threadline = createThreadline({ databaseUrl: url.toString(), dataDir: null, logLevel: "silent" });
+    threadline = createThreadline({ databaseUrl: url.toString(), dataDir: null, logLevel: "silent", metricsToken: METRICS_TOKEN });
     await threadline.start();
   });
   after(async () => {
@@ -66,8 +68,8 @@ describe("readiness while PostgreSQL is unreachable", { skip }, () => {
     await database.drop();
   });
 
-  const readyz = async () => {
-    const response = await threadline.fetch(new Request("http://ops.test/readyz"));
+  const readyz = async (headers: Record<string, string> = {}) => {
+    const response = await threadline.fetch(new Request("http://ops.test/readyz", { headers }));
     return { status: response.status, body: (await response.json()) as any };
   };
 
@@ -84,7 +86,10 @@ describe("readiness while PostgreSQL is unreachable", { skip }, () => {
     );
     assert.equal(down.body.status, "unavailable");
     assert.deepEqual(down.body.failed, ["database"]);
-    assert.match(down.body.checks.database, /^failed: /);
+    assert.equal(down.body.checks.database, "failed", "anyone learns that it failed, not the error text");
+    const detailed = await readyz({ authorization: `Bearer ${METRICS_TOKEN}` });
+    assert.equal(detailed.status, 503);
+    assert.match(detailed.body.checks.database, /^failed: ./, "the metrics token's holder reads why");
     const health = await threadline.fetch(new Request("http://ops.test/healthz"));
     assert.equal(health.status, 200, "the process is still up");
     proxy.restore();

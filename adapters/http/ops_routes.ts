@@ -1,7 +1,8 @@
 /**
  * The operations routes, outside `/v1` and without a key (ARCHITECTURE: Operations):
  * `GET /healthz` (the process answers), `GET /readyz` (database reachable, Redis reachable
- * when configured, the newest migration this code knows recorded), `GET /metrics`
+ * when configured, the newest migration this code knows recorded; why a check failed only
+ * for the metrics token), `GET /metrics`
  * (Prometheus text; 404 unless enabled, 401 without the token when one is set).
  */
 import { timingSafeEqual } from "node:crypto";
@@ -24,17 +25,19 @@ export interface MetricsAccess {
 /** Mounts `/healthz`, `/readyz` and `/metrics` on `app`. */
 export function mountOpsRoutes(app: H3, services: Services, access: MetricsAccess): void {
   app.get("/healthz", () => Response.json({ status: "ok" }, { headers: { "Cache-Control": "no-store" } }));
-  app.get("/readyz", () => readiness(services));
+  // Anyone may probe; only the metrics token's holder reads why a check failed (error texts
+  // name hosts, users and versions).
+  app.get("/readyz", (event) => readiness(services, access.token !== undefined && bearerMatches(event.req.headers.get("authorization"), access.token)));
   app.get("/metrics", (event) => metricsResponse(event, access));
 }
 
-async function readiness(services: Services): Promise<Response> {
+async function readiness(services: Services, detailed: boolean): Promise<Response> {
   const checks: Record<string, string> = {};
   const run = async (name: string, check: () => Promise<string>) => {
     try {
       checks[name] = await withTimeout(check(), `${name} did not answer within ${CHECK_TIMEOUT_MS} ms`);
     } catch (error) {
-      checks[name] = `failed: ${String((error as Error)?.message ?? error).slice(0, 200)}`;
+      checks[name] = detailed ? `failed: ${String((error as Error)?.message ?? error).slice(0, 200)}` : "failed";
     }
   };
   await Promise.all([

@@ -100,5 +100,5 @@ function unknownRoute(event: H3Event, operations: RestOperation[]): Response {
     const failure = toApiFailure(new ApiError("method_not_allowed", `${event.req.method} is not allowed on ${path}; use ${allowed.join(", ")}`));
     return failureResponse(failure, new Headers({ Allow: allowed.join(", ") }));
   }
-  return failureResponse(toApiFailure(new ApiError("not_found", `No route ${event.req.method} ${path}`)), new Headers());
+  return failureResponse(toApiFailure(new ApiError("not_found", `No route ${event.req.method} "${path}"`)), new Headers());
 }
