@@ -175,6 +175,20 @@ describe("article Markdown: URLs that are not http(s) are refused", () => {
   });
 });
 
+describe("article Markdown: ATX headings read by hand keep CommonMark's closing sequence", () => {
+  test("a closing run of # after a blank is dropped; one glued to the text or escaped stays", () => {
+    for (const [source, heading] of [
+      ["## Title ##", "## Title"],
+      ["## Title ##   ", "## Title"],
+      ["### ###", ""],
+      ["# Title#", "# Title#"],
+      ["#\tTabbed\t#", "# Tabbed"],
+    ] as const) {
+      assert.equal(normalizeArticleMarkdown(source).markdown.trim(), heading, source);
+    }
+  });
+});
+
 describe("article Markdown: hostile input stays linear", () => {
   const cases: [string, string][] = [
     ["brackets", "[".repeat(100_000)],
@@ -183,6 +197,10 @@ describe("article Markdown: hostile input stays linear", () => {
     ["backtick runs", Array.from({ length: 400 }, (_, i) => `${"`".repeat(i + 1)}x`).join(" ")],
     ["deep quotes", "> ".repeat(30_000)],
     ["deep lists", Array.from({ length: 5000 }, (_, i) => `${" ".repeat((i % 50) * 2)}- x`).join("\n")],
+    ["blanks inside a heading", `# a${" ".repeat(100_000)}b`],
+    ["blanks around a heading's closing #", `# a${" ".repeat(50_000)}#${" ".repeat(50_000)}b`],
+    ["blanks after a table delimiter", `| a | b |\n|---|-${" ".repeat(100_000)}x`],
+    ["blanks inside a paragraph line", `a${" \t".repeat(50_000)}b`],
   ];
   for (const [name, source] of cases) {
     test(`${name}: 100,000 characters in well under a second`, () => {

@@ -5,6 +5,7 @@
  * positive credits. Also the voice profile, the price helper and the error mapping.
  */
 import { describe, test } from "node:test";
+import { tidy } from "../adapters/ai/local/text_tools.ts";
 import assert from "node:assert/strict";
 import { createLocalModel, LOCAL_MODEL_NAME } from "../adapters/ai/local/local_model.ts";
 import { REPHRASE_TYPES, type RephraseType } from "../core/model/model_task.ts";
@@ -344,5 +345,15 @@ describe("prices and errors", () => {
     const timeout = modelApiError(new ModelTimeoutError("slow", { timeoutMs: 5 }));
     assert.deepEqual([timeout?.status, timeout?.code], [504, "upstream_timeout"]);
     assert.equal(modelApiError(new Error("not a model error")), undefined);
+  });
+});
+
+describe("local text tools: hostile input stays linear", () => {
+  test("a line of 100,000 blanks before a word is tidied in well under a second", () => {
+    const line = `${" ".repeat(100_000)}word`;
+    const started = performance.now();
+    const tidied = tidy(`${line}\n${line}   `);
+    assert.ok(performance.now() - started < 1000, `took ${(performance.now() - started).toFixed(0)} ms`);
+    assert.equal(tidied, `${line}\n${line}`);
   });
 });

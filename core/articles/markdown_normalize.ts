@@ -18,6 +18,7 @@
 import { type InlineScope, type LinkDefinition, escapeText, linkLabel, normalizeInline } from "./markdown_inline.ts";
 import { LIST_ITEM, normalizeList } from "./markdown_lists.ts";
 import { type Construct, type SourceLine, warningText } from "./markdown_warnings.ts";
+import { trimBlanks, trimBlanksEnd } from "../text/blanks.ts";
 
 /** Normalised Markdown and what the conversion lost. */
 export interface NormalizedMarkdown {
@@ -31,12 +32,14 @@ export const MAX_WARNINGS = 50;
 const FENCE = /^( {0,3})(`{3,}|~{3,})(.*)$/;
 const INDENTED_CODE = /^ {4,}\S/;
 const THEMATIC_BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
-const ATX = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
+/** An ATX heading's opening: 1 to 6 `#`, then a blank or the end (the rest is read by `atxHeading`). */
+const ATX_OPEN = /^ {0,3}(#{1,6})(?=[ \t]|$)/;
 const SETEXT = /^ {0,3}(=+|-+)[ \t]*$/;
 const QUOTE = /^ {0,3}>/;
 const DEFINITION = /^ {0,3}\[((?:[^\]\\^]|\\.)(?:[^\]\\]|\\.)*)\]:[ \t]*(<[^>\n]*>|\S+)(?:[ \t]+("[^"]*"|'[^']*'|\([^)]*\)))?[ \t]*$/;
 const FOOTNOTE_DEFINITION = /^ {0,3}\[\^([^\]]+)\]:[ \t]*(.*)$/;
-const TABLE_DELIMITER = /^ {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
+// The last blanks belong to the last cell alone (a trailing `|?[ \t]*` after them would be quadratic).
+const TABLE_DELIMITER = /^ {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*(?:\|[ \t]*)?$/;
 const HTML_BLOCK_TAGS =
   "address|article|aside|blockquote|body|caption|center|col|colgroup|dd|details|dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|h[1-6]|head|header|hr|html|iframe|legend|li|link|main|menu|nav|ol|optgroup|option|p|param|pre|script|section|source|style|summary|table|tbody|td|tfoot|th|thead|title|tr|track|ul";
 /** HTML that starts a block even in the middle of a paragraph (CommonMark kinds 1-6). */
@@ -121,9 +124,9 @@ function normalizeBlockAt(lines: readonly SourceLine[], i: number, blocks: strin
     scope.warn("thematic_break", no);
     return i + 1;
   }
-  const atx = ATX.exec(text);
+  const atx = atxHeading(text);
   if (atx) {
-    blocks.push(heading(atx[1].length, atx[2] ?? "", no, scope));
+    blocks.push(heading(atx.level, atx.content, no, scope));
     return i + 1;
   }
   if (HTML_BLOCK.test(text) || HTML_LONE_TAG.test(text)) return htmlBlock(lines, i, blocks, scope);
@@ -141,7 +144,7 @@ function normalizeBlockAt(lines: readonly SourceLine[], i: number, blocks: strin
 
 /** Whether `text` starts a block that may interrupt a paragraph (CommonMark). */
 export function startsBlock(text: string): boolean {
-  if (FENCE.test(text) || THEMATIC_BREAK.test(text) || ATX.test(text) || QUOTE.test(text) || HTML_BLOCK.test(text)) return true;
+  if (FENCE.test(text) || THEMATIC_BREAK.test(text) || ATX_OPEN.test(text) || QUOTE.test(text) || HTML_BLOCK.test(text)) return true;
   const item = LIST_ITEM.exec(text);
   // Only a non-empty bullet item or an ordered one starting at 1 interrupts a paragraph.
   return item !== null && (item[3] ?? "").trim() !== "" && (/^[-*+]$/.test(item[2]) || /^0*1[.)]$/.test(item[2]));
@@ -346,9 +349,25 @@ function collectDefinitions(lines: readonly SourceLine[]): { definitions: Map<st
   return { definitions, definitionLines };
 }
 
+/**
+ * An ATX heading (CommonMark 4.2): its level and its content without the blanks around it and
+ * without a closing run of `#` that stands alone or after a blank. Read by hand: the one regular
+ * expression for it is quadratic on a long run of blanks.
+ */
+function atxHeading(text: string): { level: number; content: string } | undefined {
+  const open = ATX_OPEN.exec(text);
+  if (!open) return undefined;
+  let content = trimBlanks(text.slice(open[0].length));
+  let hashes = content.length;
+  while (hashes > 0 && content[hashes - 1] === "#") hashes--;
+  if (hashes < content.length && (hashes === 0 || content[hashes - 1] === " " || content[hashes - 1] === "\t"))
+    content = trimBlanksEnd(content.slice(0, hashes));
+  return { level: open[1].length, content };
+}
+
 /** Trims spaces and tabs only: a no-break space keeps degraded code's indentation. */
 export function trimSpaces(text: string): string {
-  return text.replace(/^[ \t]+|[ \t]+$/g, "");
+  return trimBlanks(text);
 }
 
 function expandLeadingTabs(text: string): string {

@@ -5,6 +5,7 @@
  * (same input, same output: no randomness, no clock). Topics: `key_phrases.ts`.
  */
 import { sentencesOf } from "../../../core/model/text_units.ts";
+import { trimBlanksEnd } from "../../../core/text/blanks.ts";
 
 /** Links (without trailing punctuation), e-mail addresses, handles, hashtags, cashtags and inline code. */
 const MASKED = /(?:https?:\/\/|www\.)[^\s]+?(?=[.,;:!?)\]"'”’]*(?:\s|$))|[\w.+-]+@[\w-]+\.[\w.]+|[@#$][\p{L}\p{N}_]+|`[^`\n]+`/gu;
@@ -104,9 +105,9 @@ export function tidy(text: string): string {
         .replace(/,\s*,/g, ",")
         .replace(/,\s*([.!?])/g, "$1")
         .replace(/^(\s*(?:(?:[-*•·▪→]|\d{1,2}[.)])\s+)?)[,;:]\s*/u, "$1")
-        .replace(/([.!?]\s+)[,;]\s*/g, "$1")
-        .replace(/[ \t]+$/g, ""),
+        .replace(/([.!?]\s+)[,;]\s*/g, "$1"),
     )
+    .map(trimBlanksEnd)
     .join("\n");
 }
 
