@@ -73,6 +73,8 @@ export const ERROR_STATUS = {
   // Threadline's own (the spec names no status for it; ARCHITECTURE, request path step 1):
   // a JSON body over 1 MiB, refused without buffering it.
   payload_too_large: 413,
+  // Threadline's own: request headers past Node's limit (16 KB), refused before any routing.
+  request_headers_too_large: 431,
   scrape_failed: 422,
   rate_limited: 429,
   media_quota_exceeded: 429,

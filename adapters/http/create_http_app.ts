@@ -8,6 +8,17 @@ import { trpcResponse } from "./trpc_route.ts";
 import { mountMediaRoutes } from "./media_upload_route.ts";
 import { mountOpsRoutes, type MetricsAccess } from "./ops_routes.ts";
 import { mountMcpRoute } from "../mcp/mcp_http_route.ts";
+import { ApiError } from "../../core/errors.ts";
+import { toApiFailure } from "../../core/api_failure.ts";
+import { failureResponse } from "./responses.ts";
+
+/** The API error for a refusal by h3 rather than by a route of ours. */
+function layerError(status: number, method: string, path: string): ApiError {
+  if (status >= 500) return new ApiError("internal_error", "Internal server error");
+  if (status === 404) return new ApiError("not_found", `No route ${method} "${path}"`);
+  if (status === 405) return new ApiError("method_not_allowed", `${method} is not allowed on "${path}"`);
+  return new ApiError("invalid_parameter", `The request's path or query is not valid (percent-encoding per RFC 3986): "${path}"`);
+}
 
 /** Builds the app for `router` over `services`. */
 export function createHttpApp(
@@ -20,8 +31,11 @@ export function createHttpApp(
     // A handler's throw h3 answers as a 500 is logged with the request id by
     // observed_fetch.ts, not printed by h3.
     silent: true,
+    // What h3 itself refuses (a path that is not valid percent-encoding, one that resolves out of
+    // every route) answers the API's envelope like everything else (spec: Errors).
     onError(error, event) {
       if (error.status >= 500) event.context.unexpected = error.cause ?? error;
+      return failureResponse(toApiFailure(layerError(error.status, event.req.method, event.url.pathname)), new Headers());
     },
   });
   mountOpsRoutes(app, services, options.metrics ?? {});

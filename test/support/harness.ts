@@ -5,10 +5,8 @@
  * `fetch`, so every case can run through both (STYLE.md: h3's describeMatrix).
  */
 import { randomBytes } from "node:crypto";
-import { createServer, type RequestListener } from "node:http";
-import type { AddressInfo } from "node:net";
-import { toNodeHandler } from "srvx/node";
 import { createThreadline, type Threadline, type ThreadlineConfig } from "../../mod.ts";
+import { listen } from "../../adapters/http/listen.ts";
 import type { Services } from "../../core/context.ts";
 import { ensureDemoWorld, type DemoWorld } from "../../core/demo/demo_world.ts";
 import { migratedEmbeddedTemplate } from "./embedded_template.ts";
@@ -52,14 +50,13 @@ export async function startHarness(options: { config?: Partial<ThreadlineConfig>
   const services = await threadline.start();
   // The demo accounts' synced content (a year of posts) only for the suites that read it.
   const world = options.share?.world ?? (await ensureDemoWorld(services, { content: options.demoContent ?? false }));
-  const server = createServer(toNodeHandler(threadline.fetch) as RequestListener);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  // The production listener (adapters/http/listen.ts), so the http transport meets what a client does.
+  const { server, url } = await listen(threadline.fetch, { port: 0, host: "127.0.0.1" });
   return {
     threadline,
     services,
     world,
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl: url,
     database,
     config,
     async close() {
