@@ -301,6 +301,13 @@ describe(`dataset rows, export and contacts (${storage})`, { timeout: 180_000 },
         expectError(await post(index, path, { list_id: "abc" }), 400, "invalid_parameter", "list_id not an id");
         expectError(await post(index, path, { list_id: listId }, harness.world.keys.read), 403, "insufficient_scope", "read-only key");
         expectError(await post(index, path, { list_id: listId, account_id: harness.world.accounts.other_user }), 404, "account_not_found", "foreign account");
+        // The account rule comes before the dataset's state.
+        expectError(
+          await post(index, `/v1/datasets/${harness.world.datasets.collecting}/contacts`, { list_id: listId, account_id: harness.world.accounts.other_user }),
+          404,
+          "account_not_found",
+          "foreign account on a dataset still collecting",
+        );
       });
     });
   });

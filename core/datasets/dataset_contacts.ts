@@ -27,6 +27,9 @@ const MEMBER_SOURCE = "dataset";
 
 /** Copies a ready dataset's people into a user list of the caller's. */
 export async function copyToContactList(ctx: KeyContext, input: DatasetContactsInput) {
+  // The account rule before any object's state (docs/architecture.md "The request path"): an
+  // account the key cannot reach is 404 account_not_found whatever the dataset's state.
+  const { list } = await reachableList(ctx, input.list_id, { accountId: input.account_id, use: "edit" });
   const dataset = requireReady(await findDataset(ctx, input.id));
   if (!PEOPLE_SOURCES.includes(dataset.source)) {
     throw new ApiError(
@@ -34,7 +37,6 @@ export async function copyToContactList(ctx: KeyContext, input: DatasetContactsI
       `Dataset "${dataset.id}" holds your own ${dataset.source === "my_posts" ? "posts" : "replies"}, not people: there is no one to add to a list`,
     );
   }
-  const { list } = await reachableList(ctx, input.list_id, { accountId: input.account_id, use: "edit" });
   const people = new Map<string, NetworkUser>();
   let skipped = 0;
   for await (const row of walkRows(ctx.services.sql, dataset.id)) {
