@@ -61,6 +61,11 @@ export interface Settings {
   keyPrefix: string;
   /** Public base URL of the REST surface, ending in `/v1`, when known. */
   baseUrl?: string;
+  /**
+   * The `webhooks` tools are offered over MCP (`MCP_WEBHOOK_TOOLS`; default off): an agent that
+   * reads network content could otherwise be steered into sending data to any URL.
+   */
+  mcpWebhookTools?: boolean;
 }
 
 /** The documents `GET /v1/docs` serves. */

@@ -11,6 +11,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { type Harness, randomIp, startHarness, transports } from "./support/harness.ts";
 import { describeMatrix } from "./support/describe_matrix.ts";
 import { documentOperations } from "./support/response_schemas.ts";
+import { WITHHELD_SECRET } from "../adapters/mcp/run_tool.ts";
 
 let harness: Harness;
 
@@ -23,6 +24,9 @@ after(async () => {
 });
 
 type Surface = "in-process" | "http";
+
+/** The operations MCP offers by default: every one but the webhook tools, which the operator turns on (MCP_WEBHOOK_TOOLS). */
+const offeredOperations = () => documentOperations().filter((operation) => operation.operation.tags?.[0] !== "Webhooks");
 
 /** An SDK client connected with `key` (and extra headers, a query on the URL). */
 async function connect(surface: Surface, key: string, options: { headers?: Record<string, string>; query?: string } = {}): Promise<Client> {
@@ -68,7 +72,8 @@ describeMatrix(({ name: surface }) => {
         assert.equal(client.getServerVersion()?.name, "threadline");
         assert.match(client.getInstructions() ?? "", /REST operation/);
         const { tools } = await client.listTools();
-        assert.equal(tools.length, documentOperations().length);
+        assert.equal(tools.length, offeredOperations().length);
+        assert.ok(!tools.some((tool) => tool.name.startsWith("webhooks_")), "the webhook tools wait for the operator");
         for (const tool of tools) {
           assert.match(tool.name, /^[a-z][a-z0-9_]{0,63}$/, tool.name);
           assert.equal(tool.inputSchema.type, "object");
@@ -87,7 +92,7 @@ describeMatrix(({ name: surface }) => {
       const client = await connect(surface, harness.world.keys.read);
       try {
         const { tools } = await client.listTools();
-        const reads = documentOperations().filter((operation) => operation.method.toLowerCase() === "get").length;
+        const reads = offeredOperations().filter((operation) => operation.method.toLowerCase() === "get").length;
         assert.equal(tools.length, reads);
         assert.ok(tools.every((tool) => tool.annotations?.readOnlyHint === true));
         assert.ok(!tools.some((tool) => tool.name === "scheduled_posts_create"));
@@ -227,7 +232,9 @@ describe("MCP over Streamable HTTP: the HTTP answers", () => {
     const names = (await client.listTools()).tools.map((tool) => tool.name).sort();
     await client.close();
     const document = await (await fetch(`${harness.baseUrl}/v1/docs?format=openapi`)).json();
-    const documented = Object.values<string[]>(document["x-mcp"].toolsets).flat().sort();
+    const { webhooks, ...offered } = document["x-mcp"].toolsets;
+    assert.ok(webhooks.length > 0, "the document names the webhook tools an operator can turn on");
+    const documented = Object.values<string[]>(offered).flat().sort();
     assert.deepEqual(documented, names);
     const markdown = await (await fetch(`${harness.baseUrl}/v1/docs?format=markdown`)).text();
     assert.match(markdown, /## MCP tools/);
@@ -334,6 +341,53 @@ describe("MCP over Streamable HTTP: the HTTP answers", () => {
       assert.ok(Number.isInteger(error.retry_after) && (error.retry_after ?? 0) >= 1, JSON.stringify(error));
       // Listing tools spends nothing and still works while the key is limited.
       assert.ok((await client.listTools()).tools.length > 0);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("MCP: the webhook tools are the operator's to offer", () => {
+  let enabled: Harness;
+  before(async () => {
+    enabled = await startHarness({ config: { mcpWebhookTools: true, outboundAllowHosts: "127.0.0.1" } });
+  });
+  after(() => enabled?.close());
+
+  test("off by default: not listed, not callable by name, and asking for the toolset is 400 invalid_parameter", async () => {
+    const client = await connect("http", harness.world.keys.write);
+    try {
+      await assert.rejects(() => client.callTool({ name: "webhooks_list", arguments: {} }), /Unknown tool/);
+    } finally {
+      await client.close();
+    }
+    const asked = await fetch(`${harness.baseUrl}/v1/mcp?toolsets=webhooks`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${harness.world.keys.write}`, "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    assert.equal(asked.status, 400);
+    const body = await asked.json();
+    assert.equal(body.error.code, "invalid_parameter");
+    assert.match(body.error.message, /MCP_WEBHOOK_TOOLS/);
+  });
+
+  test("turned on, the tools work and a secret never reaches the agent: it reads the secret over REST", async () => {
+    const transport = new StreamableHTTPClientTransport(new URL(`${enabled.baseUrl}/v1/mcp?toolsets=webhooks`), {
+      requestInit: { headers: { Authorization: `Bearer ${enabled.world.keys.write}`, "X-Forwarded-For": randomIp() } },
+    });
+    const client = new Client({ name: "threadline-test", version: "1.0.0" });
+    await client.connect(transport);
+    try {
+      const { tools } = await client.listTools();
+      assert.ok(tools.some((tool) => tool.name === "webhooks_create"));
+      const created = (await client.callTool({ name: "webhooks_create", arguments: { url: "http://127.0.0.1:9/threadline" } })) as CallToolResult;
+      assert.equal(created.isError, undefined, JSON.stringify(created).slice(0, 300));
+      const data = (created.structuredContent as any).data;
+      assert.equal(data.secret, WITHHELD_SECRET);
+      assert.ok(!JSON.stringify(created).includes("whsec_"), "no secret anywhere in the result");
+      const rotated = (await client.callTool({ name: "webhooks_rotate_secret", arguments: { id: data.id } })) as CallToolResult;
+      assert.ok(!JSON.stringify(rotated).includes("whsec_"), "nor in a rotation's");
     } finally {
       await client.close();
     }

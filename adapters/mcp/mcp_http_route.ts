@@ -20,7 +20,7 @@ import { failureResponse } from "../http/responses.ts";
 import { createMcpServer } from "./mcp_server.ts";
 import { answerDirectly } from "./direct_requests.ts";
 import { runTool } from "./run_tool.ts";
-import { parseToolsets, toolCatalogOf, toolSession } from "./tool_sessions.ts";
+import { closedToolsets, parseToolsets, toolCatalogOf, toolSession } from "./tool_sessions.ts";
 
 /** Mounts the tool server on `app` (before the `/v1` fallbacks). */
 export function mountMcpRoute(app: H3, router: AnyRouter, services: Services, options: { trustProxy: boolean }): void {
@@ -42,11 +42,12 @@ async function mcpResponse(event: H3Event, router: AnyRouter, services: Services
       return failureResponse(toApiFailure(refusal), new Headers({ Allow: "POST" }));
     }
     const catalog = toolCatalogOf(router, services);
-    const toolsets = parseToolsets(event.url.searchParams.get("toolsets") ?? event.req.headers.get("x-mcp-toolsets"), catalog);
+    const closed = closedToolsets(services.settings);
+    const toolsets = parseToolsets(event.url.searchParams.get("toolsets") ?? event.req.headers.get("x-mcp-toolsets"), catalog, closed);
     const message = parseMessage(await readBoundedText(event.req));
     if (message === undefined) return jsonRpcParseError();
     const canWrite = principal.key.scopes.includes("write");
-    const session = toolSession(catalog, { canWrite, toolsets }, (tool, args) =>
+    const session = toolSession(catalog, { canWrite, toolsets, closed }, (tool, args) =>
       runTool(tool, args, {
         router,
         services,

@@ -13,7 +13,7 @@ import { authenticate } from "../../core/auth/authenticate.ts";
 import { createContextInner, type Services } from "../../core/context.ts";
 import { createMcpServer, SERVER_INFO } from "./mcp_server.ts";
 import { runTool } from "./run_tool.ts";
-import { parseToolsets, toolCatalogOf, toolSession } from "./tool_sessions.ts";
+import { closedToolsets, parseToolsets, toolCatalogOf, toolSession } from "./tool_sessions.ts";
 
 /** Where the stdio server's tools run. */
 export type StdioTarget = { kind: "local"; router: AnyRouter; services: Services } | { kind: "remote"; baseUrl: string };
@@ -36,8 +36,9 @@ async function localServer(target: { router: AnyRouter; services: Services }, op
   // The key is checked once up front (a wrong key ends the command with the API's 401 message).
   const principal = await authenticate(createContextInner({ services: target.services, headers, ip: "stdio" }));
   const catalog = toolCatalogOf(target.router, target.services);
-  const toolsets = parseToolsets(options.toolsets, catalog);
-  const session = toolSession(catalog, { canWrite: principal.key.scopes.includes("write"), toolsets }, (tool, args) =>
+  const closed = closedToolsets(target.services.settings);
+  const toolsets = parseToolsets(options.toolsets, catalog, closed);
+  const session = toolSession(catalog, { canWrite: principal.key.scopes.includes("write"), toolsets, closed }, (tool, args) =>
     runTool(tool, args, { router: target.router, services: target.services, headers, ip: "stdio" }),
   );
   return createMcpServer(session);

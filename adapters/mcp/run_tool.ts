@@ -104,9 +104,25 @@ async function downloadText(tool: CatalogTool, download: FileDownload, headers: 
   };
 }
 
-function success(tool: CatalogTool, output: unknown, headers: Headers, chosen: number | undefined): CallToolResult {
+/** What an MCP result says in place of a secret (docs/mcp.md: secrets are read over REST only). */
+export const WITHHELD_SECRET = "[withheld over MCP: read it over REST]";
+
+/**
+ * `value` with every `secret` string replaced by {@link WITHHELD_SECRET}: a tool result lands in
+ * an agent's context, where text it read from the network could ask for it to be sent on.
+ */
+function withoutSecrets(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutSecrets);
+  if (value === null || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [key, key === "secret" && typeof item === "string" ? WITHHELD_SECRET : withoutSecrets(item)]),
+  );
+}
+
+function success(tool: CatalogTool, answer: unknown, headers: Headers, chosen: number | undefined): CallToolResult {
   const _meta = { [RESPONSE_META_KEY]: { status: chosen ?? tool.successStatus, headers: Object.fromEntries(headers) } };
-  if (tool.successStatus === 204 || output === undefined) return { content: [{ type: "text", text: "Done" }], _meta };
+  if (tool.successStatus === 204 || answer === undefined) return { content: [{ type: "text", text: "Done" }], _meta };
+  const output = withoutSecrets(answer);
   const text = JSON.stringify(output);
   // MCP: structured results are also given as JSON text, for clients that read only `content`.
   if (output !== null && typeof output === "object" && !Array.isArray(output)) {

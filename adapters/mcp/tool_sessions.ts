@@ -5,7 +5,7 @@
  */
 import type { AnyRouter } from "@trpc/server";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { Services } from "../../core/context.ts";
+import type { Services, Settings } from "../../core/context.ts";
 import { ApiError } from "../../core/errors.ts";
 import { buildToolCatalog, type CatalogTool } from "./tool_catalog.ts";
 import type { ToolSession } from "./mcp_server.ts";
@@ -30,8 +30,20 @@ export function toolCatalogOf(router: AnyRouter, services: Services): ToolCatalo
   return catalog;
 }
 
-/** The toolsets named in `text` (a comma list), or undefined for all; an unknown name is `400 invalid_parameter`. */
-export function parseToolsets(text: string | null | undefined, catalog: ToolCatalog): ReadonlySet<string> | undefined {
+/**
+ * Toolsets the operator must turn on before MCP offers them: the webhook tools register a
+ * receiver and rotate its secret, a way for an agent steered by the network content it reads
+ * to send data out (`MCP_WEBHOOK_TOOLS`, Settings.mcpWebhookTools).
+ */
+export function closedToolsets(settings: Settings): ReadonlySet<string> {
+  return settings.mcpWebhookTools ? new Set() : new Set(["webhooks"]);
+}
+
+/**
+ * The toolsets named in `text` (a comma list), or undefined for all; an unknown name, or one
+ * the operator has not turned on, is `400 invalid_parameter`.
+ */
+export function parseToolsets(text: string | null | undefined, catalog: ToolCatalog, closed: ReadonlySet<string> = new Set()): ReadonlySet<string> | undefined {
   const names = (text ?? "")
     .split(",")
     .map((name) => name.trim().toLowerCase())
@@ -41,15 +53,27 @@ export function parseToolsets(text: string | null | undefined, catalog: ToolCata
   if (unknown.length > 0) {
     throw new ApiError("invalid_parameter", `Invalid "toolsets": unknown toolset "${unknown[0].slice(0, 40)}"; choose from ${catalog.toolsets.join(", ")}`);
   }
+  const off = names.find((name) => closed.has(name));
+  if (off)
+    throw new ApiError(
+      "invalid_parameter",
+      `Invalid "toolsets": the "${off}" toolset is off on this server (its operator sets MCP_WEBHOOK_TOOLS=true to offer it)`,
+    );
   return new Set(names);
 }
 
-/** A session over `catalog` for a key that can (or cannot) write, running calls with `call`. */
+/**
+ * A session over `catalog` for a key that can (or cannot) write, running calls with `call`.
+ * A closed toolset's tools are neither listed nor callable by name.
+ */
 export function toolSession(
   catalog: ToolCatalog,
-  options: { canWrite: boolean; toolsets?: ReadonlySet<string> },
+  options: { canWrite: boolean; toolsets?: ReadonlySet<string>; closed?: ReadonlySet<string> },
   call: (tool: CatalogTool, args: Record<string, unknown> | undefined) => Promise<CallToolResult>,
 ): ToolSession {
-  const listed = catalog.tools.filter((tool) => (options.canWrite || !tool.write) && (!options.toolsets || options.toolsets.has(tool.toolset)));
-  return { listed, byName: catalog.byName, call };
+  const closed = options.closed ?? new Set<string>();
+  const open = (tool: CatalogTool) => !closed.has(tool.toolset);
+  const listed = catalog.tools.filter((tool) => open(tool) && (options.canWrite || !tool.write) && (!options.toolsets || options.toolsets.has(tool.toolset)));
+  const byName = closed.size === 0 ? catalog.byName : new Map([...catalog.byName].filter(([, tool]) => open(tool)));
+  return { listed, byName, call };
 }

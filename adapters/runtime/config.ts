@@ -53,6 +53,8 @@ export interface ThreadlineConfig {
   logger?: Logger;
   /** Level of the instance's own logger (`LOG_LEVEL`: fatal, error, warn, info, debug, trace, silent; default info). */
   logLevel?: string;
+  /** Offer the `webhooks` tools over MCP (`MCP_WEBHOOK_TOOLS=true`; default off: an agent reading network content cannot register a receiver). */
+  mcpWebhookTools?: boolean;
   /** Serve Prometheus metrics at `GET /metrics` (`METRICS_ENABLED=true`; default off: 404). */
   metricsEnabled?: boolean;
   /** Bearer token `GET /metrics` requires (`METRICS_TOKEN`); setting it also turns metrics on. */
@@ -157,6 +159,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ThreadlineC
     s3PublicUrl: env.S3_PUBLIC_URL || undefined,
     s3PathStyle: booleanFrom(env, "S3_FORCE_PATH_STYLE"),
     logLevel: oneOf(env, "LOG_LEVEL", LOG_LEVELS),
+    mcpWebhookTools: booleanFrom(env, "MCP_WEBHOOK_TOOLS"),
     metricsEnabled: booleanFrom(env, "METRICS_ENABLED"),
     metricsToken: env.METRICS_TOKEN || undefined,
     shutdownTimeoutMs: numberFrom(env, "SHUTDOWN_TIMEOUT_MS"),

@@ -95,7 +95,11 @@ export async function openRuntime(router: AnyRouter, config: ThreadlineConfig): 
     clock,
     faults,
     keyCache: createKeyCache(config.keyCacheTtlMs),
-    settings: { keyPrefix: config.keyPrefix ?? "sxk_", baseUrl: config.publicUrl ? `${config.publicUrl.replace(/\/+$/, "")}/v1` : undefined },
+    settings: {
+      keyPrefix: config.keyPrefix ?? "sxk_",
+      baseUrl: config.publicUrl ? `${config.publicUrl.replace(/\/+$/, "")}/v1` : undefined,
+      mcpWebhookTools: config.mcpWebhookTools ?? false,
+    },
     docs,
     model: ports.model,
     network: ports.network,

@@ -38,5 +38,6 @@ export function mcpConnectionGuide(serverUrl: string): string[] {
     `- Cursor (\`~/.cursor/mcp.json\`): \`{"mcpServers":{"threadline":{"url":"${url}","headers":{"Authorization":"Bearer sxk_..."}}}}\``,
     "- A local agent without a server: `THREADLINE_API_KEY=sxk_... npx threadline mcp` serves the tools over stdio on the configured storage.",
     `- Fewer tools: \`${url}?toolsets=scheduling,articles\` or the \`X-MCP-Toolsets\` header (\`--toolsets\` on \`threadline mcp\`); an unknown toolset is \`400 invalid_parameter\`.`,
+    "- The `webhooks` tools are offered only when the operator sets `MCP_WEBHOOK_TOOLS=true` (an agent reading network content could be told to send data out); no tool result carries a secret.",
   ];
 }
