@@ -265,7 +265,7 @@ describe("outreach drafts against an OpenAI-compatible server (crafted drafts)",
   const send = (id: string, body: unknown) => transports(remote)[1].request("POST", path(id), { key: remote.world.keys.write, body });
   const recipientOf = (body: any): string => {
     const user = body?.messages?.find((message: { role: string }) => message.role === "user")?.content ?? "";
-    return user.match(/Recipient: .*@(\w+)/)?.[1] ?? "";
+    return user.match(/Recipient:\n<data>\n.*@(\w+)/)?.[1] ?? "";
   };
   const draft = (text: string) => ({ kind: "chat" as const, text, usage: { prompt_tokens: 300, completion_tokens: 80 } });
   /** Runs `call` while the fake answers with `responder`. */

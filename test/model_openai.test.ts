@@ -81,7 +81,7 @@ describe("chat completions", () => {
     fake.script({ kind: "chat", text: "  A brand new hook.\n" });
     const { result, requests } = await sent(() => client().generate({ task: "hook", input: { text: post } }));
     assert.equal(result.text, "A brand new hook.\n\nSecond paragraph stays.\n\n- and the list");
-    assert.match(requests[0].body.messages[1].content, /First paragraph \(rewrite this\):\nOld first paragraph\./);
+    assert.match(requests[0].body.messages[1].content, /First paragraph \(rewrite this\):\n<data>\nOld first paragraph\./);
   });
 
   test("structured answers are validated and normalised; a malformed one fails (refunded)", async () => {
