@@ -127,7 +127,9 @@ export const webhooksRouter = router({
         summary: "Send a test ping to a webhook endpoint",
         description:
           'Posts a `ping` event (`object: { type: "webhook", id }`) now, signed like every delivery, enabled or not, and answers the ' +
-          `delivery with its outcome (\`status\`, \`response_code\`, \`latency_ms\`). A failed ping is retried like any delivery. ${OWNED}`,
+          `delivery with its outcome (\`status\`, \`response_code\`, \`latency_ms\`). A failed ping is retried like any delivery. ` +
+          "At most 30 test pings per owner in any 10 minutes: the 31st is `429 rate_limited` (`bucket: webhook_test_pings`, `Retry-After`). " +
+          OWNED,
       },
       beyondSpec: BEYOND,
       errors: ["webhook_not_found"],

@@ -11,6 +11,7 @@ import { startHarness, transports, type Harness, type Transport } from "./suppor
 import { expectError } from "./support/expect_error.ts";
 import { describeMatrix } from "./support/describe_matrix.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "./support/webhook_receiver.ts";
+import { WEBHOOK_TEST_PINGS } from "../core/webhooks/webhook_deliveries.ts";
 
 let harness: Harness;
 let receiver: WebhookReceiver;
@@ -271,5 +272,25 @@ describe("webhooks cap", () => {
     const again = await send("POST", "/v1/webhooks", { url: `${receiver.base}/cap/again` });
     assert.equal(again.status, 201);
     for (const id of [...ids.slice(1), again.body.data.id]) await send("DELETE", `/v1/webhooks/${id}`);
+  });
+});
+
+describe("webhook test pings are bounded", () => {
+  test("30 pings per owner in 10 minutes: the 31st is 429 rate_limited naming webhook_test_pings, with Retry-After", async () => {
+    const key = harness.world.keys.other_user;
+    const send = (method: string, path: string, body?: unknown) => transports(harness)[0].request(method, path, { key, body });
+    const created = await send("POST", "/v1/webhooks", { url: `${receiver.base}/pings/bounded` });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const id = created.body.data.id;
+    for (let n = 1; n <= WEBHOOK_TEST_PINGS.limit; n++) {
+      const ping = await send("POST", `/v1/webhooks/${id}/test`);
+      assert.equal(ping.status, 200, `ping ${n}: ${JSON.stringify(ping.body)}`);
+    }
+    const refused = await send("POST", `/v1/webhooks/${id}/test`);
+    expectError(refused, 429, "rate_limited");
+    assert.equal(refused.body.error.bucket, "webhook_test_pings");
+    const retryAfter = Number(refused.headers.get("retry-after"));
+    assert.ok(retryAfter > 0 && retryAfter <= 601, String(retryAfter));
+    await send("DELETE", `/v1/webhooks/${id}`);
   });
 });

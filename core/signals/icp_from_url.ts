@@ -5,8 +5,8 @@
  * guarded page reader like a product scrape, with the same answers (read_counted_page.ts).
  */
 import type { KeyContext } from "../context.ts";
-import { ApiError, retryableError } from "../errors.ts";
-import { consumeRolling } from "../limits/rolling_allowances.ts";
+import { ApiError } from "../errors.ts";
+import { type RollingWindowLimit, takeRollingWindow } from "../limits/rolling_window_limit.ts";
 import type { PageContent } from "../ports/page_reader.ts";
 import { readCountedPage } from "../pages/read_counted_page.ts";
 import { expandIcp, suggestKeywords } from "./icp_helpers.ts";
@@ -18,14 +18,14 @@ import type { IcpPageExpansion } from "./icp_schema.ts";
  * 10 minutes", not per clock window), for the key owner's main account like the page
  * reads it guards, and before them: a refused call spends no page read.
  */
-export const URL_EXPANSIONS = { name: "icp_url_expansions", limit: 10, windowSeconds: 600 } as const;
+export const URL_EXPANSIONS: RollingWindowLimit = { name: "icp_url_expansions", limit: 10, windowSeconds: 600, what: "ICP expansions from a URL" };
 
 /** The longest ICP description (supplement: agents' `icp_description` max 500). */
 const ICP_MAX_CHARS = 500;
 
 /** Reads `url` and answers an ICP drawn from the page, its rubric and keyword ideas. */
 export async function expandIcpFromUrl(ctx: KeyContext, url: string): Promise<{ data: IcpPageExpansion }> {
-  await takeUrlExpansion(ctx);
+  await takeRollingWindow(ctx, URL_EXPANSIONS);
   // A fragment is never sent to the server: one page is one page, like a product's URL.
   const address = new URL(url);
   address.hash = "";
@@ -34,28 +34,6 @@ export async function expandIcpFromUrl(ctx: KeyContext, url: string): Promise<{ 
   if (!icp) throw new ApiError("scrape_failed", "The page has no title, description or text to draw an ICP from");
   const [rubric, keywords] = await Promise.all([expandIcp(ctx.services, icp), suggestKeywords(ctx.services, icp)]);
   return { data: { url: page.url, page_title: page.title, icp_description: icp, rubric, keywords } };
-}
-
-/** One of the owner's 10 calls in 10 minutes, or `429 rate_limited` with `Retry-After`. */
-async function takeUrlExpansion(ctx: KeyContext): Promise<void> {
-  const { name, limit, windowSeconds } = URL_EXPANSIONS;
-  const outcome = await consumeRolling(ctx.services.sql, {
-    ownerId: ctx.principal.mainAccountId,
-    name,
-    limit,
-    windowSeconds,
-    units: 1,
-    at: new Date(ctx.services.clock.now()),
-  });
-  if (outcome.status !== "refused") return;
-  const { blocked, checkedAt } = outcome;
-  ctx.services.telemetry?.rateLimited(name);
-  const retryAfter = Math.max(1, Math.ceil(blocked.resetAt - checkedAt / 1000));
-  throw retryableError("rate_limited", `At most ${limit} ICP expansions from a URL in 10 minutes; retry in ${retryAfter} s`, retryAfter, {
-    bucket: name,
-    limit,
-    reset_at: blocked.resetAt,
-  });
 }
 
 /**

@@ -5,6 +5,7 @@
  * delivery job (a delivery the job is posting right now is not posted twice), and counts
  * like any attempt (a success ends the endpoint's failure run).
  */
+import { type RollingWindowLimit, takeRollingWindow } from "../limits/rolling_window_limit.ts";
 import type { KeyContext } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { newLease } from "../leases/lease.ts";
@@ -47,9 +48,17 @@ export async function retryDelivery(ctx: KeyContext, input: RetryDeliveryInput) 
   return { data: deliveryView(row) };
 }
 
+/**
+ * Test pings per owner: 30 in any 10 minutes. A ping is a POST to whatever URL the endpoint
+ * names, sent at once; unbounded, a key could aim about a thousand a minute at any public
+ * address (Threadline's choice: the spec has no webhooks).
+ */
+export const WEBHOOK_TEST_PINGS: RollingWindowLimit = { name: "webhook_test_pings", limit: 30, windowSeconds: 600, what: "webhook test pings" };
+
 /** Queues a `ping` event to the endpoint and posts it now (enabled or not); answers the delivery. */
 export async function pingWebhook(ctx: KeyContext, input: WebhookByIdInput) {
   const webhook = await ownWebhook(ctx, input.id);
+  await takeRollingWindow(ctx, WEBHOOK_TEST_PINGS);
   const { sql, clock } = ctx.services;
   const at = new Date(clock.now());
   const id = `evt_ping_${crypto.randomUUID().replaceAll("-", "")}`;
