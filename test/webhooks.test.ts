@@ -12,6 +12,7 @@ import { expectError } from "./support/expect_error.ts";
 import { describeMatrix } from "./support/describe_matrix.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "./support/webhook_receiver.ts";
 import { WEBHOOK_TEST_PINGS } from "../core/webhooks/webhook_deliveries.ts";
+import { clearExpiredSecrets } from "../core/webhooks/webhooks_queries.ts";
 
 let harness: Harness;
 let receiver: WebhookReceiver;
@@ -230,6 +231,14 @@ describeMatrix(({ index, name }) => {
       assert.equal(delivery.headers["webhook-signature"].split(" ").length, 2);
       for (const secret of [created.secret, rotated.body.data.secret]) new Webhook(secret).verify(delivery.body, delivery.headers);
       assert.equal((await send("GET", `/v1/webhooks/${created.id}`)).body.data.secret, undefined);
+      // After its 24 hours the old secret is forgotten, not merely unused.
+      const { sql } = harness.services;
+      const previous = async () =>
+        (await sql<{ previous_secret: string | null }[]>`select previous_secret from webhooks where id = ${created.id}`)[0].previous_secret;
+      await clearExpiredSecrets(sql, new Date(expires - 1_000));
+      assert.equal(await previous(), created.secret, "kept while it still signs");
+      await clearExpiredSecrets(sql, new Date(expires + 1_000));
+      assert.equal(await previous(), null);
       await remove(created.id);
     });
   });

@@ -2,7 +2,8 @@
  * The `deliver_webhooks` job (every 5 seconds; docs/webhooks.md): gives committed events
  * their `seq`, fans them out into deliveries (core/webhooks/deliver_fan_out.ts), then posts
  * every due delivery, first attempts and retries alike (core/webhooks/deliver_due.ts).
- * Finished deliveries are kept as long as events (30 days), then purged here. Several runs
+ * Finished deliveries are kept as long as events (30 days), then purged here, and a secret a
+ * rotation kept signing is forgotten once its 24 hours are over. Several runs
  * at once (two processes, a slow run overlapping the next slot) are safe: the fan-out moves
  * each cursor once and deliveries are claimed under leases.
  */
@@ -12,6 +13,7 @@ import type { JobRow } from "../jobs/jobs_queries.ts";
 import { fanOutEvents } from "./deliver_fan_out.ts";
 import { deliverDue } from "./deliver_due.ts";
 import { deleteDeliveriesBefore } from "./deliveries_queries.ts";
+import { clearExpiredSecrets } from "./webhooks_queries.ts";
 import { EVENT_RETENTION_DAYS } from "../events/event_types.ts";
 
 /** How often the job runs: a new event is posted about 5 s after it commits, a first retry 5 s after a failure. */
@@ -29,6 +31,7 @@ export async function deliverWebhooks(deps: JobDeps, job: Pick<JobRow, "id" | "l
     { holder: `${job.locked_by ?? "job"}:${job.id}:${crypto.randomUUID().slice(0, 8)}` },
   );
   await deleteDeliveriesBefore(deps.sql, new Date(deps.clock.now() - EVENT_RETENTION_DAYS * 86_400_000), PURGE_BATCH);
+  await clearExpiredSecrets(deps.sql, new Date(deps.clock.now()));
 }
 
 /** The webhooks area's job kind (assembled in jobs/task_list.ts). */

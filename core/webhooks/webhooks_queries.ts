@@ -149,3 +149,12 @@ export async function mainAccountOf(sql: Queryable, ownerId: number): Promise<st
   const [row] = await sql<{ id: string }[]>`select id from accounts where user_id = ${ownerId} and main_account_id is null`;
   return row?.id;
 }
+
+/** Forgets every secret a rotation kept signing once its 24 hours are over (it must not outlive its use). */
+export async function clearExpiredSecrets(sql: Queryable, now: Date): Promise<number> {
+  const rows = await sql`
+    update webhooks set previous_secret = null, previous_secret_until = null
+     where previous_secret is not null and previous_secret_until <= ${now}
+    returning id`;
+  return rows.length;
+}
