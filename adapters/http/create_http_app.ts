@@ -1,6 +1,6 @@
 /** The h3 app: `/v1` REST, `GET /v1/docs`, MCP tools at `/v1/mcp`, tRPC at `/trpc`, and the operations routes. */
 import type { AnyRouter } from "@trpc/server";
-import { H3 } from "h3";
+import { H3, type HTTPError } from "h3";
 import type { Services } from "../../core/context.ts";
 import { docsResponse } from "./docs_route.ts";
 import { mountRestRoutes, type StreamOptions } from "./rest_routes.ts";
@@ -13,11 +13,16 @@ import { toApiFailure } from "../../core/api_failure.ts";
 import { failureResponse } from "./responses.ts";
 
 /** The API error for a refusal by h3 rather than by a route of ours. */
-function layerError(status: number, method: string, path: string): ApiError {
+function layerError(error: HTTPError, method: string, path: string): ApiError {
+  const { status } = error;
   if (status >= 500) return new ApiError("internal_error", "Internal server error");
   if (status === 404) return new ApiError("not_found", `No route ${method} "${path}"`);
   if (status === 405) return new ApiError("method_not_allowed", `${method} is not allowed on "${path}"`);
-  return new ApiError("invalid_parameter", `The request's path or query is not valid (percent-encoding per RFC 3986): "${path}"`);
+  if (status === 413) return new ApiError("payload_too_large", "The request body is too large");
+  if (error.cause instanceof URIError || error.message === "Bad Request") {
+    return new ApiError("invalid_parameter", `The request's path or query is not valid (percent-encoding per RFC 3986): "${path}"`);
+  }
+  return new ApiError("invalid_request", `The request was refused: "${error.message}"`);
 }
 
 /** Builds the app for `router` over `services`. */
@@ -35,7 +40,7 @@ export function createHttpApp(
     // every route) answers the API's envelope like everything else (spec: Errors).
     onError(error, event) {
       if (error.status >= 500) event.context.unexpected = error.cause ?? error;
-      return failureResponse(toApiFailure(layerError(error.status, event.req.method, event.url.pathname)), new Headers());
+      return failureResponse(toApiFailure(layerError(error, event.req.method, event.url.pathname)), new Headers());
     },
   });
   mountOpsRoutes(app, services, options.metrics ?? {});
