@@ -212,8 +212,8 @@ describe("OpenAI-compatible engine", () => {
     assert.match(system, /Judge how well each candidate fits/);
     assert.match(userMessage, /Ideal customer profile:\nB2B SaaS founders struggling with churn/);
     assert.match(userMessage, /Offer:\na churn dashboard/);
-    assert.match(userMessage, /marked fit:\n- Founder @Acme\. churn/);
-    assert.match(userMessage, /marked not fit:\n- Running coach/);
+    assert.match(userMessage, /marked fit:\n<data>\n- Founder @Acme\. churn\n<\/data>/, "the examples are fenced material");
+    assert.match(userMessage, /marked not fit:\n<data>\n- Running coach\n<\/data>/);
     assert.match(
       userMessage,
       /id: 1\nname: User 1 \(@user1\), 1200 followers\nbio: Founder @Acme\. Writing about churn and pricing\.\npost: Churn is 20% tools/,
