@@ -9,7 +9,7 @@ import { startHarness, transports, type Harness, type Transport } from "./suppor
 import { expectError } from "./support/expect_error.ts";
 import { describeMatrix } from "./support/describe_matrix.ts";
 import type { BucketName } from "../core/plans/plans.ts";
-import { recountEngagement } from "../core/people/engagement_queries.ts";
+import { recountEngagement } from "../core/audience/contacts_queries.ts";
 
 let harness: Harness;
 /** Three people in the demo list, by engagement: `hot` replied 3 times and reposted twice, `warm` reposted once, `cold` never. */

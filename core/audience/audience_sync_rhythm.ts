@@ -8,7 +8,6 @@ import type { PageWalker } from "../network/page_walker.ts";
 import type { SocialNetwork } from "../network/social_network.ts";
 import type { AudienceSyncState } from "./audience_sync_queries.ts";
 import { DAY_MS } from "../time/durations.ts";
-import { ENGAGEMENT_WINDOW_DAYS } from "../people/engagement_queries.ts";
 
 /** The sync's bounds and rhythm. */
 export const AUDIENCE_SYNC_LIMITS = {
@@ -19,7 +18,7 @@ export const AUDIENCE_SYNC_LIMITS = {
   /** People per page asked for (the port's maximum for followers, following and reposters). */
   pageSize: 1000,
   /** The engagement window (spec: Contact list member, `engaged_count`). */
-  windowDays: ENGAGEMENT_WINDOW_DAYS,
+  windowDays: 90,
   /** Time between two runs of a list that is up to date (newcomers, engagers). */
   everySeconds: 60 * 60,
   /** Time before the next run of a list whose walk or reading the run's budget cut. */

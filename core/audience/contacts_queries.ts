@@ -56,3 +56,36 @@ export async function contactsPage(sql: Queryable, accountId: string, sort: Cont
     select * from contacts where account_id = ${accountId}
      order by engaged_count desc, x_user_id limit ${limit} offset ${offset}`;
 }
+
+/**
+ * Recounts every contact's replies and reposts to the account since `since` (the rolling
+ * 90 days): replies from `received_replies` (the content sync's), reposts from
+ * `audience_reposts`. People who engaged but are not yet contacts are left for the caller
+ * to add first. Runs in the sync's transaction.
+ */
+export async function recountEngagement(sql: Queryable, accountId: string, since: Date): Promise<void> {
+  await sql`
+    with replies as (
+      select replier_x_user_id as x_user_id, count(*)::int as n, max(posted_at) as last_at
+        from received_replies where account_id = ${accountId} and posted_at >= ${since}
+       group by replier_x_user_id
+    ), reposts as (
+      select x_user_id, count(*)::int as n, max(engaged_at) as last_at
+        from audience_reposts where account_id = ${accountId} and engaged_at >= ${since}
+       group by x_user_id
+    ), counts as (
+      select coalesce(r.x_user_id, p.x_user_id) as x_user_id, coalesce(r.n, 0) as replies, coalesce(p.n, 0) as reposts,
+             greatest(r.last_at, p.last_at) as last_at
+        from replies r full join reposts p on p.x_user_id = r.x_user_id
+    ), changed as (
+      -- Everyone counted now, and everyone counted before who no longer engages.
+      select c.x_user_id, coalesce(counts.replies, 0) as replies, coalesce(counts.reposts, 0) as reposts, counts.last_at
+        from contacts c left join counts on counts.x_user_id = c.x_user_id
+       where c.account_id = ${accountId} and (c.engaged_count > 0 or counts.x_user_id is not null)
+    )
+    update contacts c
+       set replies_count = changed.replies, reposts_count = changed.reposts,
+           last_engaged_at = coalesce(changed.last_at, c.last_engaged_at)
+      from changed
+     where c.account_id = ${accountId} and c.x_user_id = changed.x_user_id`;
+}

@@ -20,7 +20,7 @@ import {
 } from "./audience_sync_queries.ts";
 import { AUDIENCE_SYNC_LIMITS, type AudienceSyncDeps, nextRun, spent } from "./audience_sync_rhythm.ts";
 import { DAY_MS } from "../time/durations.ts";
-import { recountEngagement } from "../people/engagement_queries.ts";
+import { recountEngagement } from "./contacts_queries.ts";
 import { upsertContactProfiles } from "../people/contact_profiles_queries.ts";
 
 /** One run of the engagers: profiles of new repliers, reposters of posts whose counter moved, then the recount. */

@@ -30,8 +30,6 @@ import {
 } from "./content_sync_queries.ts";
 import { isReceivedReply, ownPostRow, receivedReplyRow } from "./own_content_rows.ts";
 import { DAY_MS } from "../time/durations.ts";
-import { upsertContactProfiles } from "../people/contact_profiles_queries.ts";
-import { ENGAGEMENT_WINDOW_DAYS, recountEngagement } from "../people/engagement_queries.ts";
 
 /** The sync's bounds. */
 export const CONTENT_SYNC_LIMITS = {
@@ -154,17 +152,6 @@ export async function syncAccountContent(deps: ContentSyncDeps, accountId: strin
       return replier ? [receivedReplyRow(accountId, reply, replier, answered.get(reply.replyToId ?? ""), now)] : [];
     });
     await upsertReceivedReplies(tx, replyRows);
-    if (replyRows.length > 0) {
-      // The repliers become contacts and the counts include their replies as these commit, so
-      // the CRM never shows stored replies with engagement 0 until the audience sync's next run.
-      await upsertContactProfiles(
-        tx,
-        accountId,
-        replyRows.map((row) => repliers.get(row.replier_x_user_id)).filter((user) => user !== undefined),
-        now,
-      );
-      await recountEngagement(tx, accountId, new Date(nowMs - ENGAGEMENT_WINDOW_DAYS * DAY_MS));
-    }
     const days: DailyStatsRow[] = history
       .filter((entry) => entry.day < today)
       .map((entry) => ({ account_id: accountId, day: entry.day, followers_count: entry.followers, following_count: null, post_count: null, recorded_at: now }));

@@ -191,30 +191,6 @@ export function describeCliSuite(mode: "embedded" | "postgres"): void {
         assert.equal(me.body.data.owner.main_account_id, first.demo.accounts.throttled);
       });
 
-      test("the server's own jobs count engagement: the demo account's repliers are listed with their replies", { timeout: 120_000 }, async () => {
-        const { demo } = first;
-        // The content sync stores the replies the account received and counts them as it commits.
-        const repliers = await pollUntil(
-          "repliers counted by the served jobs",
-          async () => {
-            const answer = await call(demo, "GET", "/audience/repliers?limit=5", demo.keys.write);
-            return answer.status === 200 && answer.body.data.length > 0 ? answer.body.data : undefined;
-          },
-          { timeoutMs: 100_000, intervalMs: 500 },
-        );
-        assert.ok(
-          repliers.every((person: { replies_count: number }) => person.replies_count > 0),
-          JSON.stringify(repliers),
-        );
-        const contacts = await call(demo, "GET", "/contacts?sort=replies&limit=3", demo.keys.write);
-        assert.equal(contacts.status, 200, JSON.stringify(contacts.body));
-        const [top] = contacts.body.data;
-        assert.ok(top.replies_count > 0 && top.engaged_count >= top.replies_count, JSON.stringify(top));
-        const received = await call(demo, "GET", "/replies/received?limit=1", demo.keys.write);
-        assert.equal(received.status, 200);
-        assert.ok(received.body.data.length > 0, "the account received replies");
-      });
-
       test("keys.other_user cannot reach accounts.main: 404 account_not_found", async () => {
         const { demo } = first;
         const answer = await call(demo, "GET", `/tags?account_id=${demo.accounts.main}`, demo.keys.other_user);
