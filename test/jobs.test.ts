@@ -167,6 +167,43 @@ for (const { mode, skip } of modes) {
       assert.deepEqual(await claimJobs(sql, { runnerId: "w", kinds: ["test_due"], limit: 10, leaseSeconds: 30 }), []);
     });
 
+    test("a job of a batch is done when it ends, not when the batch's slowest job does; fast ones share a statement", async () => {
+      const slowId = await enqueueJob(sql, { kind: "test_slow" });
+      const fastIds = await Promise.all(Array.from({ length: 5 }, () => enqueueJob(sql, { kind: "test_fast" })));
+      let release!: () => void;
+      const slowMayEnd = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const statements: string[] = [];
+      const counted = Object.assign((...args: Parameters<Sql>) => {
+        const text = Array.isArray(args[0]) ? (args[0] as readonly string[]).join("?") : "";
+        if (/set status = 'done'/.test(text)) statements.push(text);
+        return (sql as any)(...args);
+      }, sql) as Sql;
+      const pass = runJobsOnce({
+        sql: counted,
+        runnerId: "w",
+        handlers: { test_slow: () => slowMayEnd, test_fast: async () => {} },
+      });
+      try {
+        const done = await pollUntil(
+          "the fast jobs to be done while the slow one runs",
+          async () => {
+            const rows = await sql<JobRow[]>`select * from jobs where id = any(${fastIds}) and status = 'done'`;
+            return rows.length === fastIds.length ? rows : undefined;
+          },
+          { timeoutMs: 10_000, intervalMs: 20 },
+        );
+        assert.equal(done.length, 5);
+        assert.equal((await jobById(sql, slowId)).status, "running");
+      } finally {
+        release();
+      }
+      assert.deepEqual(await pass, { claimed: 6, completed: 6, retried: 0, failed: 0 });
+      assert.equal((await jobById(sql, slowId)).status, "done");
+      assert.equal(statements.length, 2, "the five fast jobs in one statement, the slow one in another");
+    });
+
     test("a failing handler's job returns to the queue with backoff and ends failed after max_attempts", async () => {
       const id = await enqueueJob(sql, { kind: "test_fail", maxAttempts: 3 });
       const failures: string[] = [];

@@ -1,12 +1,14 @@
 /**
  * One pass of a job runner: claim a batch, run the handlers with bounded concurrency,
- * complete the successes in one statement, record each failure. Batching the claim and
- * the completion is what makes thousands of jobs per second cheap (bench/jobs_throughput.ts).
+ * complete the successes as they end, grouped (completion_group.ts), record each failure.
+ * Batching the claim and the completion is what makes thousands of jobs per second cheap
+ * (bench/jobs_throughput.ts).
  */
 import type { Queryable } from "../db/sql.ts";
-import { claimJobs, completeJobs, extendJobLeases, failJob, type JobRow } from "./jobs_queries.ts";
+import { claimJobs, extendJobLeases, failJob, type JobRow } from "./jobs_queries.ts";
 import { claimLagSeconds, errorFacts, type JobEventListener } from "./job_events.ts";
 import { mapBounded } from "../concurrency/map_bounded.ts";
+import { completionGroup } from "./completion_group.ts";
 
 /**
  * Does the work of one job. Jobs run at least once, not exactly once: a runner that dies
@@ -75,7 +77,7 @@ export async function runJobsOnce(options: RunJobsOptions): Promise<RunJobsResul
     (leaseSeconds * 1000) / 3,
   );
 
-  const succeeded: number[] = [];
+  const succeeded = completionGroup(sql, runnerId);
   const failures: { job: JobRow; error: unknown }[] = [];
   try {
     await mapBounded(jobs, options.concurrency ?? batchSize, async (job) => {
@@ -83,7 +85,7 @@ export async function runJobsOnce(options: RunJobsOptions): Promise<RunJobsResul
         const handler = Object.hasOwn(handlers, job.kind) ? handlers[job.kind] : undefined;
         if (!handler) throw new Error(`No handler for job kind "${job.kind}"`);
         await handler(job.payload, job);
-        succeeded.push(job.id);
+        succeeded.add(job.id);
       } catch (error) {
         failures.push({ job, error });
       } finally {
@@ -94,7 +96,7 @@ export async function runJobsOnce(options: RunJobsOptions): Promise<RunJobsResul
     clearInterval(heartbeat);
   }
 
-  result.completed = await completeJobs(sql, succeeded, { runnerId });
+  result.completed = await succeeded.settled();
   for (const { job, error } of failures) {
     options.onFailure?.(job, error);
     const row = await failJob(sql, job.id, error, { runnerId });

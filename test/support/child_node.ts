@@ -18,11 +18,18 @@ export interface Finished {
 }
 
 /**
+ * How long a child server lets running jobs finish on SIGTERM (`SHUTDOWN_TIMEOUT_MS`), unless a
+ * test sets it: well inside `RunningNode.stop()`'s 15 s, so a periodic job still running when a
+ * test stops its server (a corpus ingest on a loaded machine) cannot outlast the stop's bound.
+ */
+const CHILD_SHUTDOWN_TIMEOUT_MS = "5000";
+
+/**
  * The test's environment for a child: without the variables that would point it at
  * the caller's servers (`remove`) or make it a node:test child, plus `set`.
  */
 export function childEnv(set: Record<string, string | undefined> = {}, remove: string[] = ["DATABASE_URL", "REDIS_URL"]): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
+  const env: NodeJS.ProcessEnv = { SHUTDOWN_TIMEOUT_MS: CHILD_SHUTDOWN_TIMEOUT_MS, ...process.env };
   for (const name of [...remove, "NODE_TEST_CONTEXT"]) delete env[name];
   for (const [name, value] of Object.entries(set)) {
     if (value === undefined) delete env[name];
