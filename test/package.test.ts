@@ -24,20 +24,28 @@ let appDir: string;
 before(async () => {
   workDir = await mkdtemp(join(tmpdir(), "threadline-package-"));
   appDir = join(workDir, "app");
-  // `npm pack` runs `prepack` (npm run build) in the repository.
-  await exec(NPM, ["pack", "--pack-destination", workDir, "--loglevel", "error"], { cwd: PROJECT_ROOT, env: childEnv(), maxBuffer: 16 * 1024 * 1024 });
-  const tarball = (await readdir(workDir)).find((name) => name.endsWith(".tgz"));
-  assert.ok(tarball, "npm pack wrote a tarball");
+  const tarball = process.env.PACKAGE_TARBALL ?? (await packed(workDir));
   await exec("mkdir", ["-p", appDir]);
   await writeFile(join(appDir, "package.json"), JSON.stringify({ name: "embedder", private: true, type: "module" }));
   // From the registry, or npm's cache when it holds every package (CI installed them just before).
-  await exec(NPM, ["install", join(workDir, tarball), "--prefer-offline", "--no-audit", "--no-fund", "--loglevel", "error"], {
+  await exec(NPM, ["install", tarball, "--prefer-offline", "--no-audit", "--no-fund", "--loglevel", "error"], {
     cwd: appDir,
     env: childEnv(),
     maxBuffer: 16 * 1024 * 1024,
   });
 });
 after(() => rm(workDir, { recursive: true, force: true }));
+
+/**
+ * The tarball `npm pack` writes into `dir` (its `prepack` runs `npm run build` in the repository).
+ * `.ci/run` packs once and passes it in `PACKAGE_TARBALL`, so its three passes install the same build.
+ */
+async function packed(dir: string): Promise<string> {
+  await exec(NPM, ["pack", "--pack-destination", dir, "--loglevel", "error"], { cwd: PROJECT_ROOT, env: childEnv(), maxBuffer: 16 * 1024 * 1024 });
+  const tarball = (await readdir(dir)).find((name) => name.endsWith(".tgz"));
+  assert.ok(tarball, "npm pack wrote a tarball");
+  return join(dir, tarball);
+}
 
 test("the package holds compiled JavaScript, declarations, the migrations and the licence, and no sources or tests", async () => {
   const root = join(appDir, "node_modules", "threadline");

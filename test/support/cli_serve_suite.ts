@@ -108,7 +108,13 @@ async function cliJson(env: NodeJS.ProcessEnv, args: string[]): Promise<any> {
 
 /** The suite on one storage; PostgreSQL's is skipped, saying why, without `DATABASE_URL`. */
 export function describeCliSuite(mode: "embedded" | "postgres"): void {
-  const skip = mode === "postgres" && !process.env.DATABASE_URL ? "DATABASE_URL not set; PostgreSQL cases skipped" : false;
+  const skip =
+    mode === "postgres" && !process.env.DATABASE_URL
+      ? "DATABASE_URL not set; PostgreSQL cases skipped"
+      : mode === "embedded" && process.env.DATABASE_URL
+        ? // Its processes never see DATABASE_URL (childEnv): here it would repeat the embedded pass's run exactly.
+          "DATABASE_URL set: the embedded CLI cases run in the passes without it (this pass runs cli_serve_postgres)"
+        : false;
   describe(`threadline CLI on ${mode}`, { skip, timeout: 600_000 }, () => {
     let scratch: string;
     let database: TestDatabase | undefined;
