@@ -66,6 +66,8 @@ export interface Settings {
    * reads network content could otherwise be steered into sending data to any URL.
    */
   mcpWebhookTools?: boolean;
+  /** How long `POST /v1/articles/{id}/cover` waits for its cover before `504 upstream_timeout` (`COVER_WAIT_MS`, default 120 000). */
+  coverWaitMs?: number;
 }
 
 /** The documents `GET /v1/docs` serves. */
@@ -110,8 +112,10 @@ export interface Context {
    * (`alsoAnswers` in core/trpc.ts: a dataset create answers `201` ready or `202`
    * collecting). Shared by every narrowed copy of the context, like `report`. `stream`: the
    * messages a stream operation answers instead of JSON (`EndpointMeta.stream`).
+   * `jobSettlesCredits`: the call's credits now belong to the background job it enqueued, so a
+   * refusal from here on refunds nothing itself (a cover waited for and answered `504` keeps them).
    */
-  reply: { status?: SuccessStatus; stream?: MessageStream };
+  reply: { status?: SuccessStatus; stream?: MessageStream; jobSettlesCredits?: boolean };
 }
 
 /** A success status a handler may choose. */

@@ -9,13 +9,23 @@
 /** One message: an event (`id`, `event`, `data` lines) or a comment line (a heartbeat). */
 export type StreamMessage = { id: string; event: string; data: string } | { comment: string };
 
-/** How often the stream looks for news and sends a heartbeat when there is none. */
+/** How often the stream looks for news and sends a heartbeat when there is none; how long it may run. */
 export interface StreamTiming {
   pollMs: number;
   heartbeatMs: number;
+  /** How often the stream checks that its key still works (ending when it does not). */
+  keyCheckMs: number;
+  /** How long one connection may stream; then it ends and the client reconnects with `Last-Event-ID`. */
+  lifetimeMs: number;
 }
+
+/**
+ * Asked every `keyCheckMs` whether the stream may go on: undefined while it may, else why not
+ * (the key was revoked; the adapter builds it from the request's principal, core/auth/key_standing.ts).
+ */
+export type StreamGuard = () => Promise<string | undefined>;
 
 /** A stream answer: `messages` runs until `signal` aborts (the client left or the server stops). */
 export interface MessageStream {
-  messages(signal: AbortSignal, timing: StreamTiming): AsyncIterable<StreamMessage>;
+  messages(signal: AbortSignal, timing: StreamTiming, guard?: StreamGuard): AsyncIterable<StreamMessage>;
 }

@@ -32,6 +32,12 @@ export type EndpointMeta = OpenApiMeta<{
    * collected answers `200`). Documented beside `successStatus`.
    */
   alsoAnswers?: SuccessStatus[];
+  /**
+   * The handler honours `Prefer: respond-async` (RFC 7240) by answering `202` at once instead
+   * of waiting for its background work; documented as a header parameter and, on the `202`,
+   * `Preference-Applied`.
+   */
+  respondAsync?: boolean;
   /** Error codes this endpoint answers beyond the ones every key endpoint shares. */
   errors?: ErrorCode[];
   /** Enrichment or feed-fetch units spent on top of the read or write (Limits 3-6). */
@@ -163,10 +169,12 @@ async function keyCall({ ctx, type, meta, path, getRawInput, batchIndex, next }:
   if (decision.kind === "replay") {
     for (const [name, value] of Object.entries(decision.headers)) ctx.responseHeaders.set(name, value);
     ctx.responseHeaders.set("Idempotency-Replayed", "true");
+    // The first answer's status too, where the handler chose it (a 202 replays as a 202).
+    if (decision.status === 200 || decision.status === 201 || decision.status === 202) ctx.reply.status = decision.status;
     return { ok: true as const, data: decision.body, marker: middlewareResultMarker };
   }
   const result = await next({ ctx: { ...own, principal, idempotency: decision.run } });
-  await finishIdempotent(ctx, decision.run, result.ok ? { status: meta.successStatus ?? 200, body: result.data } : undefined);
+  await finishIdempotent(ctx, decision.run, result.ok ? { status: ctx.reply.status ?? meta.successStatus ?? 200, body: result.data } : undefined);
   return result;
 }
 

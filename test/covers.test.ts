@@ -34,6 +34,9 @@ import { COVER_JOB_KIND, COVER_MAX_ATTEMPTS } from "../core/covers/cover_job.ts"
 import { latestCoverGeneration } from "../core/covers/cover_reads.ts";
 import { startJobs } from "../adapters/runtime/start_jobs.ts";
 
+/** The 202 form of a cover request (RFC 7240); without it the request waits for the cover. */
+const ASYNC = { Prefer: "respond-async" };
+
 const storage = process.env.DATABASE_URL ? "PostgreSQL" : "embedded PGlite";
 
 /** Inserts an article row (the articles endpoints are built elsewhere); answers its id. */
@@ -90,6 +93,34 @@ function pngInfo(bytes: Uint8Array): { width: number; height: number } {
   return { width: view.getUint32(16), height: view.getUint32(20) };
 }
 
+describe(`a cover request past its wait (${storage})`, { timeout: 120_000 }, () => {
+  let harness: Harness;
+  before(async () => {
+    // Nothing runs the job while the request waits 300 ms (COVER_WAIT_MS, default 120 s).
+    harness = await startHarness({ config: { coverWaitMs: 300 } });
+  });
+  after(() => harness.close());
+
+  test("answers 504 upstream_timeout naming the generation, keeps the 25 credits, and the job still makes the cover", async () => {
+    const { sql } = harness.services;
+    const owner = await fundedOwner(harness, harness.world.accounts.main);
+    const spent = async () => (await creditState(createContextInner({ services: harness.services }), owner)).spent;
+    const before = await spent();
+    const id = await insertArticle(sql, harness.world.accounts.main, { title: "A slow cover" });
+    const answer = await transports(harness)[1].request("POST", `/v1/articles/${id}/cover`, { key: harness.world.keys.write, body: {} });
+    expectError(answer, 504, "upstream_timeout", "past the wait");
+    assert.match(answer.body.error.message, /still being generated/);
+    assert.equal(answer.body.error.generation_status, "queued");
+    assert.equal(answer.headers.get("x-credits-charged"), null, "settled by the job");
+    assert.equal(await spent(), before + 25, "spec: a cover that times out with 504 keeps its credits");
+    await runCoverJobs(harness);
+    const row = await generation(sql, answer.body.error.generation_id);
+    assert.equal(row.status, "done");
+    assert.equal(await spent(), before + 25, "kept once, never refunded");
+    assert.deepEqual(await ledgerOf(sql, row), [{ entry: "charge", amount: -25 }]);
+  });
+});
+
 describe(`covers on the local engine (${storage})`, { timeout: 180_000 }, () => {
   let harness: Harness;
   let sql: Sql;
@@ -107,7 +138,7 @@ describe(`covers on the local engine (${storage})`, { timeout: 180_000 }, () => 
   describeMatrix(({ index, name, transport }) => {
     describe(`errors (${name})`, () => {
       const post = (id: string, body: unknown = {}, key = harness.world.keys.write, headers: Record<string, string> = {}) =>
-        transport(harness).request("POST", `/v1/articles/${id}/cover`, { key, body, headers });
+        transport(harness).request("POST", `/v1/articles/${id}/cover`, { key, body, headers: { ...ASYNC, ...headers } });
 
       test("a refused request keeps no credits", async () => {
         const spent = await spentBefore();
@@ -172,10 +203,71 @@ describe(`covers on the local engine (${storage})`, { timeout: 180_000 }, () => 
     });
   });
 
+  describeMatrix(({ name, transport }) => {
+    test(`without Prefer the request waits for the job's cover and answers it 200 with X-Credits-Charged: 25 (${name})`, async () => {
+      const id = await insertArticle(sql, harness.world.accounts.main, { title: "Covers answered in the request" });
+      const spent = await spentBefore();
+      const pending = transport(harness).request("POST", `/v1/articles/${id}/cover`, { key: harness.world.keys.write, body: {} });
+      // The job runner of another process, as it were: run the due cover jobs until the request answers.
+      let answer: Awaited<typeof pending> | undefined;
+      for (let round = 0; round < 200 && !answer; round++) {
+        answer = await Promise.race([pending, new Promise<undefined>((resolve) => setTimeout(resolve, 50))]);
+        if (!answer) await runCoverJobs(harness);
+      }
+      assert.ok(answer, "the request answered");
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      assert.equal(answer.headers.get("x-credits-charged"), "25");
+      assert.equal(answer.headers.get("preference-applied"), null);
+      assert.equal(answer.body.data.status, "done");
+      assert.equal(answer.body.data.article_id, id);
+      assert.equal(answer.body.data.attached, true);
+      assert.match(answer.body.data.cover.url, /^https?:\/\//);
+      assert.equal(await spentBefore(), spent + 25, "25 credits kept");
+      const article = await transport(harness).request("GET", `/v1/articles/${id}`, { key: harness.world.keys.write });
+      assert.equal(article.body.data.cover.url, answer.body.data.cover.url);
+    });
+  });
+
+  test("a generation that fails answers its code (503 upstream_unavailable) and refunds the 25 credits once", async () => {
+    const id = await insertArticle(sql, harness.world.accounts.main, { title: "A cover with no model" });
+    const spent = await spentBefore();
+    const pending = transports(harness)[1].request("POST", `/v1/articles/${id}/cover`, { key: harness.world.keys.write, body: {} });
+    // A job runner without a model: the generation ends failed, refunded by the job.
+    const { network, media, clock } = harness.services;
+    const handlers = jobHandlers({ sql, clock, network, media, model: undefined as never });
+    let answer: Awaited<typeof pending> | undefined;
+    for (let round = 0; round < 200 && !answer; round++) {
+      answer = await Promise.race([pending, new Promise<undefined>((resolve) => setTimeout(resolve, 50))]);
+      if (!answer) await runJobsOnce({ sql, runnerId: "covers-no-model", kinds: [COVER_JOB_KIND], handlers });
+    }
+    assert.ok(answer, "the request answered");
+    expectError(answer, 503, "upstream_unavailable", "the job had no model");
+    assert.equal(answer.body.error.generation_status, "failed");
+    assert.equal(await spentBefore(), spent, "refunded in full");
+    const row = await generation(sql, answer.body.error.generation_id);
+    assert.deepEqual(await ledgerOf(sql, row), [
+      { entry: "charge", amount: -25 },
+      { entry: "refund", amount: 25 },
+    ]);
+  });
+
+  test("Prefer: respond-async answers 202 at once and says the preference was applied", async () => {
+    const id = await insertArticle(sql, harness.world.accounts.main, { title: "Covers answered later" });
+    const answer = await transports(harness)[0].request("POST", `/v1/articles/${id}/cover`, {
+      key: harness.world.keys.write,
+      body: { attach: false },
+      headers: { Prefer: "wait=5, respond-async" },
+    });
+    assert.equal(answer.status, 202, JSON.stringify(answer.body));
+    assert.equal(answer.headers.get("preference-applied"), "respond-async");
+    assert.equal(answer.body.data.status, "queued");
+    await runCoverJobs(harness);
+  });
+
   test("POST answers 202 without X-Credits-Charged, and the job attaches a PNG drawn from the title", async () => {
     const id = await insertArticle(sql, harness.world.accounts.main, { title: "Shipping covers offline" });
     const spent = await spentBefore();
-    const answer = await transports(harness)[1].request("POST", `/v1/articles/${id}/cover`, { key: harness.world.keys.write, body: {} });
+    const answer = await transports(harness)[1].request("POST", `/v1/articles/${id}/cover`, { key: harness.world.keys.write, body: {}, headers: ASYNC });
     assert.equal(answer.status, 202, JSON.stringify(answer.body));
     assert.equal(answer.headers.get("x-credits-charged"), null, "spec Credit headers: absent on a 202");
     assert.ok(answer.headers.get("x-credits-remaining"));
@@ -252,7 +344,11 @@ describe(`covers on the local engine (${storage})`, { timeout: 180_000 }, () => 
   test("attach: false keeps the article's cover and leaves the image an unattached upload", async () => {
     const id = await insertArticle(sql, harness.world.accounts.main);
     await sql`update articles set cover_url = 'https://example.com/mine.png' where id = ${Number(id)}`;
-    const answer = await transports(harness)[0].request("POST", `/v1/articles/${id}/cover`, { key: harness.world.keys.write, body: { attach: false } });
+    const answer = await transports(harness)[0].request("POST", `/v1/articles/${id}/cover`, {
+      key: harness.world.keys.write,
+      body: { attach: false },
+      headers: ASYNC,
+    });
     assert.equal(answer.status, 202, JSON.stringify(answer.body));
     await runCoverJobs(harness);
     const row = await generation(sql, answer.body.data.id);
@@ -268,7 +364,11 @@ describe(`covers on the local engine (${storage})`, { timeout: 180_000 }, () => 
 
   test("attach: false is allowed on a published article", async () => {
     const id = await insertArticle(sql, harness.world.accounts.main, { status: "published" });
-    const answer = await transports(harness)[1].request("POST", `/v1/articles/${id}/cover`, { key: harness.world.keys.write, body: { attach: false } });
+    const answer = await transports(harness)[1].request("POST", `/v1/articles/${id}/cover`, {
+      key: harness.world.keys.write,
+      body: { attach: false },
+      headers: ASYNC,
+    });
     assert.equal(answer.status, 202, JSON.stringify(answer.body));
     await runCoverJobs(harness);
     assert.equal((await generation(sql, answer.body.data.id)).status, "done");
@@ -281,7 +381,7 @@ describe(`covers on the local engine (${storage})`, { timeout: 180_000 }, () => 
       transports(harness)[1].request("POST", `/v1/articles/${id}/cover`, {
         key: harness.world.keys.write,
         body: {},
-        headers: { "Idempotency-Key": `cover-${id}` },
+        headers: { ...ASYNC, "Idempotency-Key": `cover-${id}` },
       });
     const first = await send();
     const again = await send();
@@ -296,7 +396,7 @@ describe(`covers on the local engine (${storage})`, { timeout: 180_000 }, () => 
     const reused = await transports(harness)[1].request("POST", `/v1/articles/${id}/cover`, {
       key: harness.world.keys.write,
       body: { attach: false },
-      headers: { "Idempotency-Key": `cover-${id}` },
+      headers: { ...ASYNC, "Idempotency-Key": `cover-${id}` },
     });
     expectError(reused, 409, "idempotency_key_reuse", "same key, other body");
     await runCoverJobs(harness);
@@ -304,7 +404,7 @@ describe(`covers on the local engine (${storage})`, { timeout: 180_000 }, () => 
 
   test("a job run again after its generation ended changes nothing (no second charge or attach)", async () => {
     const id = await insertArticle(sql, harness.world.accounts.main);
-    const answer = await transports(harness)[0].request("POST", `/v1/articles/${id}/cover`, { key: harness.world.keys.write, body: {} });
+    const answer = await transports(harness)[0].request("POST", `/v1/articles/${id}/cover`, { key: harness.world.keys.write, body: {}, headers: ASYNC });
     await runCoverJobs(harness);
     const before = await generation(sql, answer.body.data.id);
     const deps = { sql, clock: harness.services.clock, model: harness.services.model, media: harness.services.media };
@@ -348,6 +448,7 @@ describe(`covers on the local engine (${storage})`, { timeout: 180_000 }, () => 
       const cover = await transport(harness).request("POST", `/v1/articles/${id}/cover`, {
         key: harness.world.keys.write,
         body: { style_id: Number(own.id) },
+        headers: ASYNC,
       });
       assert.equal(cover.status, 202, JSON.stringify(cover.body));
       assert.equal(cover.body.data.style_id, String(own.id));
@@ -378,7 +479,7 @@ describe(`covers with the OpenAI-compatible client (${storage})`, { timeout: 180
 
   async function requestCover(body: unknown = {}): Promise<{ id: string; generationId: string }> {
     const id = await insertArticle(sql, harness.world.accounts.main, { title: "Notes from the edge" });
-    const answer = await transports(harness)[1].request("POST", `/v1/articles/${id}/cover`, { key: harness.world.keys.write, body });
+    const answer = await transports(harness)[1].request("POST", `/v1/articles/${id}/cover`, { key: harness.world.keys.write, body, headers: ASYNC });
     assert.equal(answer.status, 202, JSON.stringify(answer.body));
     assert.equal(answer.headers.get("x-credits-charged"), null);
     return { id, generationId: answer.body.data.id };
@@ -419,7 +520,7 @@ describe(`covers with the OpenAI-compatible client (${storage})`, { timeout: 180
     assert.equal(status.data.latest_generation.error.status, 504);
     assert.equal(status.data.cover, null);
     // The article is free for another try.
-    const again = await transports(harness)[0].request("POST", `/v1/articles/${id}/cover`, { key: harness.world.keys.write, body: {} });
+    const again = await transports(harness)[0].request("POST", `/v1/articles/${id}/cover`, { key: harness.world.keys.write, body: {}, headers: ASYNC });
     assert.equal(again.status, 202);
     fake.script({ kind: "image" });
     await runCoverJobs(harness, clock);
@@ -479,7 +580,7 @@ describe(`covers without a media store (${storage})`, () => {
   describeMatrix(({ name, transport }) => {
     test(`POST /v1/articles/{id}/cover answers 503 media_not_configured (${name})`, async () => {
       const id = await insertArticle(harness.services.sql, harness.world.accounts.main);
-      const answer = await transport(harness).request("POST", `/v1/articles/${id}/cover`, { key: harness.world.keys.write, body: {} });
+      const answer = await transport(harness).request("POST", `/v1/articles/${id}/cover`, { key: harness.world.keys.write, body: {}, headers: ASYNC });
       expectError(answer, 503, "media_not_configured", name);
     });
   });
@@ -503,7 +604,7 @@ describe("covers in a bree worker thread", {
   test("the worker opens the model from its settings and attaches the cover", async () => {
     const { sql } = harness.services;
     const id = await insertArticle(sql, harness.world.accounts.main, { title: "Made in a worker thread" });
-    const answer = await transports(harness)[1].request("POST", `/v1/articles/${id}/cover`, { key: harness.world.keys.write, body: {} });
+    const answer = await transports(harness)[1].request("POST", `/v1/articles/${id}/cover`, { key: harness.world.keys.write, body: {}, headers: ASYNC });
     assert.equal(answer.status, 202, JSON.stringify(answer.body));
     const runner = await startJobs({
       databaseUrl: harness.config.databaseUrl,

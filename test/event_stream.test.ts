@@ -186,6 +186,53 @@ describe("GET /v1/events as Server-Sent Events (the listening server)", () => {
     assert.equal((await anonymous.json()).error.code, "unauthorized");
   });
 
+  describe("a stream's key and lifetime", () => {
+    let own: Harness;
+    let userId: number;
+    before(async () => {
+      // Checks the key every 100 ms (default 30 s); a connection lives 1.5 s (default an hour).
+      own = await startHarness({ config: { eventStreamTiming: { pollMs: 50, heartbeatMs: 60_000, keyCheckMs: 100, lifetimeMs: 1500 } } });
+      const users = await own.threadline.admin.listUsers();
+      userId = users.find((user) => user.main_account_id === own.world.accounts.main)!.user_id;
+    });
+    after(() => own.close());
+
+    /** Opens a stream with a new key and answers its comments until it ends (at most 10 s). */
+    async function streamUntilEnd(change: (keyId: number) => Promise<unknown>): Promise<string[]> {
+      const issued = await own.threadline.admin.createKey({ userId, name: "stream", scopes: ["read"] });
+      const stream = await openSse(`${own.baseUrl}/v1/events`, { Authorization: `Bearer ${issued.key}` });
+      assert.equal(stream.status, 200);
+      const comments: string[] = [];
+      const first = await stream.next(5000);
+      assert.equal(first?.kind === "comment" && first.text, "stream open");
+      await change(issued.record.id);
+      const deadline = Date.now() + 10_000;
+      while (!stream.ended() && Date.now() < deadline) {
+        const message = await stream.next(deadline - Date.now());
+        if (message?.kind === "comment") comments.push(message.text);
+      }
+      assert.ok(stream.ended(), "the server ended the stream");
+      return comments;
+    }
+
+    test("revoking the key ends its open stream, the last line saying why", async () => {
+      const comments = await streamUntilEnd((keyId) => own.threadline.admin.revokeKey(keyId));
+      assert.equal(comments.at(-1), "closed: the API key was revoked");
+    });
+
+    test("rotating the key away ends its open stream, naming the replacement", async () => {
+      const comments = await streamUntilEnd((keyId) => own.threadline.admin.rotateKey(keyId));
+      assert.equal(comments.at(-1), "closed: the API key was rotated; reconnect with its replacement");
+    });
+
+    test("a stream ends after its lifetime, telling the client to reconnect with Last-Event-ID", async () => {
+      const started = Date.now();
+      const comments = await streamUntilEnd(async () => {});
+      assert.equal(comments.at(-1), "closed: a stream lasts 1.5 s at most; reconnect with Last-Event-ID");
+      assert.ok(Date.now() - started >= 1500, "not before its lifetime");
+    });
+  });
+
   test("the stream ends cleanly when the instance closes (in process)", async () => {
     const own = await startHarness({ config: { eventStreamTiming: { pollMs: 50, heartbeatMs: 60_000 } } });
     let closed = false;

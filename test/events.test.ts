@@ -37,6 +37,9 @@ import { sequenceEvents } from "../core/events/events_queries.ts";
 import { purgeOldEvents } from "../core/events/events_jobs.ts";
 import { NetworkRejectedError } from "../core/network/network_errors.ts";
 
+/** The 202 form of a cover request (RFC 7240); without it the request waits for the cover. */
+const ASYNC = { Prefer: "respond-async" };
+
 let harness: Harness;
 before(async () => {
   harness = await startHarness();
@@ -238,7 +241,11 @@ describe("events of jobs and other areas", () => {
     await grantCredits(createContextInner({ services: harness.services }), owner, { amount: 500, reference: `test:events:${Date.now()}` });
     const [article] = await sql()<{ id: number }[]>`
       insert into articles (account_id, title, status) values (${main()}, ${"Events and covers"}, ${"draft"}) returning id::int as id`;
-    const answer = await transports(harness)[0].request("POST", `/v1/articles/${article.id}/cover`, { key: harness.world.keys.write, body: {} });
+    const answer = await transports(harness)[0].request("POST", `/v1/articles/${article.id}/cover`, {
+      key: harness.world.keys.write,
+      body: {},
+      headers: ASYNC,
+    });
     assert.equal(answer.status, 202, JSON.stringify(answer.body));
     const { sql: pool, clock, network, media, model } = harness.services;
     const run = await runJobsOnce({

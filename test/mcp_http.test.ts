@@ -317,6 +317,50 @@ describe("MCP over Streamable HTTP: the HTTP answers", () => {
     assert.match((await unknown.json()).error.message, /Unknown tool "nope"/);
   });
 
+  test("every message spends a read like a REST call: tools/list answers with the rate-limit headers, then 429 rate_limited", async () => {
+    // A user of its own on the plan of 30 reads a minute, so the other cases' keys keep their budgets.
+    const suffix = Math.random().toString(36).slice(2, 8);
+    const { userId } = await harness.threadline.admin.createUser({
+      name: "MCP budget",
+      plan: "basic",
+      account: { username: `mcp_budget_${suffix}`, name: "MCP budget" },
+    });
+    const { key } = await harness.threadline.admin.createKey({ userId, name: "mcp", scopes: ["read"] });
+    const auth = { Authorization: `Bearer ${key}` };
+    const list = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" });
+    let refused: Response | undefined;
+    const remaining: number[] = [];
+    // A minute boundary may reset the window once.
+    for (let i = 0; i < 65 && !refused; i++) {
+      const answer = await post(auth, list);
+      if (answer.status === 429) refused = answer;
+      else {
+        assert.equal(answer.status, 200);
+        remaining.push(Number(answer.headers.get("x-ratelimit-remaining")));
+        await answer.body?.cancel();
+      }
+    }
+    assert.ok(refused, "tools/list was never refused");
+    assert.ok(remaining.every(Number.isInteger) && remaining.length > 0, "each answer carries X-RateLimit-Remaining");
+    assert.ok(remaining.at(-1)! < remaining[0] || remaining.length === 1, `remaining went ${remaining.join(",")}`);
+    const body = await refused.json();
+    assert.equal(body.error.code, "rate_limited");
+    assert.ok(Number(refused.headers.get("retry-after")) >= 1);
+  });
+
+  test("a batch of several messages is refused with JSON-RPC's invalid-request code before any runs", async () => {
+    const auth = { Authorization: `Bearer ${harness.world.keys.write}` };
+    const name = `mcp-batch-${Date.now()}`;
+    const call = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "tags_create", arguments: { name: `${name}-${id}` } } });
+    const answer = await post(auth, JSON.stringify([call(1), call(2), { jsonrpc: "2.0", id: 3, method: "tools/list" }]));
+    assert.equal(answer.status, 400);
+    const body = await answer.json();
+    assert.equal(body.error.code, -32600);
+    assert.match(body.error.message, /one message/);
+    const tags = await fetch(`${harness.baseUrl}/v1/tags?limit=100`, { headers: { ...auth, "X-Forwarded-For": randomIp() } });
+    assert.ok(!JSON.stringify(await tags.json()).includes(name), "no call of the batch ran");
+  });
+
   test("an unknown toolset is 400 invalid_parameter naming the toolsets", async () => {
     const answer = await post({ Authorization: `Bearer ${harness.world.keys.write}` }, JSON.stringify(initialize), "?toolsets=nope");
     assert.equal(answer.status, 400);
@@ -339,8 +383,8 @@ describe("MCP over Streamable HTTP: the HTTP answers", () => {
       assert.equal(error.code, "rate_limited");
       assert.equal(statusOf(refusal), 429);
       assert.ok(Number.isInteger(error.retry_after) && (error.retry_after ?? 0) >= 1, JSON.stringify(error));
-      // Listing tools spends nothing and still works while the key is limited.
-      assert.ok((await client.listTools()).tools.length > 0);
+      // Every message spends a read, listing tools included: refused while the key is limited.
+      await assert.rejects(client.listTools(), /rate_limited/);
     } finally {
       await client.close();
     }

@@ -1,9 +1,9 @@
 import { test, describe, before, after, beforeEach, afterEach } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { access, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { access, mkdir, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { migrate } from "../adapters/postgres/migrate.ts";
 import { openDatabase } from "../adapters/postgres/open_database.ts";
 import type { Database } from "../adapters/postgres/open_database.ts";
@@ -214,6 +214,25 @@ describe("embedded data directory", { timeout: 120_000 }, () => {
     } finally {
       await again.close();
     }
+  });
+
+  test("the embedded database is reachable only by this OS user: a 0600 Unix socket in a 0700 directory, no TCP port; a new data dir is 0700", async () => {
+    const dataDir = join(scratch, "data_private");
+    const db = await openDatabase({ dataDir });
+    const socket = db.socket;
+    try {
+      assert.ok(socket, "the embedded database names its socket");
+      const served = await stat(socket);
+      assert.ok(served.isSocket(), `${socket} is a Unix socket`);
+      assert.equal(served.mode & 0o777, 0o600);
+      assert.equal((await stat(dirname(socket))).mode & 0o777, 0o700);
+      assert.equal((await stat(dataDir)).mode & 0o777, 0o700);
+      const [{ one }] = await db.sql<{ one: number }[]>`select 1 as one`;
+      assert.equal(one, 1, "the pool reaches it through the socket");
+    } finally {
+      await db.close();
+    }
+    await assert.rejects(access(dirname(socket)), { code: "ENOENT" }, "close() removes the socket's directory");
   });
 
   test("a lock left by a process that died is taken over", async () => {

@@ -9,7 +9,7 @@
  * requests in flight and the running jobs finish within `SHUTDOWN_TIMEOUT_MS`; release the
  * jobs still held past it so another process retries them at once; close the pools; exit 0.
  */
-import { writeFile } from "node:fs/promises";
+import { rename, writeFile } from "node:fs/promises";
 import { createThreadline } from "../../mod.ts";
 import { ensureDemoWorld, isEmptyDatabase, type DemoWorld } from "../../core/demo/demo_world.ts";
 import { configFromEnv } from "../runtime/config.ts";
@@ -39,7 +39,11 @@ export async function serveCommand(args: Args): Promise<void> {
   const demoFile = stringFlag(args, "demo-file");
   if (demoFile) {
     world ??= await ensureDemoWorld(services);
-    await writeFile(demoFile, JSON.stringify({ base_url: `${listening.url}/v1`, trpc_url: `${listening.url}/trpc`, ...world }, null, 2));
+    // It holds working keys: written 0600 beside its place and renamed over it, so it is never
+    // readable by others (even where an older file was) nor seen half written.
+    const draft = `${demoFile}.${process.pid}.tmp`;
+    await writeFile(draft, JSON.stringify({ base_url: `${listening.url}/v1`, trpc_url: `${listening.url}/trpc`, ...world }, null, 2), { mode: 0o600 });
+    await rename(draft, demoFile);
   }
   // The banner stays plain text on stdout (people and the tests read it); everything else is JSON lines.
   const storage = embedded ? `embedded PGlite in ${config.dataDir ?? ".threadline"}` : "PostgreSQL";

@@ -5,10 +5,14 @@
  * while the client stays connected. It ends when the client disconnects (the body is
  * cancelled) or the server stops (`stopping` aborts).
  */
-import type { MessageStream, StreamMessage, StreamTiming } from "../../core/message_stream.ts";
+import type { MessageStream, StreamGuard, StreamMessage, StreamTiming } from "../../core/message_stream.ts";
 
-/** The default timing: a poll every second, a heartbeat after 15 s of silence (docs/webhooks.md). */
-export const DEFAULT_STREAM_TIMING: StreamTiming = { pollMs: 1000, heartbeatMs: 15_000 };
+/**
+ * The default timing (docs/webhooks.md): a poll every second, a heartbeat after 15 s of silence,
+ * the key checked every 30 s (a revoked key's REST requests fail within the key cache's 30 s
+ * too), one hour per connection.
+ */
+export const DEFAULT_STREAM_TIMING: StreamTiming = { pollMs: 1000, heartbeatMs: 15_000, keyCheckMs: 30_000, lifetimeMs: 60 * 60 * 1000 };
 
 /** Encodes one message. `data` may not hold line breaks unsplit, so each line gets its own `data:`. */
 export function encodeMessage(message: StreamMessage): string {
@@ -21,13 +25,17 @@ export function encodeMessage(message: StreamMessage): string {
 }
 
 /** The streamed answer, beside the headers the request path collected (rate limits). */
-export function eventStreamResponse(stream: MessageStream, headers: Headers, options: { stopping?: AbortSignal; timing?: StreamTiming }): Response {
+export function eventStreamResponse(
+  stream: MessageStream,
+  headers: Headers,
+  options: { stopping?: AbortSignal; timing?: StreamTiming; guard?: StreamGuard },
+): Response {
   const done = new AbortController();
   const stop = () => done.abort();
   options.stopping?.addEventListener("abort", stop, { once: true });
   if (options.stopping?.aborted) done.abort();
   const encoder = new TextEncoder();
-  const messages = stream.messages(done.signal, options.timing ?? DEFAULT_STREAM_TIMING)[Symbol.asyncIterator]();
+  const messages = stream.messages(done.signal, options.timing ?? DEFAULT_STREAM_TIMING, options.guard)[Symbol.asyncIterator]();
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       const next = await messages.next().catch(() => ({ done: true as const, value: undefined }));

@@ -19,6 +19,7 @@ import { csvResponse } from "./csv_download.ts";
 import type { FileDownload } from "../../core/file_download.ts";
 import type { StreamTiming } from "../../core/message_stream.ts";
 import { eventStreamResponse } from "./event_stream_response.ts";
+import { keyNoLongerWorks } from "../../core/auth/key_standing.ts";
 
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
@@ -75,7 +76,12 @@ async function callOperation(event: H3Event, binding: RouteBinding): Promise<Res
     const status = ctx.reply.status ?? operation.meta.successStatus ?? 200;
     // A download operation answers its file, streamed (EndpointMeta.download).
     if (operation.meta.download === "text/csv") return csvResponse(status, output as FileDownload, ctx.responseHeaders);
-    if (ctx.reply.stream) return eventStreamResponse(ctx.reply.stream, ctx.responseHeaders, binding.streams);
+    if (ctx.reply.stream) {
+      // The stream outlives the request's one key check: it asks again while it runs.
+      const key = ctx.report.principal?.key;
+      const guard = key ? () => keyNoLongerWorks(services.sql, key.id) : undefined;
+      return eventStreamResponse(ctx.reply.stream, ctx.responseHeaders, { ...binding.streams, guard });
+    }
     return jsonResponse(status, status === 204 ? undefined : output, ctx.responseHeaders);
   } catch (error) {
     return failureResponse(toApiFailure(error), ctx.responseHeaders);

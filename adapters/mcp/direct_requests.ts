@@ -9,8 +9,8 @@
  * (mcp_server.ts). Everything else (initialize, ping, notifications, batches, anything
  * malformed) goes to the SDK, which answers it, errors included.
  */
-import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
-import { callTool, listTools, type ToolSession } from "./mcp_server.ts";
+import { CallToolRequestSchema, ListToolsRequestSchema, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
+import { callTool, type ToolSession } from "./mcp_server.ts";
 
 /** The answer to `message` when it is a well-formed `tools/list` or `tools/call`, else undefined (the SDK answers). */
 export async function answerDirectly(message: unknown, headers: Headers, session: ToolSession): Promise<Response | undefined> {
@@ -19,18 +19,19 @@ export async function answerDirectly(message: unknown, headers: Headers, session
   if (message === null || typeof message !== "object" || Array.isArray(message)) return undefined;
   const { jsonrpc, id, method } = message as { jsonrpc?: unknown; id?: unknown; method?: unknown };
   if (jsonrpc !== "2.0" || !(typeof id === "string" || Number.isSafeInteger(id))) return undefined;
-  let result: { tools: unknown[] } | CallToolResult;
+  let result: string;
   if (method === "tools/list") {
     if (!ListToolsRequestSchema.safeParse(message).success) return undefined;
-    result = listTools(session);
+    // Serialized once per server and kind of key (tool_sessions.ts).
+    result = session.listedJson;
   } else if (method === "tools/call") {
     const call = CallToolRequestSchema.safeParse(message);
     if (!call.success || !session.byName.has(call.data.params.name)) return undefined;
-    result = await callTool(session, call.data.params);
+    result = JSON.stringify(await callTool(session, call.data.params));
   } else {
     return undefined;
   }
-  return new Response(JSON.stringify({ jsonrpc: "2.0", id, result }), { status: 200, headers: { "Content-Type": "application/json" } });
+  return new Response(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result}}`, { status: 200, headers: { "Content-Type": "application/json" } });
 }
 
 /** The transport's own checks (webStandardStreamableHttp.js): Accept, Content-Type, MCP-Protocol-Version. */

@@ -13,6 +13,8 @@ import type { CatalogTool } from "./tool_catalog.ts";
 export interface ToolSession {
   /** The tools `tools/list` shows (by key scope and toolsets). */
   listed: readonly CatalogTool[];
+  /** The `tools/list` result of `listed`, serialized (built once per server and kind of key). */
+  listedJson: string;
   /** Every tool by name: a call may name one the list left out, and gets the API's answer (`insufficient_scope`). */
   byName: ReadonlyMap<string, CatalogTool>;
   call(tool: CatalogTool, args: Record<string, unknown> | undefined): Promise<CallToolResult>;

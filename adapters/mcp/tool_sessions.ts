@@ -8,13 +8,21 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Services, Settings } from "../../core/context.ts";
 import { ApiError } from "../../core/errors.ts";
 import { buildToolCatalog, type CatalogTool } from "./tool_catalog.ts";
-import type { ToolSession } from "./mcp_server.ts";
+import { toolDefinition, type ToolSession } from "./mcp_server.ts";
 
 /** Every tool of a router, by name, and the toolset names. */
 export interface ToolCatalog {
   tools: readonly CatalogTool[];
   byName: ReadonlyMap<string, CatalogTool>;
   toolsets: readonly string[];
+  /** The `tools/list` answers built so far, by scope, toolsets and closed toolsets (a few per server). */
+  lists: Map<string, ToolList>;
+}
+
+/** One `tools/list` answer: the tools and their `result` serialized once. */
+export interface ToolList {
+  listed: readonly CatalogTool[];
+  json: string;
 }
 
 const catalogs = new WeakMap<AnyRouter, ToolCatalog>();
@@ -24,7 +32,12 @@ export function toolCatalogOf(router: AnyRouter, services: Services): ToolCatalo
   let catalog = catalogs.get(router);
   if (!catalog) {
     const tools = buildToolCatalog(router, services.docs().openapi);
-    catalog = { tools, byName: new Map(tools.map((tool) => [tool.name, tool])), toolsets: [...new Set(tools.map((tool) => tool.toolset))] };
+    catalog = {
+      tools,
+      byName: new Map(tools.map((tool) => [tool.name, tool])),
+      toolsets: [...new Set(tools.map((tool) => tool.toolset))],
+      lists: new Map(),
+    };
     catalogs.set(router, catalog);
   }
   return catalog;
@@ -73,7 +86,15 @@ export function toolSession(
 ): ToolSession {
   const closed = options.closed ?? new Set<string>();
   const open = (tool: CatalogTool) => !closed.has(tool.toolset);
-  const listed = catalog.tools.filter((tool) => open(tool) && (options.canWrite || !tool.write) && (!options.toolsets || options.toolsets.has(tool.toolset)));
   const byName = closed.size === 0 ? catalog.byName : new Map([...catalog.byName].filter(([, tool]) => open(tool)));
-  return { listed, byName, call };
+  // The list a key sees depends only on these three, so each answer is built and serialized
+  // once per server (about 400 KB of JSON for a write key's whole catalog).
+  const listKey = [options.canWrite, [...(options.toolsets ?? [])].sort().join(","), [...closed].sort().join(",")].join("|");
+  let list = catalog.lists.get(listKey);
+  if (!list) {
+    const listed = catalog.tools.filter((tool) => open(tool) && (options.canWrite || !tool.write) && (!options.toolsets || options.toolsets.has(tool.toolset)));
+    list = { listed, json: JSON.stringify({ tools: listed.map(toolDefinition) }) };
+    catalog.lists.set(listKey, list);
+  }
+  return { listed: list.listed, listedJson: list.json, byName, call };
 }

@@ -1,8 +1,9 @@
 /**
  * Opens the database: a real PostgreSQL server through `DATABASE_URL`, or embedded
- * PGlite served on a loopback socket so that the same `postgres` driver reaches both.
+ * PGlite served on a private Unix socket so that the same `postgres` driver reaches both.
  */
-import { link, mkdir, readFile, unlink, writeFile } from "node:fs/promises";
+import { chmod, link, mkdir, mkdtemp, readFile, rm, unlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
@@ -15,6 +16,11 @@ import { ping } from "./connection_queries.ts";
 export interface Database {
   sql: Sql;
   mode: "postgres" | "embedded";
+  /**
+   * Embedded only: the Unix socket the database is served on (mode 0600, in a directory of its
+   * own with mode 0700), for `psql -h <its directory>` as the same OS user. Nothing listens on TCP.
+   */
+  socket?: string;
   /** Ends the pool; for embedded also stops the socket server, PGlite and the data dir lock. */
   close(): Promise<void>;
 }
@@ -81,6 +87,9 @@ async function openPostgres(databaseUrl: string, poolSize: number, onnotice: (no
   return { sql, mode: "postgres", close: once(() => sql.end({ timeout: 5 })) };
 }
 
+/** The socket's file name, PostgreSQL's own for port 5432 (so `psql -h <directory>` finds it). */
+const SOCKET_NAME = ".s.PGSQL.5432";
+
 /** The embedded database's shared buffers (see openEmbedded). */
 const EMBEDDED_SHARED_BUFFERS = "16MB";
 
@@ -92,11 +101,13 @@ async function openEmbedded(
 ): Promise<Database> {
   const lockPath = dataDir === null ? null : join(dataDir, "pgdata.lock");
   if (dataDir !== null && lockPath !== null) {
-    await mkdir(dataDir, { recursive: true });
+    // Created private (0700): the data and the lock are this OS user's alone.
+    await mkdir(dataDir, { recursive: true, mode: 0o700 });
     await takeLock(lockPath, dataDir);
   }
   let pglite: PGlite | undefined;
   let server: PGLiteSocketServer | undefined;
+  let socketDir: string | undefined;
   try {
     // pg_trgm: the contact search's trigram index (migration 0023). PGlite initialises its
     // shared buffers at every start: PostgreSQL's default 128 MB costs about 0.65 s of CPU per
@@ -107,18 +118,24 @@ async function openEmbedded(
     // Connections past maxConnections are reset by the server. Twice the pool leaves room
     // for a reconnect that arrives before the server has counted the old socket closed;
     // extra connections cost nothing, since PGlite runs one message at a time anyway.
-    server = new PGLiteSocketServer({ db: pglite, host: "127.0.0.1", port: 0, maxConnections: poolSize * 2 });
+    // The server has no password: it listens on a Unix socket in a fresh directory (mkdtemp
+    // creates it 0700) and the socket is made 0600, so no other local user can connect; a
+    // loopback TCP port would let any of them in. Under tmpdir, since a socket path is limited
+    // to about 100 bytes and DATA_DIR may be longer.
+    socketDir = await mkdtemp(join(tmpdir(), "threadline-db-"));
+    server = new PGLiteSocketServer({ db: pglite, path: join(socketDir, SOCKET_NAME), maxConnections: poolSize * 2 });
     await server.start();
+    await chmod(join(socketDir, SOCKET_NAME), 0o600);
   } catch (error) {
     await server?.stop().catch(() => {});
     await pglite?.close().catch(() => {});
+    if (socketDir) await rm(socketDir, { recursive: true, force: true });
     if (lockPath) await releaseLock(lockPath);
     throw error;
   }
-  const [host, port] = server.getServerConn().split(":");
+  const socket = join(socketDir, SOCKET_NAME);
   const sql = postgres({
-    host,
-    port: Number(port),
+    path: socket,
     database: "postgres",
     username: "postgres",
     max: poolSize,
@@ -134,16 +151,18 @@ async function openEmbedded(
   });
   const pgliteDb = pglite;
   const socketServer = server;
+  const privateDir = socketDir;
   const close = once(async () => {
     try {
       await sql.end({ timeout: 5 });
       await socketServer.stop();
       await pgliteDb.close();
     } finally {
+      await rm(privateDir, { recursive: true, force: true });
       if (lockPath) await releaseLock(lockPath);
     }
   });
-  return { sql, mode: "embedded", close };
+  return { sql, mode: "embedded", socket, close };
 }
 
 /**

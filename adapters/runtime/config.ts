@@ -55,14 +55,20 @@ export interface ThreadlineConfig {
   logLevel?: string;
   /** Offer the `webhooks` tools over MCP (`MCP_WEBHOOK_TOOLS=true`; default off: an agent reading network content cannot register a receiver). */
   mcpWebhookTools?: boolean;
+  /** How long a cover request waits for its image before `504 upstream_timeout` (`COVER_WAIT_MS`, default 120 000; `Prefer: respond-async` answers `202` at once). */
+  coverWaitMs?: number;
   /** Serve Prometheus metrics at `GET /metrics` (`METRICS_ENABLED=true`; default off: 404). */
   metricsEnabled?: boolean;
   /** Bearer token `GET /metrics` requires (`METRICS_TOKEN`); setting it also turns metrics on. */
   metricsToken?: string;
   /** How long `close()` (and `serve` on SIGTERM) lets requests and running jobs finish before releasing their jobs (`SHUTDOWN_TIMEOUT_MS`, default 25 000). */
   shutdownTimeoutMs?: number;
-  /** Event streams (`GET /v1/events` as `text/event-stream`): poll interval and heartbeat after silence (default 1 000 and 15 000 ms; tests shorten them). */
-  eventStreamTiming?: { pollMs?: number; heartbeatMs?: number };
+  /**
+   * Event streams (`GET /v1/events` as `text/event-stream`): poll interval, heartbeat after
+   * silence, key re-check interval and lifetime of a connection (default 1 000, 15 000, 30 000
+   * and 3 600 000 ms; tests shorten them).
+   */
+  eventStreamTiming?: { pollMs?: number; heartbeatMs?: number; keyCheckMs?: number; lifetimeMs?: number };
   /** OpenAI-compatible API root (`AI_BASE_URL`, e.g. `https://api.openai.com/v1`). Absent: the local deterministic engine. */
   aiBaseUrl?: string;
   /** Bearer key for `aiBaseUrl` (`AI_API_KEY`). */
@@ -160,6 +166,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ThreadlineC
     s3PathStyle: booleanFrom(env, "S3_FORCE_PATH_STYLE"),
     logLevel: oneOf(env, "LOG_LEVEL", LOG_LEVELS),
     mcpWebhookTools: booleanFrom(env, "MCP_WEBHOOK_TOOLS"),
+    coverWaitMs: numberFrom(env, "COVER_WAIT_MS"),
     metricsEnabled: booleanFrom(env, "METRICS_ENABLED"),
     metricsToken: env.METRICS_TOKEN || undefined,
     shutdownTimeoutMs: numberFrom(env, "SHUTDOWN_TIMEOUT_MS"),

@@ -99,6 +99,7 @@ export async function openRuntime(router: AnyRouter, config: ThreadlineConfig): 
       keyPrefix: config.keyPrefix ?? "sxk_",
       baseUrl: config.publicUrl ? `${config.publicUrl.replace(/\/+$/, "")}/v1` : undefined,
       mcpWebhookTools: config.mcpWebhookTools ?? false,
+      coverWaitMs: config.coverWaitMs,
     },
     docs,
     model: ports.model,

@@ -76,3 +76,12 @@ export async function revokeKeyRow(sql: Queryable, keyId: number, replacedBy?: n
      where id = ${keyId} and revoked_at is null returning id`;
   return rows.length === 1;
 }
+
+/** What decides whether a key still works: its revocation (and replacement) and its user's subscription. */
+export async function keyStanding(sql: Queryable, keyId: number) {
+  const [row] = await sql<{ revoked_at: Date | null; replaced_by: number | null; subscription_status: string }[]>`
+    select k.revoked_at, k.replaced_by, u.subscription_status
+      from api_keys k join users u on u.id = k.user_id
+     where k.id = ${keyId}`;
+  return row;
+}

@@ -84,6 +84,12 @@ export async function activeGenerationOf(sql: Queryable, articleId: number): Pro
   return row;
 }
 
+/** One generation by id. */
+export async function generationById(sql: Queryable, id: number): Promise<CoverGenerationRow | undefined> {
+  const [row] = await sql<CoverGenerationRow[]>`select * from cover_generations where id = ${id}`;
+  return row;
+}
+
 /** The article's most recent generation, if any. */
 export async function latestGenerationOf(sql: Queryable, articleId: number): Promise<CoverGenerationRow | undefined> {
   const [row] = await sql<CoverGenerationRow[]>`

@@ -1,10 +1,12 @@
 /**
  * `POST /v1/articles/{id}/cover` (spec: Articles, "AI cover from the title, attached by
  * default, `attach: false` to skip; takes 60 to 100 seconds"): checks the article and the
- * style, records a queued generation and enqueues its job, and answers `202` at once.
+ * style, records a queued generation and enqueues its job, then waits for the cover and
+ * answers it `200` (await_cover.ts), or, with `Prefer: respond-async`, answers `202` at once.
  * The 25 credits were charged by the credit step before this runs (trpc.ts
- * `chargesCredits`; no `X-Credits-Charged` on a 202, spec Credit headers) and are refunded
- * by it when this refuses; from the 202 on, the job settles them.
+ * `chargesCredits`) and are refunded by it when this refuses before the job is enqueued;
+ * from then on the job settles them (kept when done or timed out, refunded on failure), so
+ * a `504` keeps them and the `202` carries no `X-Credits-Charged` (spec Credit headers).
  */
 import type { KeyContext } from "../context.ts";
 import { ApiError, type ErrorExtra } from "../errors.ts";
@@ -19,6 +21,7 @@ import { assertCoverCaps, coverCapsOf } from "./cover_caps.ts";
 import { activeGenerationOf, coverStyleFor, insertGeneration, type CoverGenerationRow } from "./cover_queries.ts";
 import type { CoverGeneration, CoverRequestInput } from "./cover_schema.ts";
 import { generationView } from "./cover_view.ts";
+import { awaitCover, COVER_WAIT_MS, prefersAsync } from "./await_cover.ts";
 
 /** Queues a cover for the article; answers the queued generation (REST `202`). */
 export async function requestCover(ctx: KeyContext, input: CoverRequestInput): Promise<{ data: CoverGeneration }> {
@@ -79,7 +82,14 @@ export async function requestCover(ctx: KeyContext, input: CoverRequestInput): P
     }
     throw error;
   }
-  return { data: generationView(generation) };
+  ctx.reply.jobSettlesCredits = true;
+  if (prefersAsync(ctx.transport.headers.get("prefer"))) {
+    ctx.reply.status = 202;
+    ctx.responseHeaders.set("Preference-Applied", "respond-async");
+    return { data: generationView(generation) };
+  }
+  const done = await awaitCover(sql, generation.id, ctx.services.settings.coverWaitMs ?? COVER_WAIT_MS, input.id);
+  return { data: generationView(done) };
 }
 
 /** The title and state rules of a cover request. */

@@ -41,11 +41,16 @@ export async function withCredits<T extends { ok: boolean }>(
   }
   const result = await call(credits);
   if (!result.ok && credits.kept > 0) {
-    credits.state = await refundCredits(ctx, owner, { reference: credits.reference });
-    credits.kept = 0;
+    if (ctx.reply.jobSettlesCredits) {
+      // The job keeps or refunds them (ctx.reply); the headers show the pool as it is now.
+      credits.state = await creditState(ctx, owner).catch(() => credits.state);
+    } else {
+      credits.state = await refundCredits(ctx, owner, { reference: credits.reference });
+      credits.kept = 0;
+    }
   }
   // A handler that chose `202` (ctx.reply) settles in the background too (spec: Credit headers).
-  const background = options.background || ctx.reply.status === 202;
+  const background = options.background || ctx.reply.status === 202 || (!result.ok && ctx.reply.jobSettlesCredits === true);
   setCreditHeaders(ctx, credits.state, background ? undefined : credits.kept);
   if (credits.kept > 0) ctx.services.telemetry?.creditsCharged(credits.kept, options.procedure);
   return result;

@@ -125,6 +125,15 @@ const idempotencyKeyParameter = {
   schema: { type: "string", maxLength: 64 },
 };
 
+const preferParameter = {
+  name: "Prefer",
+  in: "header",
+  required: false,
+  description:
+    "`respond-async` (RFC 7240): answer `202` at once with the queued work instead of waiting for it; the `202` carries `Preference-Applied: respond-async`. Other preferences are ignored.",
+  schema: { type: "string" },
+};
+
 const lastEventIdParameter = {
   name: "Last-Event-ID",
   in: "header",
@@ -166,6 +175,15 @@ export function buildOpenApiDocument(router: AnyRouter, options: { serverUrl?: s
       for (const name of names) success.headers[name] = { $ref: `#/components/headers/${name}` };
     }
     if (operation.meta.stream) target.parameters = [...(target.parameters ?? []), lastEventIdParameter];
+    if (operation.meta.respondAsync) {
+      target.parameters = [...(target.parameters ?? []), preferParameter];
+      const accepted = target.responses["202"];
+      if (accepted)
+        accepted.headers = {
+          ...accepted.headers,
+          "Preference-Applied": { description: "`respond-async` when the 202 honours `Prefer`", schema: { type: "string" } },
+        };
+    }
     if (operation.meta.idempotent) {
       target.parameters = [...(target.parameters ?? []), idempotencyKeyParameter];
       const success = target.responses[operation.meta.successStatus ?? 200];

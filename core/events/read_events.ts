@@ -11,7 +11,7 @@ import { ApiError } from "../errors.ts";
 import type { Sql } from "../db/sql.ts";
 import { accountIdValue, commaListOf, limitParam, timestamp } from "../schema.ts";
 import { pause } from "../abortable_pause.ts";
-import type { MessageStream, StreamMessage, StreamTiming } from "../message_stream.ts";
+import type { MessageStream, StreamGuard, StreamMessage, StreamTiming } from "../message_stream.ts";
 import { EVENT_TYPES } from "./event_types.ts";
 import { type EventFilter, eventsAfter, lastSequenced } from "./events_queries.ts";
 import { sequenceAllEvents } from "./sequence_events.ts";
@@ -103,7 +103,7 @@ async function eventStream(sql: Sql, ownerId: number, input: EventsQuery, filter
   }
   if (after === undefined) after = filter.since === undefined ? await lastSequenced(sql) : 0;
   const start = after;
-  return { messages: (signal, timing) => streamMessages(sql, { ownerId, after: start, types: input.types, filter }, signal, timing) };
+  return { messages: (signal, timing, guard) => streamMessages(sql, { ownerId, after: start, types: input.types, filter }, signal, timing, guard) };
 }
 
 /**
@@ -128,16 +128,38 @@ interface StreamPosition {
  * Polls for events while the client stays: sequence, read a batch after the last one sent,
  * write them; when idle, a heartbeat comment every `heartbeatMs` (proxies close silent
  * connections). A failed read (the database going away at shutdown) ends the stream: the
- * client reconnects with `Last-Event-ID` and loses nothing.
+ * client reconnects with `Last-Event-ID` and loses nothing. Every `keyCheckMs` it asks `guard`
+ * whether it may go on (its key still works), and it runs `lifetimeMs` at most; either way its
+ * last line is a comment saying why it ends.
  */
-async function* streamMessages(sql: Sql, position: StreamPosition, signal: AbortSignal, timing: StreamTiming): AsyncGenerator<StreamMessage> {
+async function* streamMessages(
+  sql: Sql,
+  position: StreamPosition,
+  signal: AbortSignal,
+  timing: StreamTiming,
+  guard?: StreamGuard,
+): AsyncGenerator<StreamMessage> {
   let after = position.after;
   // A first line at once, so proxies and clients see the stream open before any event.
   yield { comment: "stream open" };
-  let quietSince = Date.now();
+  const openedAt = Date.now();
+  let quietSince = openedAt;
+  let checkedAt = openedAt;
   while (!signal.aborted) {
+    if (Date.now() - openedAt >= timing.lifetimeMs) {
+      yield { comment: `closed: a stream lasts ${timing.lifetimeMs / 1000} s at most; reconnect with Last-Event-ID` };
+      return;
+    }
     let rows: Awaited<ReturnType<typeof eventsAfter>>;
     try {
+      if (guard && Date.now() - checkedAt >= timing.keyCheckMs) {
+        const ended = await guard();
+        if (ended) {
+          yield { comment: `closed: ${ended}` };
+          return;
+        }
+        checkedAt = Date.now();
+      }
       await sequenceAllEvents(sql);
       rows = await eventsAfter(sql, position.ownerId, after, STREAM_BATCH, position.types, position.filter);
     } catch {

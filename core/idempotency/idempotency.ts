@@ -21,7 +21,10 @@ export const MAX_IDEMPOTENCY_KEY_LENGTH = 64;
 export const LEASE_SECONDS = 120;
 
 /** What to do with a request. */
-export type IdempotencyDecision = { kind: "none" } | { kind: "run"; run: IdempotentRun } | { kind: "replay"; body: unknown; headers: Record<string, string> };
+export type IdempotencyDecision =
+  | { kind: "none" }
+  | { kind: "run"; run: IdempotentRun }
+  | { kind: "replay"; status: number | null; body: unknown; headers: Record<string, string> };
 
 /** The request's `Idempotency-Key`, validated, or undefined. */
 export function idempotencyKeyOf(headers: Headers): string | undefined {
@@ -76,7 +79,7 @@ export async function beginIdempotent(ctx: Context, principal: Principal, proced
   if (row.fingerprint !== fingerprint) {
     throw new ApiError("idempotency_key_reuse", `Idempotency-Key "${sent}" was already used with a different request; use a new key for a new request`);
   }
-  if (row.state === "done") return { kind: "replay", body: row.response_body, headers: row.response_headers ?? {} };
+  if (row.state === "done") return { kind: "replay", status: row.response_status, body: row.response_body, headers: row.response_headers ?? {} };
   if (row.lease_left > 0 || !(await takeOverExpired(sql, ownerId, key, LEASE_SECONDS))) return inFlight(row.lease_left);
   return { kind: "run", run: { ownerId, key, recoveryPoint: row.recovery_point, phaseData: row.phase_data } };
 }

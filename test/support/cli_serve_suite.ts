@@ -8,7 +8,7 @@
  */
 import { test, describe, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createTestDatabase, testRedisPrefix, type TestDatabase } from "./test_database.ts";
@@ -158,6 +158,9 @@ export function describeCliSuite(mode: "embedded" | "postgres"): void {
         const docs = await fetch(first.demo.base_url.replace(/\/v1$/, "/trpc/meta.docs"));
         assert.equal(docs.status, 200, "trpc_url's server answers meta.docs");
         assert.equal(first.demo.trpc_url, first.demo.base_url.replace(/\/v1$/, "/trpc"));
+        // It holds working keys; the embedded data too are this OS user's alone.
+        assert.equal((await stat(join(scratch, "demo-1.json"))).mode & 0o777, 0o600);
+        if (mode === "embedded") assert.equal((await stat(join(scratch, "data"))).mode & 0o777, 0o700);
       });
 
       test("keys.write lists the two demo tags and can create one", async () => {
