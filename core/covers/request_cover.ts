@@ -23,7 +23,7 @@ import type { CoverGeneration, CoverRequestInput } from "./cover_schema.ts";
 import { generationView } from "./cover_view.ts";
 import { awaitCover, COVER_WAIT_MS, prefersAsync } from "./await_cover.ts";
 
-/** Queues a cover for the article; answers the queued generation (REST `202`). */
+/** Queues a cover for the article; answers it done (`200`), or queued (`202`) when the client prefers `respond-async`. */
 export async function requestCover(ctx: KeyContext, input: CoverRequestInput): Promise<{ data: CoverGeneration }> {
   const { sql, media } = ctx.services;
   const credits = ctx.credits;
