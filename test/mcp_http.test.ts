@@ -12,6 +12,9 @@ import { type Harness, randomIp, startHarness, transports } from "./support/harn
 import { describeMatrix } from "./support/describe_matrix.ts";
 import { documentOperations } from "./support/response_schemas.ts";
 import { WITHHELD_SECRET } from "../adapters/mcp/run_tool.ts";
+import type { AnyRouter } from "@trpc/server";
+import { appRouter } from "../routers/index.ts";
+import { toolCatalogOf, toolSession } from "../adapters/mcp/tool_sessions.ts";
 
 let harness: Harness;
 
@@ -346,6 +349,23 @@ describe("MCP over Streamable HTTP: the HTTP answers", () => {
     const body = await refused.json();
     assert.equal(body.error.code, "rate_limited");
     assert.ok(Number(refused.headers.get("retry-after")) >= 1);
+  });
+
+  test("tools/list answers are kept for a bounded number of toolset choices, and each still lists its own", () => {
+    const catalog = toolCatalogOf(appRouter as AnyRouter, harness.services);
+    const call = async () => ({ content: [] });
+    const pairs = catalog.toolsets.flatMap((a, i) => catalog.toolsets.slice(i + 1).map((b) => [a, b]));
+    assert.ok(pairs.length > 40, "enough combinations to pass the bound");
+    for (const pair of pairs) {
+      const session = toolSession(catalog, { canWrite: true, toolsets: new Set(pair) }, call);
+      const names = JSON.parse(session.listedJson).tools.map((tool: { name: string }) => tool.name);
+      assert.deepEqual(
+        names,
+        session.listed.map((tool) => tool.name),
+      );
+      assert.ok(session.listed.every((tool) => pair.includes(tool.toolset)));
+    }
+    assert.ok(catalog.lists.size <= 32, `${catalog.lists.size} lists kept`);
   });
 
   test("a batch of several messages is refused with JSON-RPC's invalid-request code before any runs", async () => {

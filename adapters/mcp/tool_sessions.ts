@@ -27,6 +27,9 @@ export interface ToolList {
 
 const catalogs = new WeakMap<AnyRouter, ToolCatalog>();
 
+/** `tools/list` answers kept per catalog (each up to about 400 KB). */
+const MAX_CACHED_LISTS = 32;
+
 /** The catalog of `router`, built once from the OpenAPI document. */
 export function toolCatalogOf(router: AnyRouter, services: Services): ToolCatalog {
   let catalog = catalogs.get(router);
@@ -94,7 +97,9 @@ export function toolSession(
   if (!list) {
     const listed = catalog.tools.filter((tool) => open(tool) && (options.canWrite || !tool.write) && (!options.toolsets || options.toolsets.has(tool.toolset)));
     list = { listed, json: JSON.stringify({ tools: listed.map(toolDefinition) }) };
-    catalog.lists.set(listKey, list);
+    // The toolsets are the caller's choice: a bounded number of lists is kept, so sending every
+    // combination of toolsets cannot grow the cache without end (past it, built per request).
+    if (catalog.lists.size < MAX_CACHED_LISTS) catalog.lists.set(listKey, list);
   }
   return { listed: list.listed, listedJson: list.json, byName, call };
 }
