@@ -3,6 +3,7 @@
  * tests all call `createContextInner`, so a procedure never knows which one called it.
  */
 import type { Clock } from "./clock.ts";
+import type { EventFeed } from "./ports/event_feed.ts";
 import type { Sql } from "./db/sql.ts";
 import type { FaultName } from "./faults.ts";
 import type { Counters } from "./ports/counters.ts";
@@ -53,6 +54,8 @@ export interface Services {
   media?: MediaStore;
   /** Metrics the core reports (rate-limit refusals, credits); absent: nothing recorded. */
   telemetry?: Telemetry;
+  /** Wakes this process's open event streams when their events commit (core/events/event_feed.ts). */
+  eventFeed: EventFeed;
 }
 
 /** Operator settings that rules read. */
@@ -68,6 +71,8 @@ export interface Settings {
   mcpWebhookTools?: boolean;
   /** How long `POST /v1/articles/{id}/cover` waits for its cover before `504 upstream_timeout` (`COVER_WAIT_MS`, default 120 000). */
   coverWaitMs?: number;
+  /** Open `GET /v1/events` streams allowed per key and per user (`EVENT_STREAMS_PER_KEY`, `EVENT_STREAMS_PER_USER`; default 10 and 25). */
+  eventStreamLimits?: { perKey: number; perUser: number };
 }
 
 /** The documents `GET /v1/docs` serves. */

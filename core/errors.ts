@@ -83,6 +83,9 @@ export const ERROR_STATUS = {
   lookup_quota_exceeded: 429,
   collection_quota_exceeded: 429,
   dm_limit_reached: 429,
+  // Threadline's own (docs/webhooks.md, event streams are beyond the spec): the key or the user
+  // already holds the most open `GET /v1/events` streams allowed.
+  stream_limit_reached: 429,
   internal_error: 500,
   upstream_error: 502,
   generation_failed: 502,

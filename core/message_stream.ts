@@ -11,6 +11,7 @@ export type StreamMessage = { id: string; event: string; data: string } | { comm
 
 /** How often the stream looks for news and sends a heartbeat when there is none; how long it may run. */
 export interface StreamTiming {
+  /** The longest a stream waits between looks for news when no notification comes (core/events/event_feed.ts). */
   pollMs: number;
   heartbeatMs: number;
   /** How often the stream checks that its key still works (ending when it does not). */
@@ -28,4 +29,9 @@ export type StreamGuard = () => Promise<string | undefined>;
 /** A stream answer: `messages` runs until `signal` aborts (the client left or the server stops). */
 export interface MessageStream {
   messages(signal: AbortSignal, timing: StreamTiming, guard?: StreamGuard): AsyncIterable<StreamMessage>;
+  /**
+   * Called once when the answer ends, however it ends (even when `messages` never ran: the client
+   * left before the first read): lets go of what the stream holds (its slot, core/events/stream_slots.ts).
+   */
+  end?(): Promise<void>;
 }

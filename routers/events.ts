@@ -29,8 +29,11 @@ export const eventsRouter = router({
           "Stream: send `Accept: text/event-stream` for `id:`/`event:`/`data:` messages (data = the event JSON) as events " +
           "happen, a `: heartbeat` comment every 15 s when idle; it resumes after the `Last-Event-ID` header (or `last_event_id`, " +
           "or `cursor`) without gaps or repeats within the retention, else starts from `since` when sent, else from now. " +
-          "`types` and `account_id` narrow both forms. One connection counts as one read.",
+          "`types` and `account_id` narrow both forms. One connection counts as one read. A key holds at most 10 open streams and a user 25 " +
+          "(operator settings `EVENT_STREAMS_PER_KEY`, `EVENT_STREAMS_PER_USER`); one more answers `429 stream_limit_reached` with `limit` " +
+          "and `scope` (`key` or `user`).",
       },
+      errors: ["stream_limit_reached"],
       stream: "text/event-stream",
       beyondSpec: "The spec offers no push; events make every polled state change readable as a list or a stream.",
     })

@@ -201,8 +201,9 @@ describe("jobs and events live with their areas (STYLE.md: an area owns its job 
   const taskFiles = new Set(appFiles.filter((path) => /\bsatisfies\s+JobTasks\b/.test(code(path))));
   taskFiles.add(join("jobs", "task_list.ts"));
 
-  test("core/events holds only the outbox: record, sequence, read, payload, schema, types, settings, retention", () => {
+  test("core/events holds only the outbox: record, sequence, read (the list and the stream's feed and slots), payload, schema, types, settings, retention", () => {
     const outbox = [
+      "event_feed.ts",
       "event_payload.ts",
       "event_schema.ts",
       "event_settings.ts",
@@ -213,6 +214,8 @@ describe("jobs and events live with their areas (STYLE.md: an area owns its job 
       "read_events.ts",
       "record_event.ts",
       "sequence_events.ts",
+      "stream_slots.ts",
+      "stream_slots_queries.ts",
     ];
     const files = readdirSync(join(root, "core", "events")).sort();
     assert.deepEqual(
@@ -222,10 +225,11 @@ describe("jobs and events live with their areas (STYLE.md: an area owns its job 
     );
   });
 
-  test("core/events imports no area folder (only core/db, core/jobs, the mechanisms and core/'s root files)", () => {
+  test("core/events imports no area folder (only core/db, core/jobs, the ports, the mechanisms and core/'s root files)", () => {
     const allowed = (to: string) =>
       inFolder("core/events")(to) ||
       inFolder("core/db")(to) ||
+      inFolder("core/ports")(to) ||
       inFolder("core/jobs")(to) ||
       coreRoot(to) ||
       mechanismFolders.some((folder) => inFolder(folder)(to));

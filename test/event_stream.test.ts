@@ -233,6 +233,113 @@ describe("GET /v1/events as Server-Sent Events (the listening server)", () => {
     });
   });
 
+  describe("one listener per process, and a cap on open streams", () => {
+    let own: Harness;
+    let userId: number;
+    before(async () => {
+      // No poll for a minute: only the event bell (a commit's notification) can bring an event
+      // within the test; a key holds 2 streams and a user 3 (defaults 10 and 25).
+      own = await startHarness({
+        config: { eventStreamTiming: { pollMs: 60_000, heartbeatMs: 60_000 }, eventStreamLimits: { perKey: 2, perUser: 3 } },
+      });
+      const users = await own.threadline.admin.listUsers();
+      userId = users.find((user) => user.main_account_id === own.world.accounts.main)!.user_id;
+    });
+    after(() => own.close());
+
+    const openOn = (key: string) => openSse(`${own.baseUrl}/v1/events`, { Authorization: `Bearer ${key}` });
+    const streamCount = async () => {
+      const [row] = await own.services.sql<{ n: number }[]>`select count(*)::int as n from event_streams where owner_id = ${userId}`;
+      return row.n;
+    };
+
+    test("a committed event reaches every open stream of its owner at once, with no poll", async () => {
+      const key = (await own.threadline.admin.createKey({ userId, name: "bell", scopes: ["read", "write"] })).key;
+      const streams = [await openOn(key), await openOn(key)];
+      try {
+        for (const stream of streams) assert.equal((await stream.next(5000))?.kind, "comment", "the stream opened");
+        const started = Date.now();
+        const at = new Date(Date.now() + 2 * 86_400_000).toISOString();
+        const created = await fetch(`${own.baseUrl}/v1/scheduled-posts`, {
+          method: "POST",
+          headers: { Authorization: `Bearer ${key}`, "content-type": "application/json" },
+          body: JSON.stringify({ text: `Bell ${randomBytes(5).toString("hex")}`, scheduled_for: at }),
+        });
+        assert.equal(created.status, 201);
+        const id = (await created.json()).data.id;
+        for (const stream of streams) {
+          const event = await stream.nextEvent(10_000);
+          assert.equal(event.data.object.id, id);
+        }
+        assert.ok(Date.now() - started < 10_000, "delivered by the notification, not the minute's poll");
+      } finally {
+        for (const stream of streams) stream.close();
+      }
+    });
+
+    test("a key holds 2 streams and a user 3: past either, 429 stream_limit_reached with the limit; a closed stream frees its slot", async () => {
+      const first = (await own.threadline.admin.createKey({ userId, name: "cap-1", scopes: ["read"] })).key;
+      const second = (await own.threadline.admin.createKey({ userId, name: "cap-2", scopes: ["read"] })).key;
+      const open = [await openOn(first), await openOn(first)];
+      try {
+        for (const stream of open) assert.equal(stream.status, 200);
+        const refusedKey = await fetch(`${own.baseUrl}/v1/events`, { headers: { Accept: "text/event-stream", Authorization: `Bearer ${first}` } });
+        const keyBody = await refusedKey.json();
+        assert.equal(refusedKey.status, 429);
+        assert.equal(keyBody.error.code, "stream_limit_reached");
+        assert.equal(keyBody.error.limit, 2);
+        assert.equal(keyBody.error.scope, "key");
+        // The JSON form is not a stream: it is never capped.
+        assert.equal((await fetch(`${own.baseUrl}/v1/events`, { headers: { Authorization: `Bearer ${first}` } })).status, 200);
+        open.push(await openOn(second));
+        assert.equal(open[2].status, 200, "another key of the user has room until the user's 3");
+        const refusedUser = await fetch(`${own.baseUrl}/v1/events`, { headers: { Accept: "text/event-stream", Authorization: `Bearer ${second}` } });
+        const userBody = await refusedUser.json();
+        assert.equal(refusedUser.status, 429);
+        assert.equal(userBody.error.code, "stream_limit_reached");
+        assert.equal(userBody.error.limit, 3);
+        assert.equal(userBody.error.scope, "user");
+        // Another user is not affected.
+        const theirs = await openOn(own.world.keys.other_user);
+        assert.equal(theirs.status, 200);
+        theirs.close();
+        // A client that leaves frees its slot (the server sees the disconnect).
+        open.shift()!.close();
+        const deadline = Date.now() + 10_000;
+        while ((await streamCount()) > 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+        assert.equal(await streamCount(), 2, "the closed stream let go of its slot");
+        open.push(await openOn(second));
+        assert.equal(open.at(-1)!.status, 200, "a slot freed by a closed stream is taken again");
+      } finally {
+        for (const stream of open) stream.close();
+      }
+    });
+
+    test("a slot left by a process that died stops counting when it expires", async () => {
+      const key = await own.threadline.admin.createKey({ userId: await otherUserId(), name: "expired", scopes: ["read"] });
+      const sql = own.services.sql;
+      // Three rows of a vanished process on this key: two expired, one still running.
+      await sql`insert into event_streams (owner_id, key_id, expires_at)
+        values (${key.record.user_id}, ${key.record.id}, now() - interval '1 second'), (${key.record.user_id}, ${key.record.id}, now() - interval '1 second'),
+               (${key.record.user_id}, ${key.record.id}, now() + interval '1 minute')`;
+      const stream = await openOn(key.key);
+      try {
+        assert.equal(stream.status, 200, "the expired rows no longer count");
+        const refused = await fetch(`${own.baseUrl}/v1/events`, { headers: { Accept: "text/event-stream", Authorization: `Bearer ${key.key}` } });
+        assert.equal(refused.status, 429, "the running row and the new stream fill the key's 2");
+        assert.equal((await refused.json()).error.code, "stream_limit_reached");
+      } finally {
+        stream.close();
+      }
+    });
+
+    /** The demo world's other user (their streams are counted apart from the main user's). */
+    async function otherUserId(): Promise<number> {
+      const users = await own.threadline.admin.listUsers();
+      return users.find((user) => user.main_account_id === own.world.accounts.other_user)!.user_id;
+    }
+  });
+
   test("the stream ends cleanly when the instance closes (in process)", async () => {
     const own = await startHarness({ config: { eventStreamTiming: { pollMs: 50, heartbeatMs: 60_000 } } });
     let closed = false;

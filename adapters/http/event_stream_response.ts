@@ -36,12 +36,19 @@ export function eventStreamResponse(
   if (options.stopping?.aborted) done.abort();
   const encoder = new TextEncoder();
   const messages = stream.messages(done.signal, options.timing ?? DEFAULT_STREAM_TIMING, options.guard)[Symbol.asyncIterator]();
+  let ended = false;
+  const end = async () => {
+    if (ended) return;
+    ended = true;
+    options.stopping?.removeEventListener("abort", stop);
+    await stream.end?.();
+  };
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       const next = await messages.next().catch(() => ({ done: true as const, value: undefined }));
       if (next.done || done.signal.aborted) {
-        options.stopping?.removeEventListener("abort", stop);
         controller.close();
+        await end();
         return;
       }
       controller.enqueue(encoder.encode(encodeMessage(next.value)));
@@ -49,8 +56,8 @@ export function eventStreamResponse(
     async cancel() {
       // The client went away: stop polling and let the generator finish.
       done.abort();
-      options.stopping?.removeEventListener("abort", stop);
       await messages.return?.(undefined);
+      await end();
     },
   });
   headers.set("Content-Type", "text/event-stream");

@@ -10,12 +10,16 @@ import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import postgres from "postgres";
 import type { Sql } from "../../core/db/sql.ts";
+import { EVENTS_CHANNEL, type EventBell } from "../../core/ports/event_feed.ts";
 import { ping } from "./connection_queries.ts";
+import { localEventBell, postgresEventBell } from "./event_bell.ts";
 
 /** An open database and how to let go of it. */
 export interface Database {
   sql: Sql;
   mode: "postgres" | "embedded";
+  /** Rings when events were committed (migration 0033): a `LISTEN` on PostgreSQL, the backend's own notifications embedded. */
+  eventBell: EventBell;
   /**
    * Embedded only: the Unix socket the database is served on (mode 0600, in a directory of its
    * own with mode 0700), for `psql -h <its directory>` as the same OS user. Nothing listens on TCP.
@@ -84,7 +88,7 @@ async function openPostgres(databaseUrl: string, poolSize: number, onnotice: (no
     await sql.end({ timeout: 0 });
     throw new Error(`Cannot connect to PostgreSQL at "${describeUrl(databaseUrl)}": ${(error as Error).message}`, { cause: error });
   }
-  return { sql, mode: "postgres", close: once(() => sql.end({ timeout: 5 })) };
+  return { sql, mode: "postgres", eventBell: postgresEventBell(sql), close: once(() => sql.end({ timeout: 5 })) };
 }
 
 /** The socket's file name, PostgreSQL's own for port 5432 (so `psql -h <directory>` finds it). */
@@ -105,6 +109,9 @@ async function openEmbedded(
     await mkdir(dataDir, { recursive: true, mode: 0o700 });
     await takeLock(lockPath, dataDir);
   }
+  // One backend: LISTEN once, and a notification comes back with the COMMIT that caused it, on
+  // whichever connection sent it (the pool's `onnotify`), or on PGlite's own API (its `listen`).
+  const eventBell = localEventBell();
   let pglite: PGlite | undefined;
   let server: PGLiteSocketServer | undefined;
   let socketDir: string | undefined;
@@ -115,6 +122,7 @@ async function openEmbedded(
     // database is one process's, and its pages sit in memory or the OS page cache anyway.
     const options = { extensions: { pg_trgm }, startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`] };
     pglite = dataDir === null ? await PGlite.create({ ...options, loadDataDir }) : await PGlite.create({ ...options, dataDir: join(dataDir, "pgdata") });
+    await pglite.listen(EVENTS_CHANNEL, () => eventBell.heard(EVENTS_CHANNEL));
     // Connections past maxConnections are reset by the server. Twice the pool leaves room
     // for a reconnect that arrives before the server has counted the old socket closed;
     // extra connections cost nothing, since PGlite runs one message at a time anyway.
@@ -134,6 +142,8 @@ async function openEmbedded(
     throw error;
   }
   const socket = join(socketDir, SOCKET_NAME);
+  // Not in the driver's types, but read by it (postgres/src/index.js): a notification on a pool connection.
+  const notifications = { onnotify: (channel: string) => eventBell.heard(channel) };
   const sql = postgres({
     path: socket,
     database: "postgres",
@@ -148,6 +158,7 @@ async function openEmbedded(
     // transaction's handle. Connections to an in-process server need no recycling.
     max_lifetime: null,
     connection: { application_name: "threadline" },
+    ...notifications,
   });
   const pgliteDb = pglite;
   const socketServer = server;
@@ -162,7 +173,7 @@ async function openEmbedded(
       if (lockPath) await releaseLock(lockPath);
     }
   });
-  return { sql, mode: "embedded", socket, close };
+  return { sql, mode: "embedded", socket, eventBell, close };
 }
 
 /**

@@ -69,6 +69,8 @@ export interface ThreadlineConfig {
    * and 3 600 000 ms; tests shorten them).
    */
   eventStreamTiming?: { pollMs?: number; heartbeatMs?: number; keyCheckMs?: number; lifetimeMs?: number };
+  /** Open event streams allowed per key and per user (`EVENT_STREAMS_PER_KEY`, `EVENT_STREAMS_PER_USER`; default 10 and 25). */
+  eventStreamLimits?: { perKey?: number; perUser?: number };
   /** OpenAI-compatible API root (`AI_BASE_URL`, e.g. `https://api.openai.com/v1`). Absent: the local deterministic engine. */
   aiBaseUrl?: string;
   /** Bearer key for `aiBaseUrl` (`AI_API_KEY`). */
@@ -167,6 +169,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ThreadlineC
     logLevel: oneOf(env, "LOG_LEVEL", LOG_LEVELS),
     mcpWebhookTools: booleanFrom(env, "MCP_WEBHOOK_TOOLS"),
     coverWaitMs: numberFrom(env, "COVER_WAIT_MS"),
+    eventStreamLimits: { perKey: numberFrom(env, "EVENT_STREAMS_PER_KEY"), perUser: numberFrom(env, "EVENT_STREAMS_PER_USER") },
     metricsEnabled: booleanFrom(env, "METRICS_ENABLED"),
     metricsToken: env.METRICS_TOKEN || undefined,
     shutdownTimeoutMs: numberFrom(env, "SHUTDOWN_TIMEOUT_MS"),

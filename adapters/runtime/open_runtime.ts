@@ -37,6 +37,8 @@ import { migrateNetwork } from "../x/open_network.ts";
 import { jobEventSink } from "../observability/job_event_sink.ts";
 import type { JobRunner } from "../../jobs/index.ts";
 import { startJobs, type StartJobsOptions } from "./start_jobs.ts";
+import { createEventFeed } from "../../core/events/event_feed.ts";
+import { DEFAULT_STREAM_LIMITS } from "../../core/events/stream_slots.ts";
 
 /** The default of `SHUTDOWN_TIMEOUT_MS`: inside Kubernetes' default 30 s grace period, with room to release and close. */
 export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 25_000;
@@ -87,6 +89,7 @@ export async function openRuntime(router: AnyRouter, config: ThreadlineConfig): 
   const requestCounters = openRequestCounters(config, faults.has("counters"), logger);
   const allowanceCounters = openAllowanceCounters(config, faults.has("counters"));
   const docs = lazyDocs(router, config.publicUrl);
+  const streamTiming = { ...DEFAULT_STREAM_TIMING, ...config.eventStreamTiming };
   const outbound = createGuardedOutbound({ allowHosts: config.outboundAllowHosts, ca: config.outboundCa, timeoutMs: config.outboundTimeoutMs });
   const services: Services = {
     sql: database.sql,
@@ -100,6 +103,10 @@ export async function openRuntime(router: AnyRouter, config: ThreadlineConfig): 
       baseUrl: config.publicUrl ? `${config.publicUrl.replace(/\/+$/, "")}/v1` : undefined,
       mcpWebhookTools: config.mcpWebhookTools ?? false,
       coverWaitMs: config.coverWaitMs,
+      eventStreamLimits: {
+        perKey: config.eventStreamLimits?.perKey ?? DEFAULT_STREAM_LIMITS.perKey,
+        perUser: config.eventStreamLimits?.perUser ?? DEFAULT_STREAM_LIMITS.perUser,
+      },
     },
     docs,
     model: ports.model,
@@ -111,10 +118,12 @@ export async function openRuntime(router: AnyRouter, config: ThreadlineConfig): 
     outbound,
     webhookSender: ports.webhookSender,
     pageReader: withExampleDomains(createHttpPageReader(outbound)),
+    // One listener per process for every open event stream (a LISTEN on PostgreSQL).
+    eventFeed: createEventFeed(database.sql, database.eventBell, { pollMs: streamTiming.pollMs }),
   };
   // Open event streams end when the runtime closes (before the database goes).
   const stopping = new AbortController();
-  const streams = { stopping: stopping.signal, timing: { ...DEFAULT_STREAM_TIMING, ...config.eventStreamTiming } };
+  const streams = { stopping: stopping.signal, timing: streamTiming };
   const app = createHttpApp(router, services, { trustProxy: config.trustProxy, metrics: { metrics, token: config.metricsToken }, streams });
   const events = jobEventSink(logger, metrics);
   return {
@@ -145,6 +154,7 @@ export async function openRuntime(router: AnyRouter, config: ThreadlineConfig): 
       }),
     async close() {
       stopping.abort();
+      await services.eventFeed.close();
       await ports.media?.close();
       await requestCounters.close();
       await allowanceCounters.close();

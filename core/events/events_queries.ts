@@ -106,3 +106,9 @@ export async function deleteEventsBefore(sql: Queryable, before: Date, limit: nu
     delete from events where id in (select id from events where created_at < ${before} order by id limit ${limit}) returning 1`;
   return rows.length;
 }
+
+/** The owners with events past `afterSeq`, each with its highest position: what the event feed wakes. */
+export function ownersWithEventsAfter(sql: Queryable, afterSeq: number): Promise<{ owner_id: number; seq: number }[]> {
+  return sql<{ owner_id: number; seq: number }[]>`
+    select owner_id::int as owner_id, max(seq)::int as seq from events where seq > ${afterSeq} group by owner_id`;
+}

@@ -15,6 +15,8 @@ import type { MessageStream, StreamGuard, StreamMessage, StreamTiming } from "..
 import { EVENT_TYPES } from "./event_types.ts";
 import { type EventFilter, eventsAfter, lastSequenced } from "./events_queries.ts";
 import { sequenceAllEvents } from "./sequence_events.ts";
+import type { EventFeed } from "../ports/event_feed.ts";
+import { DEFAULT_STREAM_LIMITS, SLOT_RENEW_MS, type StreamSlot, takeStreamSlot } from "./stream_slots.ts";
 import { eventIdOf, eventPayload, seqOfEventId } from "./event_payload.ts";
 import { event } from "./event_schema.ts";
 
@@ -71,7 +73,7 @@ export async function readEvents(ctx: AccountContext, input: EventsQuery): Promi
   const header = lastEventIdHeader(ctx.transport.headers.get("last-event-id"));
   await sequenceAllEvents(sql);
   if (ctx.transport.acceptsStream) {
-    ctx.reply.stream = await eventStream(sql, ctx.principal.userId, input, filter, header);
+    ctx.reply.stream = await eventStream(ctx, input, filter, header);
     return { data: [], pagination: { limit: input.limit, has_more: false, next_cursor: null } };
   }
   // JSON pages by `cursor`; a client that also sends the stream's position starts there.
@@ -93,17 +95,24 @@ export async function readEvents(ctx: AccountContext, input: EventsQuery): Promi
 /**
  * Where a stream starts: after `Last-Event-ID` (the header a reconnecting EventSource
  * sends), else `last_event_id`, else `cursor`; with none, from `since` when sent, else
- * from now (only events that become readable after the connection).
+ * from now (only events that become readable after the connection). The stream holds one of
+ * the key's and the user's stream slots (stream_slots.ts) from here until it ends.
  */
-async function eventStream(sql: Sql, ownerId: number, input: EventsQuery, filter: EventFilter, header: number | undefined): Promise<MessageStream> {
+async function eventStream(ctx: AccountContext, input: EventsQuery, filter: EventFilter, header: number | undefined): Promise<MessageStream> {
+  const { sql, eventFeed, settings } = ctx.services;
   let after = header;
   if (after === undefined) {
     const given = input.last_event_id ?? input.cursor;
     if (given !== undefined) after = seqOfEventId(given);
   }
   if (after === undefined) after = filter.since === undefined ? await lastSequenced(sql) : 0;
-  const start = after;
-  return { messages: (signal, timing, guard) => streamMessages(sql, { ownerId, after: start, types: input.types, filter }, signal, timing, guard) };
+  const ownerId = ctx.principal.userId;
+  const slot = await takeStreamSlot(sql, { ownerId, keyId: ctx.principal.key.id }, settings.eventStreamLimits ?? DEFAULT_STREAM_LIMITS);
+  const position: StreamPosition = { ownerId, after, types: input.types, filter };
+  return {
+    messages: (signal, timing, guard) => streamMessages(sql, eventFeed, slot, position, signal, timing, guard),
+    end: () => slot.release().catch(() => {}),
+  };
 }
 
 /**
@@ -125,58 +134,95 @@ interface StreamPosition {
 }
 
 /**
- * Polls for events while the client stays: sequence, read a batch after the last one sent,
- * write them; when idle, a heartbeat comment every `heartbeatMs` (proxies close silent
- * connections). A failed read (the database going away at shutdown) ends the stream: the
- * client reconnects with `Last-Event-ID` and loses nothing. Every `keyCheckMs` it asks `guard`
- * whether it may go on (its key still works), and it runs `lifetimeMs` at most; either way its
- * last line is a comment saying why it ends.
+ * Writes the owner's events while the client stays: reads a batch after the last one sent
+ * whenever the process's event feed says the owner has news (event_feed.ts: a commit rang the
+ * event bell), and at least every `pollMs`; when idle, a heartbeat comment every
+ * `heartbeatMs` (proxies close silent connections). A failed read (the database going away at
+ * shutdown) ends the stream: the client reconnects with `Last-Event-ID` and loses nothing.
+ * Every `keyCheckMs` (and at least every 30 s) it asks `guard` whether it may go on (its key
+ * still works) and renews its slot; it runs `lifetimeMs` at most; either way its last line is
+ * a comment saying why it ends.
  */
 async function* streamMessages(
   sql: Sql,
+  feed: EventFeed,
+  slot: StreamSlot,
   position: StreamPosition,
   signal: AbortSignal,
   timing: StreamTiming,
   guard?: StreamGuard,
 ): AsyncGenerator<StreamMessage> {
   let after = position.after;
-  // A first line at once, so proxies and clients see the stream open before any event.
-  yield { comment: "stream open" };
-  const openedAt = Date.now();
-  let quietSince = openedAt;
-  let checkedAt = openedAt;
-  while (!signal.aborted) {
-    if (Date.now() - openedAt >= timing.lifetimeMs) {
-      yield { comment: `closed: a stream lasts ${timing.lifetimeMs / 1000} s at most; reconnect with Last-Event-ID` };
-      return;
-    }
-    let rows: Awaited<ReturnType<typeof eventsAfter>>;
-    try {
-      if (guard && Date.now() - checkedAt >= timing.keyCheckMs) {
-        const ended = await guard();
-        if (ended) {
-          yield { comment: `closed: ${ended}` };
-          return;
-        }
-        checkedAt = Date.now();
+  // Read at once: events may have become readable between the request's read and now.
+  let news = true;
+  let nudge: (() => void) | undefined;
+  const leave = feed.watch(position.ownerId, () => {
+    news = true;
+    nudge?.();
+  });
+  const checkEveryMs = Math.min(timing.keyCheckMs, SLOT_RENEW_MS);
+  try {
+    // A first line at once, so proxies and clients see the stream open before any event.
+    yield { comment: "stream open" };
+    const openedAt = Date.now();
+    let quietSince = openedAt;
+    let checkedAt = openedAt;
+    let lookedAt = openedAt;
+    while (!signal.aborted) {
+      if (Date.now() - openedAt >= timing.lifetimeMs) {
+        yield { comment: `closed: a stream lasts ${timing.lifetimeMs / 1000} s at most; reconnect with Last-Event-ID` };
+        return;
       }
-      await sequenceAllEvents(sql);
-      rows = await eventsAfter(sql, position.ownerId, after, STREAM_BATCH, position.types, position.filter);
-    } catch {
-      return;
+      let rows: Awaited<ReturnType<typeof eventsAfter>> = [];
+      try {
+        if (Date.now() - checkedAt >= checkEveryMs) {
+          const ended = guard ? await guard() : undefined;
+          if (ended) {
+            yield { comment: `closed: ${ended}` };
+            return;
+          }
+          await slot.renew();
+          checkedAt = Date.now();
+        }
+        if (news || Date.now() - lookedAt >= timing.pollMs) {
+          news = false;
+          lookedAt = Date.now();
+          rows = await eventsAfter(sql, position.ownerId, after, STREAM_BATCH, position.types, position.filter);
+        }
+      } catch {
+        return;
+      }
+      for (const row of rows) {
+        if (signal.aborted) return;
+        const payload = eventPayload(row);
+        yield { id: payload.id, event: payload.type, data: JSON.stringify(payload) };
+        after = row.seq ?? after;
+      }
+      if (rows.length > 0) quietSince = Date.now();
+      if (rows.length === STREAM_BATCH) {
+        news = true;
+        continue;
+      }
+      if (Date.now() - quietSince >= timing.heartbeatMs) {
+        yield { comment: "heartbeat" };
+        quietSince = Date.now();
+      }
+      if (news) continue;
+      // Until news, the next heartbeat, the next check, the next look or the end, whichever is first.
+      const now = Date.now();
+      const waitMs = Math.min(
+        timing.heartbeatMs - (now - quietSince),
+        checkEveryMs - (now - checkedAt),
+        timing.pollMs - (now - lookedAt),
+        timing.lifetimeMs - (now - openedAt),
+      );
+      await pause(Math.max(1, waitMs), signal, (end) => {
+        nudge = end;
+      });
+      nudge = undefined;
     }
-    for (const row of rows) {
-      if (signal.aborted) return;
-      const payload = eventPayload(row);
-      yield { id: payload.id, event: payload.type, data: JSON.stringify(payload) };
-      after = row.seq ?? after;
-    }
-    if (rows.length > 0) quietSince = Date.now();
-    if (rows.length === STREAM_BATCH) continue;
-    if (Date.now() - quietSince >= timing.heartbeatMs) {
-      yield { comment: "heartbeat" };
-      quietSince = Date.now();
-    }
-    await pause(Math.min(timing.pollMs, Math.max(1, timing.heartbeatMs - (Date.now() - quietSince))), signal);
+  } finally {
+    leave();
+    await slot.release().catch(() => {});
   }
 }
