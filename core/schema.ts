@@ -29,14 +29,21 @@ export function limitParam(defaultLimit: number) {
     .meta({ description: `Page size, 1 to 100 (default ${defaultLimit})` });
 }
 
-/** `page`, 1-based (rule 5). */
+/**
+ * The deepest page a list serves. Paging is by offset, and a deep offset makes the database
+ * read and drop every row before it: 10,000 pages reach a million rows at `limit=100`, past any
+ * list a user holds, while a request cannot ask for a hundred million.
+ */
+export const MAX_PAGE = 10_000;
+
+/** `page`, 1-based (rule 5), at most {@link MAX_PAGE}. */
 export const pageParam = z
   .number({ error: "must be an integer of at least 1" })
   .int("must be an integer of at least 1")
   .min(1, "must be an integer of at least 1")
-  .max(1_000_000, "must be at most 1000000")
+  .max(MAX_PAGE, `must be at most ${MAX_PAGE} (use a larger limit or narrow the list)`)
   .default(1)
-  .meta({ description: "1-based page number (default 1)" });
+  .meta({ description: `1-based page number, 1 to ${MAX_PAGE} (default 1)` });
 
 /** The pagination query of a list endpoint. */
 export function paginationInput(defaultLimit = 20) {

@@ -139,12 +139,15 @@ describeMatrix(({ index, name, transport }) => {
       assert.equal(narrowed.body.error.code, "not_found");
     });
 
-    test("pagination: limit 1-100, page >= 1, has_more and total", async () => {
-      for (const query of ["limit=0", "limit=101", "page=0", "limit=abc", "page=1.5"]) {
+    test("pagination: limit 1-100, page 1-10000, has_more and total", async () => {
+      for (const query of ["limit=0", "limit=101", "page=0", "limit=abc", "page=1.5", "page=10001", "page=1000000"]) {
         const answer = await call("GET", `/v1/tags?${query}`);
         assert.equal(answer.status, 400, query);
         assert.equal(answer.body.error.code, "invalid_parameter");
       }
+      const deepest = await call("GET", "/v1/tags?page=10000");
+      assert.equal(deepest.status, 200, "the deepest page is served (empty)");
+      assert.deepEqual(deepest.body.data, []);
       const all = await call("GET", "/v1/tags?limit=100");
       const total = all.body.pagination.total;
       assert.ok(total >= 3);
