@@ -22,6 +22,7 @@ import { fanOutEvents } from "../core/webhooks/deliver_fan_out.ts";
 import { deliverDue } from "../core/webhooks/deliver_due.ts";
 import { createGuardedWebhookSender } from "../adapters/outbound/guarded_post.ts";
 import { formatColumns, round } from "./report.ts";
+import type { SecretBox } from "../core/ports/secret_box.ts";
 
 /** What the section needs. */
 export interface WebhooksTarget {
@@ -76,11 +77,11 @@ export async function measureWebhooks(target: WebhooksTarget, notReal: string | 
     events: ["post.sent"],
     description: "bench",
     enabled: true,
-    secret: newWebhookSecret(),
+    secret: target.services.secretBox.seal(newWebhookSecret()),
     cursorSeq: await currentEventSeq(sql),
     now,
   });
-  const deps = { sql, clock, webhookSender: createGuardedWebhookSender({ allowHosts: "127.0.0.1" }) };
+  const deps = { sql, clock, webhookSender: createGuardedWebhookSender({ allowHosts: "127.0.0.1" }), secretBox: target.services.secretBox };
 
   let producing = true;
   const start = performance.now();
@@ -148,7 +149,7 @@ export async function measureWebhooks(target: WebhooksTarget, notReal: string | 
 }
 
 /** Adds `IDLE_ENDPOINTS` enabled endpoints (10 per user) whose owners have no new events; answers the mean time of an idle fan-out pass. */
-async function timeIdleFanOut(deps: Parameters<typeof fanOutEvents>[0], random: string): Promise<number> {
+async function timeIdleFanOut(deps: Parameters<typeof fanOutEvents>[0] & { secretBox: SecretBox }, random: string): Promise<number> {
   const { sql, clock } = deps;
   const cursorSeq = await currentEventSeq(sql);
   for (let user = 0; user * IDLE_PER_USER < IDLE_ENDPOINTS; user++) {
@@ -159,7 +160,7 @@ async function timeIdleFanOut(deps: Parameters<typeof fanOutEvents>[0], random: 
     );
     for (let n = 0; n < Math.min(IDLE_PER_USER, IDLE_ENDPOINTS - user * IDLE_PER_USER); n++) {
       const endpoint = { url: `https://idle-${n}.bench.example/hook`, events: ["*"], description: "idle", enabled: true };
-      await insertWebhook(sql, { ownerId: userId, ...endpoint, secret: newWebhookSecret(), cursorSeq, now: new Date(clock.now()) });
+      await insertWebhook(sql, { ownerId: userId, ...endpoint, secret: deps.secretBox.seal(newWebhookSecret()), cursorSeq, now: new Date(clock.now()) });
     }
   }
   await fanOutEvents(deps);

@@ -4,6 +4,7 @@
  */
 import type { Clock } from "./clock.ts";
 import type { EventFeed } from "./ports/event_feed.ts";
+import type { SecretBox } from "./ports/secret_box.ts";
 import type { Sql } from "./db/sql.ts";
 import type { FaultName } from "./faults.ts";
 import type { Counters } from "./ports/counters.ts";
@@ -40,6 +41,8 @@ export interface Services {
   outbound: Outbound;
   /** Posts webhook deliveries through the same address guard (core/ports/webhook_sender.ts). */
   webhookSender: WebhookSender;
+  /** Seals the secrets the server must read back, webhook signing secrets (core/ports/secret_box.ts). */
+  secretBox: SecretBox;
   /** Reads public web pages (product scrapes) through `outbound`. */
   pageReader: PageReader;
   /** Live-lookup answers kept about 15 minutes (spec X Lookups). */

@@ -37,6 +37,22 @@ test("a malformed value throws an error naming the variable", () => {
   assert.throws(() => configFromEnv({ METRICS_ENABLED: "maybe" }), /METRICS_ENABLED must be true or false/);
   assert.throws(() => configFromEnv({ LOG_LEVEL: "verbose" }), /LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent/);
   assert.throws(() => configFromEnv({ OUTBOUND_CA_FILE: "/no/such/ca.pem" }), /OUTBOUND_CA_FILE names a file that cannot be read .*ENOENT/);
+  assert.throws(() => configFromEnv({ ENCRYPTION_KEY: "secret" }), /ENCRYPTION_KEY must be 32 random bytes/);
+  assert.throws(() => configFromEnv({ ENCRYPTION_KEY_PREVIOUS: "ab".repeat(16) }), /ENCRYPTION_KEY_PREVIOUS must be 32 random bytes/);
+  assert.throws(() => configFromEnv({ EVENT_STREAMS_PER_KEY: "many" }), /EVENT_STREAMS_PER_KEY must be a number/);
+});
+
+test("the encryption keys and the event stream limits", () => {
+  const hex = "0123456789abcdef".repeat(4);
+  const config = configFromEnv({
+    ENCRYPTION_KEY: ` ${hex} `,
+    ENCRYPTION_KEY_PREVIOUS: Buffer.alloc(32, 7).toString("base64"),
+    EVENT_STREAMS_PER_KEY: "3",
+    EVENT_STREAMS_PER_USER: "",
+  });
+  assert.equal(config.encryptionKey, hex);
+  assert.equal(config.encryptionKeyPrevious, Buffer.alloc(32, 7).toString("base64"));
+  assert.deepEqual(config.eventStreamLimits, { perKey: 3, perUser: undefined });
 });
 
 test("outbound fetch settings: allowed hosts, a CA file's PEM text, the time bound", async () => {

@@ -65,7 +65,7 @@ async function record(events: { type: EventType; objectId: string | number; data
 
 /** The delivery deps on a clock (the real sender of the harness unless given). */
 function deps(clock = manualClock(Date.now()), extra: Partial<DeliveryDeps> = {}): DeliveryDeps & { clock: ReturnType<typeof manualClock> } {
-  return { sql: harness.services.sql, clock, webhookSender: harness.services.webhookSender, ...extra } as never;
+  return { sql: harness.services.sql, clock, webhookSender: harness.services.webhookSender, secretBox: harness.services.secretBox, ...extra } as never;
 }
 
 /** Fans out and posts what is due at the deps' time. */
@@ -329,8 +329,8 @@ describe("webhook delivery", () => {
   test("the deliver_webhooks job fans out and posts", async (t) => {
     const hook = await endpoint(t);
     await record([{ type: "lead.found", objectId: 1501 }]);
-    const { sql, clock, network, webhookSender } = harness.services;
-    await jobHandlers({ sql, clock, network, webhookSender }).deliver_webhooks({}, { id: 1, locked_by: "test-worker" } as JobRow);
+    const { sql, clock, network, webhookSender, secretBox } = harness.services;
+    await jobHandlers({ sql, clock, network, webhookSender, secretBox }).deliver_webhooks({}, { id: 1, locked_by: "test-worker" } as JobRow);
     const [got] = receiver.on(hook.path);
     assert.equal((new Webhook(hook.secret).verify(got.body, got.headers) as any).type, "lead.found");
   });

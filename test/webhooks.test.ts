@@ -13,6 +13,9 @@ import { describeMatrix } from "./support/describe_matrix.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "./support/webhook_receiver.ts";
 import { WEBHOOK_TEST_PINGS } from "../core/webhooks/webhook_deliveries.ts";
 import { clearExpiredSecrets } from "../core/webhooks/webhooks_queries.ts";
+import { resealSecrets } from "../core/webhooks/reseal_secrets.ts";
+import { createSecretBox, parseEncryptionKey } from "../adapters/crypto/secret_box.ts";
+import { randomBytes } from "node:crypto";
 
 let harness: Harness;
 let receiver: WebhookReceiver;
@@ -232,15 +235,80 @@ describeMatrix(({ index, name }) => {
       for (const secret of [created.secret, rotated.body.data.secret]) new Webhook(secret).verify(delivery.body, delivery.headers);
       assert.equal((await send("GET", `/v1/webhooks/${created.id}`)).body.data.secret, undefined);
       // After its 24 hours the old secret is forgotten, not merely unused.
-      const { sql } = harness.services;
-      const previous = async () =>
-        (await sql<{ previous_secret: string | null }[]>`select previous_secret from webhooks where id = ${created.id}`)[0].previous_secret;
+      const { sql, secretBox } = harness.services;
+      const stored = async () => (await sql<{ secret: string; previous_secret: string | null }[]>`select secret, previous_secret from webhooks where id = ${created.id}`)[0];
+      const previous = async () => (await stored()).previous_secret;
+      // Both are stored sealed (docs/webhooks.md, "Secrets at rest"), never in plain.
+      const row = await stored();
+      for (const value of [row.secret, row.previous_secret as string]) {
+        assert.match(value, /^tl1\.[0-9a-f]{8}\./);
+        assert.ok(!value.includes(created.secret.slice(6)) && !value.includes(rotated.body.data.secret.slice(6)), "no secret in plain");
+      }
+      assert.equal(secretBox.open(row.secret), rotated.body.data.secret);
       await clearExpiredSecrets(sql, new Date(expires - 1_000));
-      assert.equal(await previous(), created.secret, "kept while it still signs");
+      assert.equal(secretBox.open((await previous()) as string), created.secret, "kept while it still signs");
       await clearExpiredSecrets(sql, new Date(expires + 1_000));
       assert.equal(await previous(), null);
       await remove(created.id);
     });
+  });
+});
+
+describe("secrets at rest", () => {
+  test("a created endpoint's secret is stored sealed, and its deliveries verify with the secret shown", async () => {
+    const [transport] = transports(harness);
+    const path = hookPath();
+    const created = await transport.request("POST", "/v1/webhooks", { key: harness.world.keys.write, body: { url: `${receiver.base}${path}` } });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const secret: string = created.body.data.secret;
+    const [row] = await harness.services.sql<{ secret: string }[]>`select secret from webhooks where id = ${created.body.data.id}`;
+    assert.match(row.secret, /^tl1\.[0-9a-f]{8}\./, "sealed under the current key");
+    assert.ok(!row.secret.includes(secret.slice(6)), "the database does not hold the secret in plain");
+    await transport.request("POST", `/v1/webhooks/${created.body.data.id}/test`, { key: harness.world.keys.write });
+    const [delivery] = receiver.on(path);
+    new Webhook(secret).verify(delivery.body, delivery.headers);
+    await transport.request("DELETE", `/v1/webhooks/${created.body.data.id}`, { key: harness.world.keys.write });
+  });
+
+  test("reseal_webhook_secrets seals secrets stored in plain and those under a replaced key; deliveries keep verifying", async () => {
+    const { sql, secretBox } = harness.services;
+    const [transport] = transports(harness);
+    const path = hookPath();
+    const created = await transport.request("POST", "/v1/webhooks", { key: harness.world.keys.write, body: { url: `${receiver.base}${path}` } });
+    const id: number = created.body.data.id;
+    const secret: string = created.body.data.secret;
+    // As stored before sealing existed.
+    await sql`update webhooks set secret = ${secret} where id = ${id}`;
+    const storedSecret = async () => (await sql<{ secret: string }[]>`select secret from webhooks where id = ${id}`)[0].secret;
+    assert.ok((await resealSecrets(sql, secretBox)) >= 1);
+    assert.ok((await storedSecret()).startsWith(secretBox.currentPrefix), "sealed under the current key");
+    assert.equal(secretBox.open(await storedSecret()), secret);
+    assert.equal(await resealSecrets(sql, secretBox), 0, "a second run finds nothing");
+    await transport.request("POST", `/v1/webhooks/${id}/test`, { key: harness.world.keys.write });
+    new Webhook(secret).verify(receiver.on(path)[0].body, receiver.on(path)[0].headers);
+    // The operator replaces ENCRYPTION_KEY: the old key becomes ENCRYPTION_KEY_PREVIOUS until the reseal ran.
+    const oldKey = (await sql<{ value: string }[]>`select value from instance_secrets where name = 'encryption_key'`)[0]?.value ?? harness.config.encryptionKey;
+    const newKey = randomBytes(32).toString("base64");
+    const replaced = createSecretBox({ key: newKey, previousKey: oldKey });
+    assert.equal(replaced.open(await storedSecret()), secret, "the previous key still opens");
+    assert.ok((await resealSecrets(sql, replaced)) >= 1);
+    assert.equal(createSecretBox({ key: newKey }).open(await storedSecret()), secret, "the new key alone opens it now");
+    assert.throws(() => createSecretBox({ key: randomBytes(32).toString("base64") }).open(`${replaced.currentPrefix}AAAA`), /ENCRYPTION_KEY_PREVIOUS/);
+    await transport.request("DELETE", `/v1/webhooks/${id}`, { key: harness.world.keys.write });
+    // Every other endpoint back under the harness's key, for the tests after this one.
+    await resealSecrets(sql, createSecretBox({ key: oldKey as string, previousKey: newKey }));
+  });
+
+  test("a sealed value is random per seal, tamper-evident, and an ENCRYPTION_KEY must be 32 bytes", () => {
+    const box = createSecretBox({ key: randomBytes(32).toString("hex") });
+    const first = box.seal("whsec_abc");
+    assert.notEqual(box.seal("whsec_abc"), first, "a new nonce each time");
+    assert.equal(box.open(first), "whsec_abc");
+    const tampered = `${first.slice(0, -2)}${first.endsWith("A") ? "B" : "A"}${first.slice(-1)}`;
+    assert.throws(() => box.open(tampered));
+    for (const bad of ["short", randomBytes(16).toString("base64"), "z".repeat(64)]) {
+      assert.throws(() => parseEncryptionKey(bad, "ENCRYPTION_KEY"), /ENCRYPTION_KEY must be 32 random bytes/);
+    }
   });
 });
 

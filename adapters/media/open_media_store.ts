@@ -10,7 +10,7 @@ import { join, resolve } from "node:path";
 import type { Queryable } from "../../core/db/sql.ts";
 import type { ThreadlineConfig } from "../runtime/config.ts";
 import type { MediaStore } from "../../core/ports/media_store.ts";
-import { instanceSecret } from "../../core/media/media_queries.ts";
+import { instanceSecret } from "../../core/db/instance_secrets_queries.ts";
 import { createLocalMediaStore } from "./local_media_store.ts";
 import { createS3MediaStore, type S3MediaStoreOptions } from "./s3_media_store.ts";
 

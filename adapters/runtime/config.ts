@@ -1,4 +1,5 @@
 /** Threadline's configuration, and how the standalone server reads it from the environment. */
+import { parseEncryptionKey } from "../crypto/secret_box.ts";
 import { readFileSync } from "node:fs";
 import type { Clock } from "../../core/clock.ts";
 import type { FaultName } from "../../core/faults.ts";
@@ -111,6 +112,14 @@ export interface ThreadlineConfig {
   mediaDir?: string;
   /** Key of the local store's upload URL signatures (`MEDIA_SIGNING_SECRET`); default a secret kept in the database. */
   mediaSigningSecret?: string;
+  /**
+   * The key stored secrets are sealed with (`ENCRYPTION_KEY`: 32 bytes, base64 or 64 hex digits;
+   * webhook signing secrets). Absent: a key generated once and kept in the database, which a copy
+   * of the database reveals. Every process on one database needs the same.
+   */
+  encryptionKey?: string;
+  /** The key before the current one (`ENCRYPTION_KEY_PREVIOUS`), while values sealed under it remain (the hourly job seals them again). */
+  encryptionKeyPrevious?: string;
   /** S3-compatible endpoint (`S3_ENDPOINT`, default `https://s3.<region>.amazonaws.com`). */
   s3Endpoint?: string;
   /** Bucket (`S3_BUCKET`). */
@@ -159,6 +168,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ThreadlineC
     mediaStore: (env.MEDIA_STORE || undefined) as ThreadlineConfig["mediaStore"],
     mediaDir: env.MEDIA_DIR || undefined,
     mediaSigningSecret: env.MEDIA_SIGNING_SECRET || undefined,
+    encryptionKey: keyFrom(env, "ENCRYPTION_KEY"),
+    encryptionKeyPrevious: keyFrom(env, "ENCRYPTION_KEY_PREVIOUS"),
     s3Endpoint: env.S3_ENDPOINT || undefined,
     s3Bucket: env.S3_BUCKET || undefined,
     s3Region: env.S3_REGION || undefined,
@@ -188,6 +199,14 @@ function numberFrom(env: NodeJS.ProcessEnv, name: string): number | undefined {
   const value = Number(raw);
   if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a number >= 0, got "${raw.slice(0, 100)}"`);
   return value;
+}
+
+/** A 32-byte key's text from `env[name]` (validated: adapters/crypto/secret_box.ts), or undefined when unset. */
+function keyFrom(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  parseEncryptionKey(raw, name);
+  return raw;
 }
 
 /** The text of the file `env[name]` names, or undefined when unset; an unreadable file stops the start with the variable named. */

@@ -18,6 +18,8 @@ import type { OutboundSettings } from "../outbound/guarded_get.ts";
 import { mediaStoreConfig, openMediaStore, type MediaStoreConfig } from "../media/open_media_store.ts";
 import { openNetwork, type NetworkSettings } from "../x/open_network.ts";
 import { modelSettingsOf, networkSettingsOf, type ModelSettings, type ThreadlineConfig } from "./config.ts";
+import type { SecretBox } from "../../core/ports/secret_box.ts";
+import { createSecretBox, parseEncryptionKey, resolveSecretKeys, type SecretKeySettings } from "../crypto/secret_box.ts";
 
 /** The ports' settings as plain (structured-clone safe) data. */
 export interface PortSettings {
@@ -26,6 +28,8 @@ export interface PortSettings {
   model: ModelSettings;
   /** The outbound guard's settings (`OUTBOUND_ALLOW_HOSTS`, CA): webhook deliveries use them. */
   outbound: OutboundSettings;
+  /** The keys stored secrets are sealed with (`ENCRYPTION_KEY`, `ENCRYPTION_KEY_PREVIOUS`); opened ports hold the key in use. */
+  secrets: SecretKeySettings;
 }
 
 /** Opened ports. */
@@ -35,6 +39,10 @@ export interface Ports {
   model: Model;
   /** Posts webhook deliveries through the outbound guard. */
   webhookSender: WebhookSender;
+  /** Seals and opens stored secrets (webhook signing secrets). */
+  secretBox: SecretBox;
+  /** The key was generated and kept in the database (no `ENCRYPTION_KEY`): the server warns on PostgreSQL. */
+  secretKeyGenerated: boolean;
   /** The settings with every default filled in (the media directory and signing secret), for a job thread. */
   settings: PortSettings;
 }
@@ -46,8 +54,11 @@ export function portSettingsOf(config: ThreadlineConfig): PortSettings {
     media: mediaStoreConfig(config),
     model: modelSettingsOf(config),
     outbound: { allowHosts: config.outboundAllowHosts, ca: config.outboundCa, timeoutMs: config.outboundTimeoutMs },
+    secrets: { key: config.encryptionKey, previousKey: config.encryptionKeyPrevious },
   };
   openModel(settings.model, settings.model.faulty);
+  if (config.encryptionKey) parseEncryptionKey(config.encryptionKey, "ENCRYPTION_KEY");
+  if (config.encryptionKeyPrevious) parseEncryptionKey(config.encryptionKeyPrevious, "ENCRYPTION_KEY_PREVIOUS");
   return settings;
 }
 
@@ -58,10 +69,20 @@ export async function openPorts(sql: Sql, clock: Clock, settings: PortSettings):
   const network = openNetwork({ sql, clock, ...settings.network });
   const media = await openMediaStore(settings.media, sql);
   const webhookSender = createGuardedWebhookSender(settings.outbound);
-  return { network, media: media.store, model, webhookSender, settings: { ...settings, media: media.config } };
+  const keys = await resolveSecretKeys(settings.secrets, sql);
+  const secrets = { key: keys.key, previousKey: keys.previousKey };
+  return {
+    network,
+    media: media.store,
+    model,
+    webhookSender,
+    secretBox: createSecretBox(secrets),
+    secretKeyGenerated: keys.generated,
+    settings: { ...settings, media: media.config, secrets },
+  };
 }
 
 /** What job handlers use, from the ports. */
 export function jobDepsOf(sql: Sql, clock: Clock, ports: Ports, events?: JobEventListener): JobDeps {
-  return { sql, clock, network: ports.network, media: ports.media, model: ports.model, webhookSender: ports.webhookSender, events };
+  return { sql, clock, network: ports.network, media: ports.media, model: ports.model, webhookSender: ports.webhookSender, secretBox: ports.secretBox, events };
 }

@@ -36,7 +36,7 @@ export interface StartJobsOptions extends JobLoopSettings {
   /** The ports' settings (a job thread opens its own ports from them); default: simulated network, local model, no media store. */
   ports?: Partial<PortSettings>;
   /** In-process mode: the server's opened ports, so handlers share its network, media store and model (absent ones are opened from `ports`). */
-  deps?: Partial<Pick<JobDeps, "network" | "media" | "model" | "webhookSender">>;
+  deps?: Partial<Pick<JobDeps, "network" | "media" | "model" | "webhookSender" | "secretBox">>;
   /** Pool of the job thread (default 4). */
   poolSize?: number;
 }
@@ -50,14 +50,14 @@ const THREAD_FILE = fileURLToPath(new URL(import.meta.url.endsWith(".js") ? "./r
 /** Starts running jobs: in a bree job thread with PostgreSQL, in this thread with embedded PGlite. */
 export async function startJobs(options: StartJobsOptions): Promise<JobRunner> {
   const { databaseUrl, sql, clock: givenClock, ports: givenPorts, deps: given, poolSize, ...loop } = options;
-  const ports: PortSettings = { network: {}, media: { kind: "none" }, model: {}, outbound: {}, ...givenPorts };
+  const ports: PortSettings = { network: {}, media: { kind: "none" }, model: {}, outbound: {}, secrets: {}, ...givenPorts };
   if (databaseUrl) {
     const wiring: JobThreadWiring = { databaseUrl, poolSize: poolSize ?? 4, ports };
     return startJobRunner({ ...loop, thread: { file: THREAD_FILE, wiring, sql } });
   }
   if (!sql) throw new Error("startJobs needs a databaseUrl (PostgreSQL) or the server's sql pool (embedded)");
   const clock = givenClock ?? systemClock;
-  const opened = given?.network && given.model ? undefined : await openPorts(sql, clock, ports);
+  const opened = given?.network && given.model && given.secretBox ? undefined : await openPorts(sql, clock, ports);
   const deps: JobDeps = {
     sql,
     clock,
@@ -65,6 +65,7 @@ export async function startJobs(options: StartJobsOptions): Promise<JobRunner> {
     media: given?.media ?? opened?.media,
     model: given?.model ?? opened!.model,
     webhookSender: given?.webhookSender ?? opened?.webhookSender ?? createGuardedWebhookSender(ports.outbound),
+    secretBox: given?.secretBox ?? opened!.secretBox,
   };
   return startJobRunner({ ...loop, inProcess: { tasks: taskList, deps } });
 }

@@ -24,7 +24,7 @@ export async function ensureDemoWebhooks(services: Services, ownerId: number, ac
       events: ["post.sent", "post.failed", "dataset.ready", "lead.found"],
       description: DESCRIPTION,
       enabled: false,
-      secret: newWebhookSecret(),
+      secret: services.secretBox.seal(newWebhookSecret()),
       cursorSeq: await currentEventSeq(tx),
       now,
     });

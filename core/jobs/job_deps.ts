@@ -10,6 +10,7 @@ import type { MediaStore } from "../ports/media_store.ts";
 import type { Model } from "../model/model.ts";
 import type { SocialNetwork } from "../network/social_network.ts";
 import type { WebhookSender } from "../ports/webhook_sender.ts";
+import type { SecretBox } from "../ports/secret_box.ts";
 import type { JobEventListener } from "./job_events.ts";
 
 /** The ports a job handler is given (the composition root builds them: adapters/runtime). */
@@ -24,6 +25,8 @@ export interface JobDeps {
   model?: Model;
   /** Posts webhook deliveries through the outbound guard (absent: `deliver_webhooks` fails). */
   webhookSender?: WebhookSender;
+  /** Opens the endpoints' sealed signing secrets (absent: `deliver_webhooks` fails). */
+  secretBox?: SecretBox;
   /** Hears what handlers report (publisher lateness); absent: nothing reported. */
   events?: JobEventListener;
 }

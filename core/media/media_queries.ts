@@ -116,13 +116,3 @@ export async function deletePurgedUploads(sql: Queryable, objectKeys: readonly s
     delete from media_uploads where object_key = any(${objectKeys as string[]}::text[]) and purge_started_at is not null and attached_at is null`;
   return result.count;
 }
-
-/**
- * The value of the installation-wide secret `name`, created from `candidate` by the first
- * process that asks; every process on the database then signs with the same secret.
- */
-export async function instanceSecret(sql: Queryable, name: string, candidate: string): Promise<string> {
-  await sql`insert into instance_secrets (name, value) values (${name}, ${candidate}) on conflict (name) do nothing`;
-  const [row] = await sql<{ value: string }[]>`select value from instance_secrets where name = ${name}`;
-  return row.value;
-}

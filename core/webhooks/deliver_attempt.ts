@@ -14,6 +14,7 @@ import { recordDeliveryAttempt } from "./deliveries_queries.ts";
 import { type DeliveryRow, endpointView, type WebhookRow } from "./webhook_schema.ts";
 import { signedHeaders } from "./webhook_secret.ts";
 import type { WebhookSender } from "../ports/webhook_sender.ts";
+import type { SecretBox } from "../ports/secret_box.ts";
 import { DELIVERY_TIMEOUT_MS, DISABLE_AFTER_FAILURES, disablesEndpoint, nextAttemptAt } from "./delivery_schedule.ts";
 
 /** What delivering needs. */
@@ -21,14 +22,17 @@ export interface DeliveryDeps {
   sql: Sql;
   clock: Clock;
   webhookSender: WebhookSender;
+  /** Opens the endpoint's sealed secrets. */
+  secretBox: SecretBox;
   /** Bound on one attempt; default 10 s (tests shorten it). */
   timeoutMs?: number;
 }
 
-/** The secrets that sign at `now`: the current one, and the previous one during its 24 hours. */
-export function signingSecrets(webhook: WebhookRow, now: Date): string[] {
+/** The secrets that sign at `now`, opened: the current one, and the previous one during its 24 hours. */
+export function signingSecrets(webhook: WebhookRow, now: Date, box: SecretBox): string[] {
   const previousLive = webhook.previous_secret && webhook.previous_secret_until && new Date(webhook.previous_secret_until) > now;
-  return previousLive ? [webhook.secret, webhook.previous_secret as string] : [webhook.secret];
+  const stored = previousLive ? [webhook.secret, webhook.previous_secret as string] : [webhook.secret];
+  return stored.map((secret) => box.open(secret));
 }
 
 /**
@@ -39,7 +43,7 @@ export async function attemptDelivery(deps: DeliveryDeps, delivery: DeliveryRow,
   const webhook = await webhookById(deps.sql, delivery.webhook_id);
   if (!webhook) return undefined;
   const sentAt = new Date(deps.clock.now());
-  const headers = signedHeaders(signingSecrets(webhook, sentAt), delivery.event_id, sentAt, delivery.body);
+  const headers = signedHeaders(signingSecrets(webhook, sentAt, deps.secretBox), delivery.event_id, sentAt, delivery.body);
   let responseCode: number | null = null;
   let error: string | null = null;
   const started = performance.now();

@@ -71,6 +71,7 @@ export async function createWebhook(ctx: KeyContext, input: CreateWebhookInput) 
   const at = now(ctx);
   // Events committed before the endpoint existed get their `seq` now, so the cursor below is past them.
   await sequenceAllEvents(sql);
+  const secret = newWebhookSecret();
   const row = await sql.begin(async (tx) => {
     if ((await lockAndCountWebhooks(tx, ctx.principal.userId)) >= MAX_WEBHOOKS) {
       throw new ApiError("cap_reached", `A user may have at most ${MAX_WEBHOOKS} webhook endpoints; delete one first`);
@@ -81,13 +82,14 @@ export async function createWebhook(ctx: KeyContext, input: CreateWebhookInput) 
       events: normalEvents(input.events),
       description: input.description || null,
       enabled: input.enabled ?? true,
-      secret: newWebhookSecret(),
+      // Stored sealed (docs/webhooks.md, "Secrets at rest"); shown in plain once, here.
+      secret: ctx.services.secretBox.seal(secret),
       // Events from now on: the ones before the endpoint existed are not queued to it.
       cursorSeq: await currentEventSeq(tx),
       now: at,
     });
   });
-  return { data: { ...endpointView(row, at), secret: row.secret } };
+  return { data: { ...endpointView(row, at), secret } };
 }
 
 /** The user's endpoints, oldest first. */
@@ -138,7 +140,9 @@ export async function removeWebhook(ctx: KeyContext, input: WebhookByIdInput) {
 /** A new secret, shown once; the old one keeps signing for 24 hours. */
 export async function rotateSecret(ctx: KeyContext, input: WebhookByIdInput) {
   const at = now(ctx);
-  const row = await rotateWebhookSecret(ctx.services.sql, ctx.principal.userId, input.id, newWebhookSecret(), new Date(at.getTime() + PREVIOUS_SECRET_MS), at);
+  const secret = newWebhookSecret();
+  const sealed = ctx.services.secretBox.seal(secret);
+  const row = await rotateWebhookSecret(ctx.services.sql, ctx.principal.userId, input.id, sealed, new Date(at.getTime() + PREVIOUS_SECRET_MS), at);
   if (!row) throw webhookNotFound(input.id);
-  return { data: { ...endpointView(row, at), secret: row.secret } };
+  return { data: { ...endpointView(row, at), secret } };
 }

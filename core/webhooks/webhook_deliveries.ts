@@ -26,10 +26,10 @@ export async function listDeliveries(ctx: KeyContext, input: ListDeliveriesInput
 
 /** Posts one delivery now (a fresh lease), or answers it as it is when another process is posting it. */
 async function attemptNow(ctx: KeyContext, webhookId: number, deliveryId: number) {
-  const { sql, clock, webhookSender } = ctx.services;
+  const { sql, clock, webhookSender, secretBox } = ctx.services;
   const lease = newLease(DELIVERY_LEASE_SECONDS, "api:");
   const claimed = await claimDelivery(sql, webhookId, deliveryId, lease);
-  const attempted = claimed ? await attemptDelivery({ sql, clock, webhookSender }, claimed, lease.holder) : undefined;
+  const attempted = claimed ? await attemptDelivery({ sql, clock, webhookSender, secretBox }, claimed, lease.holder) : undefined;
   return attempted ?? (await deliveryOf(sql, webhookId, deliveryId));
 }
 

@@ -3,7 +3,9 @@
  * their `seq`, fans them out into deliveries (core/webhooks/deliver_fan_out.ts), then posts
  * every due delivery, first attempts and retries alike (core/webhooks/deliver_due.ts).
  * Finished deliveries are kept as long as events (30 days), then purged here, and a secret a
- * rotation kept signing is forgotten once its 24 hours are over. Several runs
+ * rotation kept signing is forgotten once its 24 hours are over. The hourly
+ * `reseal_webhook_secrets` seals again, under the current `ENCRYPTION_KEY`, every secret stored
+ * in plain (before sealing existed) or under the previous key. Several runs
  * at once (two processes, a slow run overlapping the next slot) are safe: the fan-out moves
  * each cursor once and deliveries are claimed under leases.
  */
@@ -14,6 +16,7 @@ import { fanOutEvents } from "./deliver_fan_out.ts";
 import { deliverDue } from "./deliver_due.ts";
 import { deleteDeliveriesBefore } from "./deliveries_queries.ts";
 import { clearExpiredSecrets } from "./webhooks_queries.ts";
+import { resealSecrets } from "./reseal_secrets.ts";
 import { EVENT_RETENTION_DAYS } from "../events/event_types.ts";
 
 /** How often the job runs: a new event is posted about 5 s after it commits, a first retry 5 s after a failure. */
@@ -25,9 +28,10 @@ const PURGE_BATCH = 1000;
 /** Fans out new events, posts due deliveries, and purges finished deliveries past 30 days. */
 export async function deliverWebhooks(deps: JobDeps, job: Pick<JobRow, "id" | "locked_by">): Promise<void> {
   if (!deps.webhookSender) throw new Error("deliver_webhooks needs a webhook sender (JobDeps.webhookSender)");
+  if (!deps.secretBox) throw new Error("deliver_webhooks needs the secret box (JobDeps.secretBox)");
   await fanOutEvents(deps);
   await deliverDue(
-    { sql: deps.sql, clock: deps.clock, webhookSender: deps.webhookSender },
+    { sql: deps.sql, clock: deps.clock, webhookSender: deps.webhookSender, secretBox: deps.secretBox },
     { holder: `${job.locked_by ?? "job"}:${job.id}:${crypto.randomUUID().slice(0, 8)}` },
   );
   await deleteDeliveriesBefore(deps.sql, new Date(deps.clock.now() - EVENT_RETENTION_DAYS * 86_400_000), PURGE_BATCH);
@@ -42,5 +46,13 @@ export const webhooksJobs = {
     everySeconds: DELIVER_WEBHOOKS_EVERY_SECONDS,
     // A run posts batches of deliveries (each up to 10 s) and must never hold up the default loop.
     lane: { batchSize: 2, concurrency: 2 },
+  },
+  reseal_webhook_secrets: {
+    handler: (deps: JobDeps) => {
+      if (!deps.secretBox) throw new Error("reseal_webhook_secrets needs the secret box (JobDeps.secretBox)");
+      return resealSecrets(deps.sql, deps.secretBox);
+    },
+    // Hourly: within an hour of a key's replacement every value is sealed under the new one.
+    everySeconds: 60 * 60,
   },
 } satisfies JobTasks;

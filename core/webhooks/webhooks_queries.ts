@@ -158,3 +158,26 @@ export async function clearExpiredSecrets(sql: Queryable, now: Date): Promise<nu
     returning id`;
   return rows.length;
 }
+
+/** A stored secret pair, as the reseal reads it. */
+export interface StoredSecrets {
+  id: number;
+  secret: string;
+  previous_secret: string | null;
+}
+
+/** Up to `limit` endpoints whose secrets are not all sealed with the key `currentPrefix` starts. */
+export function secretsToReseal(sql: Queryable, currentPrefix: string, limit: number): Promise<StoredSecrets[]> {
+  const like = `${currentPrefix.replace(/[\\%_]/g, "\\$&")}%`;
+  return sql<StoredSecrets[]>`
+    select id::int as id, secret, previous_secret from webhooks
+     where secret not like ${like} or (previous_secret is not null and previous_secret not like ${like})
+     order by id limit ${limit}`;
+}
+
+/** Stores the resealed pair, only if the row still holds what was read (a rotation in between wins). */
+export async function replaceSecrets(sql: Queryable, read: StoredSecrets, sealed: { secret: string; previous: string | null }): Promise<void> {
+  await sql`
+    update webhooks set secret = ${sealed.secret}, previous_secret = ${sealed.previous}
+     where id = ${read.id} and secret = ${read.secret} and previous_secret is not distinct from ${read.previous_secret}`;
+}
