@@ -236,7 +236,8 @@ describeMatrix(({ index, name }) => {
       assert.equal((await send("GET", `/v1/webhooks/${created.id}`)).body.data.secret, undefined);
       // After its 24 hours the old secret is forgotten, not merely unused.
       const { sql, secretBox } = harness.services;
-      const stored = async () => (await sql<{ secret: string; previous_secret: string | null }[]>`select secret, previous_secret from webhooks where id = ${created.id}`)[0];
+      const stored = async () =>
+        (await sql<{ secret: string; previous_secret: string | null }[]>`select secret, previous_secret from webhooks where id = ${created.id}`)[0];
       const previous = async () => (await stored()).previous_secret;
       // Both are stored sealed (docs/webhooks.md, "Secrets at rest"), never in plain.
       const row = await stored();
