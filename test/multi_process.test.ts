@@ -1,7 +1,8 @@
 /**
  * Several server processes on one PostgreSQL and Redis (issue "Platform II", scope 5):
  * real `threadline serve` processes share the request buckets, run each periodic job
- * once, and honour one Idempotency-Key between them.
+ * once, honour one Idempotency-Key between them, and share the event streams' cap while each
+ * wakes its own streams from the other's commits.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -13,6 +14,7 @@ import postgres from "postgres";
 import { periodicJobs } from "../jobs/task_list.ts";
 import { childEnv, pollUntil, startNode, type RunningNode } from "./support/child_node.ts";
 import { createTestDatabase, type TestDatabase } from "./support/test_database.ts";
+import { openSse } from "./support/sse_reader.ts";
 
 const ready = process.env.DATABASE_URL && process.env.REDIS_URL;
 
@@ -25,7 +27,8 @@ describe("two server processes on one database and Redis", {
   let world: any;
 
   const serve = async (demoFile?: string) => {
-    const env = childEnv({ DATABASE_URL: database.url, REDIS_URL: process.env.REDIS_URL, REDIS_PREFIX: prefix }, []);
+    // Two streams per key, so the cap across processes is seen with few streams.
+    const env = childEnv({ DATABASE_URL: database.url, REDIS_URL: process.env.REDIS_URL, REDIS_PREFIX: prefix, EVENT_STREAMS_PER_KEY: "2" }, []);
     const args = ["--import", "tsx", "adapters/cli/main.ts", "serve", "--port", "0", ...(demoFile ? ["--demo-file", demoFile] : [])];
     const node = startNode(args, { env });
     const url = await pollUntil("the server to listen", () => /listening on (http:\/\/\S+)/.exec(node.stdout)?.[1], {
@@ -86,6 +89,34 @@ describe("two server processes on one database and Redis", {
       assert.equal(count, 1);
     } finally {
       await sql.end();
+    }
+  });
+
+  test("an event committed through one process reaches a stream on the other; a key's streams are capped across both", async () => {
+    const auth = { Authorization: `Bearer ${world.keys.write}` };
+    const streams = [await openSse(`${servers[0].url}/v1/events`, auth), await openSse(`${servers[1].url}/v1/events`, auth)];
+    try {
+      for (const stream of streams) assert.equal(stream.status, 200);
+      for (const server of servers) {
+        const refused = await fetch(`${server.url}/v1/events`, { headers: { ...auth, Accept: "text/event-stream" } });
+        assert.equal(refused.status, 429, "the key's 2 streams are open on the two processes together");
+        assert.equal((await refused.json()).error.code, "stream_limit_reached");
+      }
+      const created = await fetch(`${servers[1].url}/v1/scheduled-posts`, {
+        method: "POST",
+        headers: { ...auth, "Content-Type": "application/json" },
+        body: JSON.stringify({ text: `Across ${randomBytes(4).toString("hex")}`, scheduled_for: new Date(Date.now() + 2 * 86_400_000).toISOString() }),
+      });
+      assert.equal(created.status, 201);
+      const id = (await created.json()).data.id;
+      for (const stream of streams) {
+        let event = await stream.nextEvent(15_000);
+        // The demo world's own events may come first; the created post's arrives.
+        while (event.data.object.id !== id) event = await stream.nextEvent(15_000);
+        assert.equal(event.event, "post.scheduled");
+      }
+    } finally {
+      for (const stream of streams) stream.close();
     }
   });
 
