@@ -36,7 +36,8 @@ export const contactsRouter = router({
         summary: "List the account's contacts by engagement",
         description:
           "Everyone the account knows, ranked by replies plus reposts to it over the rolling 90 days (`sort=engagement`, default), " +
-          "by replies or by reposts (those two list only people with some). Counts are as of the last audience sync (engagers are recounted hourly).",
+          "by replies or by reposts (those two list only people with some). Counts are as of the last audience sync (engagers are recounted " +
+          "hourly, and within minutes of a content sync that stores new replies or reposts).",
       },
     })
     .input(listContactsInput)

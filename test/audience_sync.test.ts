@@ -2,7 +2,8 @@
  * The audience sync (docs/areas.md "Audience") on a hand-built network: follower and following
  * walks across runs within the page budgets, the plan's backfill cap, unfollows after a
  * re-walk, newcomers between walks, a failing network call (paused, index unchanged,
- * resumed), the reposters' `engaged_at` rule and the 90-day window, and the dispatch job.
+ * resumed), the reposters' `engaged_at` rule and the 90-day window, the engagers following
+ * the content sync's commits, and the dispatch job.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -10,7 +11,8 @@ import { startHarness, transports, type Harness } from "./support/harness.ts";
 import { manualClock } from "./support/manual_clock.ts";
 import { syncAccountAudience } from "../core/audience/audience_sync.ts";
 import { AUDIENCE_SYNC_LIMITS } from "../core/audience/audience_sync_rhythm.ts";
-import { audienceSyncStates } from "../core/audience/audience_sync_queries.ts";
+import { accountsDueForAudienceSync, audienceSyncStates } from "../core/audience/audience_sync_queries.ts";
+import { bumpEngagementVersion } from "../core/content/content_sync_queries.ts";
 import { jobHandlers, periodicJobs } from "../jobs/task_list.ts";
 import type { JobRow } from "../core/jobs/jobs_queries.ts";
 import { dispatchAudienceSync } from "../core/audience/audience_jobs.ts";
@@ -46,7 +48,7 @@ function people(from: number, count: number): string[] {
 /** A hand-built network: followers, following and reposters lists, a failure switch, and the pages read. */
 function handBuiltNetwork() {
   const lists = { followers: [] as string[], following: [] as string[], reposters: new Map<string, string[]>() };
-  const state = { failAtCursor: undefined as string | undefined, failReposters: false };
+  const state = { failAtCursor: undefined as string | undefined, failReposters: false, onUsersRead: undefined as (() => Promise<void>) | undefined };
   const reads: string[] = [];
   const user = (id: string): NetworkUser => ({
     id,
@@ -90,6 +92,7 @@ function handBuiltNetwork() {
     },
     async usersByIds(ids: readonly string[]) {
       reads.push(`users:${ids.length}`);
+      await state.onUsersRead?.();
       return ids.map(user);
     },
   } as unknown as SocialNetwork;
@@ -366,6 +369,47 @@ describe("engagers", () => {
     assert.deepEqual(await contact(accountId, u2), { replies_count: 0, reposts_count: 0, engaged_count: 0 });
     assert.deepEqual(await contact(accountId, u4), { replies_count: 0, reposts_count: 1, engaged_count: 1 });
     assert.equal((await stateOf(accountId, "engagers")).synced_count, 2);
+  });
+
+  test("engagers that counted before the content sync stored replies are due again and count them; a commit during their run leaves them due", async () => {
+    const { sql } = harness.services;
+    const accountId = await freshAccount("pro");
+    const [u1, u2] = people(90_000, 2);
+    const fake = handBuiltNetwork();
+    const clock = manualClock(T0);
+    const deps = { sql, clock, network: fake.network };
+    /** What a content sync commit storing a reply does (core/content/content_sync.ts). */
+    const contentStores = async (id: string, replier: string) => {
+      await receivedReply(accountId, id, replier, at(-1));
+      await sql`insert into content_sync_state (account_id) values (${accountId}) on conflict do nothing`;
+      await bumpEngagementVersion(sql, accountId);
+    };
+    const due = async () => (await accountsDueForAudienceSync(sql, new Date(clock.now()), 10_000, AUDIENCE_SYNC_LIMITS.pagesPerDay)).includes(accountId);
+
+    assert.equal((await syncAccountAudience(deps, accountId)).engagers.result, "synced", "the first run counts nothing yet");
+    clock.advance(MINUTE);
+    assert.equal(await due(), false, "counted: not due before the hour");
+    await contentStores("830001", u1);
+    assert.equal(await due(), true, "the content sync stored a reply since");
+    const recount = await syncAccountAudience(deps, accountId);
+    assert.deepEqual([recount.followers.result, recount.engagers.result], ["not_due", "synced"]);
+    assert.deepEqual(await contact(accountId, u1), { replies_count: 1, reposts_count: 0, engaged_count: 1 });
+    assert.equal(await due(), false);
+    assert.equal((await syncAccountAudience(deps, accountId)).engagers.result, "not_due");
+
+    // The content commits again while a run reads the new replier's profile: the run counted
+    // from the version before, so the engagers stay due and the next run counts the rest.
+    await contentStores("830002", u2);
+    fake.state.onUsersRead = async () => {
+      fake.state.onUsersRead = undefined;
+      await contentStores("830003", u1);
+    };
+    assert.equal((await syncAccountAudience(deps, accountId)).engagers.result, "synced");
+    assert.equal(await due(), true, "a commit during the run");
+    await syncAccountAudience(deps, accountId);
+    assert.deepEqual(await contact(accountId, u1), { replies_count: 2, reposts_count: 0, engaged_count: 2 });
+    assert.deepEqual(await contact(accountId, u2), { replies_count: 1, reposts_count: 0, engaged_count: 1 });
+    assert.equal(await due(), false);
   });
 
   test("a failing reposters read pauses the engagers and counts nothing; the next run reads it", async () => {

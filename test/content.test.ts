@@ -376,6 +376,35 @@ describe("the content sync on a hand-built timeline", () => {
     assert.deepEqual([spent.skipped, spent.pagesRead], [true, 0]);
   });
 
+  test("a run storing a new received reply or a moved repost counter bumps the engagement version (the audience's engagers count again); a re-read does not", async () => {
+    const { sql } = harness.services;
+    const deps = (timelinePosts: NetworkPost[], mentionPosts: NetworkPost[]) => ({
+      sql,
+      clock,
+      network: handBuiltNetwork(account(), timelinePosts, mentionPosts).network,
+    });
+    const version = async () => {
+      const [row] = await sql<{ engagement_version: number }[]>`select engagement_version from content_sync_state where account_id = ${account()}`;
+      return row.engagement_version;
+    };
+    clock.advance(DAY);
+    const before = await version();
+    const reread = await syncAccountContent(deps(timeline(), mentions()), account(), { pagesPerRun: 50 });
+    assert.equal(reread.engagementStored, false, "nothing new");
+    assert.equal(await version(), before);
+
+    const reply = post("950003", other, "2026-11-21T10:00:00.000Z", { kind: "reply", conversationId: "900001", replyToId: "900001", replyToUserId: account() });
+    const replied = await syncAccountContent(deps(timeline(), [...mentions(), reply]), account(), { pagesPerRun: 50 });
+    assert.equal(replied.engagementStored, true, "a reply not stored before");
+    assert.equal(await version(), before + 1);
+
+    const [first, ...rest] = timeline();
+    const reposted = { ...first, metrics: { ...first.metrics, reposts: first.metrics.reposts + 2 } };
+    const moved = await syncAccountContent(deps([reposted, ...rest], [...mentions(), reply]), account(), { pagesPerRun: 50 });
+    assert.equal(moved.engagementStored, true, "a repost counter that moved");
+    assert.equal(await version(), before + 2);
+  });
+
   test("a post deleted on the network leaves the stored list at the next complete read; published posts link to their scheduled post", async () => {
     clock.advance(DAY);
     const [scheduled] = await harness.services.sql<{ id: string }[]>`

@@ -28,7 +28,7 @@ export async function dispatchAudienceSync(deps: Pick<AudienceSyncDeps, "sql" | 
   // Slots as long as the shortest wait between runs, so a walk in progress is never queued twice at once.
   const slot = Math.floor(nowMs / 1000 / AUDIENCE_SYNC_LIMITS.continueSeconds);
   let queued = 0;
-  for (const accountId of await accountsDueForAudienceSync(deps.sql, new Date(nowMs), DISPATCH_BATCH)) {
+  for (const accountId of await accountsDueForAudienceSync(deps.sql, new Date(nowMs), DISPATCH_BATCH, AUDIENCE_SYNC_LIMITS.pagesPerDay)) {
     const uniqueKey = `sync_account_audience:${accountId}:${slot}`;
     if (await enqueueJobOnce(deps.sql, { kind: "sync_account_audience", payload: { accountId }, uniqueKey, maxAttempts: 5 })) queued += 1;
   }

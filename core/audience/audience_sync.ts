@@ -21,12 +21,13 @@ import {
   type AudienceSyncList,
   type AudienceSyncState,
   audienceSyncStates,
+  contentEngagementVersion,
   type FollowList,
   ownerPlanOf,
   pauseAudienceSync,
   saveAudienceSyncState,
 } from "./audience_sync_queries.ts";
-import { AUDIENCE_SYNC_LIMITS, type AudienceSyncDeps, nextUtcDay } from "./audience_sync_rhythm.ts";
+import { AUDIENCE_SYNC_LIMITS, type AudienceSyncDeps, isListDue, nextUtcDay } from "./audience_sync_rhythm.ts";
 import { syncEngagers } from "./engagers_sync.ts";
 import { syncFollowList } from "./follow_list_sync.ts";
 
@@ -52,11 +53,15 @@ export interface AudienceSyncOptions {
 export async function syncAccountAudience(deps: AudienceSyncDeps, accountId: string, options: AudienceSyncOptions = {}): Promise<AudienceSyncOutcome> {
   const states = await audienceSyncStates(deps.sql, accountId);
   const cap = planById((await ownerPlanOf(deps.sql, accountId)) ?? "basic").audienceBackfillCap;
+  // Read before any reading: content the engagers count that commits after it makes them due again.
+  const engagementVersion = await contentEngagementVersion(deps.sql, accountId);
   const outcome = {} as AudienceSyncOutcome;
   for (const list of ["followers", "following", "engagers"] as const) {
     const state = states.get(list) ?? freshState(accountId, list);
-    outcome[list] = await syncList(deps, state, options, (walker, now) =>
-      list === "engagers" ? syncEngagers(deps, state, walker, now) : syncFollowList(deps, state as AudienceSyncState & { kind: FollowList }, cap, walker, now),
+    outcome[list] = await syncList(deps, state, engagementVersion, options, (walker, now) =>
+      list === "engagers"
+        ? syncEngagers(deps, state, walker, now, engagementVersion)
+        : syncFollowList(deps, state as AudienceSyncState & { kind: FollowList }, cap, walker, now),
     );
   }
   return outcome;
@@ -66,12 +71,13 @@ export async function syncAccountAudience(deps: AudienceSyncDeps, accountId: str
 async function syncList(
   deps: AudienceSyncDeps,
   state: AudienceSyncState,
+  engagementVersion: number,
   options: AudienceSyncOptions,
   run: (walker: PageWalker, now: Date) => Promise<AudienceSyncState>,
 ): Promise<AudienceListOutcome> {
   const nowMs = deps.clock.now();
   const now = new Date(nowMs);
-  if (!options.force && state.next_sync_at && state.next_sync_at.getTime() > nowMs) return { result: "not_due", pagesRead: 0, status: state.status };
+  if (!options.force && !isListDue(state, nowMs, engagementVersion)) return { result: "not_due", pagesRead: 0, status: state.status };
   const today = now.toISOString().slice(0, 10);
   const usedToday = state.budget_day === today ? state.pages_today : 0;
   const walker = pageWalker(Math.min(options.pagesPerRun ?? AUDIENCE_SYNC_LIMITS.pagesPerRun, AUDIENCE_SYNC_LIMITS.pagesPerDay - usedToday));
@@ -107,5 +113,6 @@ function freshState(accountId: string, kind: AudienceSyncList): AudienceSyncStat
     pages_today: 0,
     last_synced_at: null,
     next_sync_at: null,
+    counted_engagement_version: 0,
   };
 }

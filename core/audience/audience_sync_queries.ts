@@ -1,6 +1,6 @@
 /**
  * SQL of the audience sync (tables `audience_sync_state`, `audience_members`,
- * `audience_reposts`, `audience_repost_reads`; migration 0023). Contacts' profiles are
+ * `audience_reposts`, `audience_repost_reads`; migrations 0023, 0035). Contacts' profiles are
  * written through core/people/contact_profiles_queries.ts, engagement counts through
  * `contacts_queries.ts`.
  */
@@ -29,6 +29,8 @@ export interface AudienceSyncState {
   pages_today: number;
   last_synced_at: Date | null;
   next_sync_at: Date | null;
+  /** The engagers: the content's `engagement_version` their last run counted from (0 for the other lists). */
+  counted_engagement_version: number;
 }
 
 /** A row of `audience_members`. */
@@ -73,7 +75,7 @@ export async function audienceSyncStates(sql: Queryable, accountId: string): Pro
   const rows = await sql<AudienceSyncState[]>`
     select account_id, kind, status, generation, walk_cursor, walk_started_at, walk_seen, synced_count, is_capped,
            last_error, last_complete_at, to_char(budget_day, 'YYYY-MM-DD') as budget_day, pages_today,
-           last_synced_at, next_sync_at
+           last_synced_at, next_sync_at, counted_engagement_version
       from audience_sync_state where account_id = ${accountId}`;
   return new Map(rows.map((row) => [row.kind, row]));
 }
@@ -87,7 +89,7 @@ export async function saveAudienceSyncState(sql: Queryable, state: AudienceSyncS
       walk_started_at = excluded.walk_started_at, walk_seen = excluded.walk_seen, synced_count = excluded.synced_count,
       is_capped = excluded.is_capped, last_error = excluded.last_error, last_complete_at = excluded.last_complete_at,
       budget_day = excluded.budget_day, pages_today = excluded.pages_today, last_synced_at = excluded.last_synced_at,
-      next_sync_at = excluded.next_sync_at`;
+      next_sync_at = excluded.next_sync_at, counted_engagement_version = excluded.counted_engagement_version`;
 }
 
 /**
@@ -99,6 +101,15 @@ export async function pauseAudienceSync(sql: Queryable, accountId: string, kind:
     insert into audience_sync_state (account_id, kind, status, last_error, next_sync_at)
     values (${accountId}, ${kind}, 'paused', ${error}, ${retryAt})
     on conflict (account_id, kind) do update set status = 'paused', last_error = excluded.last_error, next_sync_at = excluded.next_sync_at`;
+}
+
+/**
+ * The content sync's `engagement_version` of `accountId` (0 before its first sync): bumped by
+ * each of its commits that stored new replies or reposts (core/content/content_sync.ts).
+ */
+export async function contentEngagementVersion(sql: Queryable, accountId: string): Promise<number> {
+  const [row] = await sql<{ engagement_version: number }[]>`select engagement_version from content_sync_state where account_id = ${accountId}`;
+  return row?.engagement_version ?? 0;
 }
 
 /** The audience backfill plan of the user owning `accountId` (the owner of its main account). */
@@ -200,14 +211,20 @@ export async function pruneAudienceReposts(sql: Queryable, accountId: string, si
 
 /**
  * Accounts whose audience sync is due (never synced first), oldest due first. An account
- * is due when any of its lists is.
+ * is due when any of its lists is: `isListDue` (audience_sync_rhythm.ts) in SQL, the
+ * engagers also when the content stored engagement since they counted.
  */
-export async function accountsDueForAudienceSync(sql: Queryable, now: Date, limit: number): Promise<string[]> {
+export async function accountsDueForAudienceSync(sql: Queryable, now: Date, limit: number, pagesPerDay: number): Promise<string[]> {
+  const today = now.toISOString().slice(0, 10);
   const rows = await sql<{ id: string }[]>`
     select a.id from accounts a
       left join (select account_id, min(next_sync_at) as next_sync_at from audience_sync_state group by account_id) s
         on s.account_id = a.id
+      left join audience_sync_state e on e.account_id = a.id and e.kind = 'engagers'
+      left join content_sync_state c on c.account_id = a.id
      where s.next_sync_at is null or s.next_sync_at <= ${now}
+        or (c.engagement_version > coalesce(e.counted_engagement_version, 0) and e.status is distinct from 'paused'
+            and (e.budget_day is distinct from ${today}::date or e.pages_today < ${pagesPerDay}))
      order by s.next_sync_at nulls first, a.id
      limit ${limit}`;
   return rows.map((row) => row.id);

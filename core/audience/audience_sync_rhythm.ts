@@ -36,6 +36,21 @@ export interface AudienceSyncDeps {
   network: SocialNetwork;
 }
 
+/**
+ * Whether a list's run is due at `nowMs`: its next run's time has come, or, for the engagers,
+ * the content sync has stored replies or reposts since the `engagementVersion` their last run
+ * counted from. Their recount then follows the content it counts instead of waiting out the
+ * hour (a run that came first, as on a server's first start, would otherwise show no
+ * engagement for that hour). A paused list still waits for its retry time, and a list whose
+ * pages of the day are spent for the next day. `accountsDueForAudienceSync` says the same in SQL.
+ */
+export function isListDue(state: AudienceSyncState, nowMs: number, engagementVersion: number): boolean {
+  if (!state.next_sync_at || state.next_sync_at.getTime() <= nowMs) return true;
+  if (state.kind !== "engagers" || state.status === "paused" || engagementVersion <= state.counted_engagement_version) return false;
+  const today = new Date(nowMs).toISOString().slice(0, 10);
+  return state.budget_day !== today || state.pages_today < AUDIENCE_SYNC_LIMITS.pagesPerDay;
+}
+
 /** The day's page count after this run. */
 export function spent(state: AudienceSyncState, walker: PageWalker, now: Date): Pick<AudienceSyncState, "budget_day" | "pages_today" | "last_synced_at"> {
   const today = now.toISOString().slice(0, 10);

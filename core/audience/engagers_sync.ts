@@ -1,7 +1,9 @@
 /**
  * One run of the engagers of the audience sync: profiles of new repliers (from the content
  * sync's received replies), the reposters of own posts of the last 90 days whose repost
- * counter moved, then the recount of every contact's engagement, in one transaction.
+ * counter moved, then the recount of every contact's engagement, in one transaction. The
+ * run records the content's engagement version it counted from (read before it read
+ * anything), so content committed during the run makes the engagers due again.
  */
 import type { NetworkUser } from "../network/network_records.ts";
 import type { PageWalker } from "../network/page_walker.ts";
@@ -24,7 +26,13 @@ import { recountEngagement } from "./contacts_queries.ts";
 import { upsertContactProfiles } from "../people/contact_profiles_queries.ts";
 
 /** One run of the engagers: profiles of new repliers, reposters of posts whose counter moved, then the recount. */
-export async function syncEngagers(deps: AudienceSyncDeps, state: AudienceSyncState, walker: PageWalker, now: Date): Promise<AudienceSyncState> {
+export async function syncEngagers(
+  deps: AudienceSyncDeps,
+  state: AudienceSyncState,
+  walker: PageWalker,
+  now: Date,
+  engagementVersion: number,
+): Promise<AudienceSyncState> {
   const { sql, network } = deps;
   const accountId = state.account_id;
   const since = new Date(now.getTime() - AUDIENCE_SYNC_LIMITS.windowDays * DAY_MS);
@@ -64,6 +72,7 @@ export async function syncEngagers(deps: AudienceSyncDeps, state: AudienceSyncSt
     status: cut ? "running" : "complete",
     last_error: null,
     last_complete_at: cut ? state.last_complete_at : now,
+    counted_engagement_version: engagementVersion,
   };
   await sql.begin(async (tx) => {
     await upsertContactProfiles(tx, accountId, [...repliers.values(), ...reposters.values()], now);

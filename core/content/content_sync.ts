@@ -15,6 +15,8 @@ import { pageWalker } from "../network/page_walker.ts";
 import { profilesOf } from "../network/profiles_of.ts";
 import type { SocialNetwork } from "../network/social_network.ts";
 import {
+  bringsNewEngagement,
+  bumpEngagementVersion,
   type ContentSyncState,
   type DailyStatsRow,
   deleteUnseenOwnPosts,
@@ -65,6 +67,8 @@ export interface ContentSyncOutcome {
   postsRemoved: number;
   repliesStored: number;
   daysRecorded: number;
+  /** It stored a received reply not stored before or a repost counter that moved (the engagers are due again). */
+  engagementStored: boolean;
   /** The year-long backfill has reached its end. */
   backfillDone: boolean;
   /** The day's page budget was used up before this run. */
@@ -86,6 +90,7 @@ export async function syncAccountContent(deps: ContentSyncDeps, accountId: strin
     postsRemoved: 0,
     repliesStored: 0,
     daysRecorded: 0,
+    engagementStored: false,
     backfillDone: state.backfill_done,
     skipped: false,
   };
@@ -135,6 +140,9 @@ export async function syncAccountContent(deps: ContentSyncDeps, accountId: strin
   const ownRows = [...posts.values()].filter((post) => post.authorId === accountId).map((post) => ownPostRow(accountId, post, now));
   const ownIds = ownRows.map((row) => row.x_post_id);
   await deps.sql.begin(async (tx) => {
+    // Read before the writes: whether they bring replies or reposts the audience sync has not counted.
+    const storedReplies = received.filter((reply) => repliers.has(reply.authorId)).map((reply) => reply.id);
+    const newEngagement = await bringsNewEngagement(tx, accountId, storedReplies, ownRows);
     let removedDays: string[] = [];
     await upsertOwnPosts(tx, ownRows);
     await markThreadStarts(tx, accountId, ownIds);
@@ -177,6 +185,10 @@ export async function syncAccountContent(deps: ContentSyncDeps, accountId: strin
     next.last_synced_at = now;
     next.next_sync_at = new Date(nowMs + CONTENT_SYNC_LIMITS.everySeconds * 1000);
     await saveSyncState(tx, next);
+    // The engagers' recount follows (core/audience/audience_sync_rhythm.ts `isListDue`): they
+    // may have counted before this commit, and would otherwise wait out their hour.
+    if (newEngagement) await bumpEngagementVersion(tx, accountId);
+    outcome.engagementStored = newEngagement;
     outcome.postsStored = ownRows.length;
     outcome.repliesStored = replyRows.length;
     outcome.daysRecorded = days.length;

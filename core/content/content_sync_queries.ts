@@ -1,4 +1,4 @@
-/** SQL of the content sync (tables `own_posts`, `received_replies`, `account_daily_stats`, `content_sync_state`; migration 0020). */
+/** SQL of the content sync (tables `own_posts`, `received_replies`, `account_daily_stats`, `content_sync_state`; migrations 0020, 0035). */
 import type { Queryable } from "../db/sql.ts";
 import type { OwnPostRow, ReceivedReplyRow } from "./own_content_rows.ts";
 import { DAY_MS } from "../time/durations.ts";
@@ -118,6 +118,40 @@ export async function ownPostTexts(sql: Queryable, accountId: string, postIds: r
   const rows = await sql<{ x_post_id: string; text: string; posted_at: Date }[]>`
     select x_post_id, text, posted_at from own_posts where account_id = ${accountId} and x_post_id = any(${postIds as string[]}::text[])`;
   return new Map(rows.map((row) => [row.x_post_id, { text: row.text, postedAt: row.posted_at }]));
+}
+
+/**
+ * Whether a run brings engagement not stored yet: a received reply among `replyIds` that is
+ * not stored, or an own post among `posts` whose repost counter differs from the stored one
+ * (a new post with reposts included). Read in the run's transaction, before its writes.
+ */
+export async function bringsNewEngagement(
+  sql: Queryable,
+  accountId: string,
+  replyIds: readonly string[],
+  posts: readonly Pick<OwnPostRow, "x_post_id" | "reposts">[],
+): Promise<boolean> {
+  const [row] = await sql<{ replies: boolean; reposts: boolean }[]>`
+    select exists (
+             select 1 from unnest(${replyIds as string[]}::text[]) as seen(x_post_id)
+              where not exists (select 1 from received_replies r where r.account_id = ${accountId} and r.x_post_id = seen.x_post_id)
+           ) as replies,
+           exists (
+             select 1 from unnest(${posts.map((post) => post.x_post_id)}::text[], ${posts.map((post) => post.reposts)}::int[]) as seen(x_post_id, reposts)
+               left join own_posts o on o.account_id = ${accountId} and o.x_post_id = seen.x_post_id
+              where (o.x_post_id is null and seen.reposts > 0) or o.reposts <> seen.reposts
+           ) as reposts`;
+  return row.replies || row.reposts;
+}
+
+/**
+ * Records that a commit stored new engagement (`bringsNewEngagement`): the audience sync's
+ * engagers are due while this version is ahead of the one they counted from. An increment in
+ * place, after `saveSyncState` (which leaves the column alone), so two runs of one account
+ * committing side by side both count.
+ */
+export async function bumpEngagementVersion(sql: Queryable, accountId: string): Promise<void> {
+  await sql`update content_sync_state set engagement_version = engagement_version + 1 where account_id = ${accountId}`;
 }
 
 /** Inserts or refreshes received replies (likes move; the replier's profile is re-read). */

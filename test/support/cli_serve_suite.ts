@@ -19,6 +19,7 @@ import { configFromEnv } from "../../adapters/runtime/config.ts";
 import { appRouter } from "../../routers/index.ts";
 import { migratedDataDir } from "./embedded_template.ts";
 import { childEnv, pollUntil, runNode, startNode, type Finished, type RunningNode } from "./child_node.ts";
+import { assertEngagementCounted } from "./engagement_counted.ts";
 
 const CLI = ["--import", "tsx", "adapters/cli/main.ts"];
 const START_TIMEOUT_MS = 60_000;
@@ -161,6 +162,10 @@ export function describeCliSuite(mode: "embedded" | "postgres"): void {
         // It holds working keys; the embedded data too are this OS user's alone.
         assert.equal((await stat(join(scratch, "demo-1.json"))).mode & 0o777, 0o600);
         if (mode === "embedded") assert.equal((await stat(join(scratch, "data"))).mode & 0o777, 0o700);
+      });
+
+      test("the served demo world has its engagement counted (repliers, reposters, each replier's replies_count)", { timeout: 60_000 }, async () => {
+        await assertEngagementCounted(first.demo.base_url, first.demo.keys.write);
       });
 
       test("keys.write lists the two demo tags and can create one", async () => {

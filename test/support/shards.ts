@@ -39,6 +39,7 @@ const SLOW_FILES: Record<string, number> = {
   "jobs.test.ts": 27,
   "operations.test.ts": 25,
   "webhooks_serve.test.ts": 25,
+  "engagement_serve.test.ts": 25,
   "embedding.test.ts": 20,
   "network_simulated.test.ts": 18,
   "allowances.test.ts": 15,
