@@ -56,7 +56,8 @@
  * a measured run answered non-2xx (`valid` false in the JSON for full/bare, `idempotency.valid`,
  * `lookups.valid`, `ai_overhead.valid`, `audience.valid`, `signals.valid`, the dataset sections' `valid`,
  * `engage.valid`, `dm.valid`, `events.valid`, `webhooks.valid`). The webhooks section (webhooks_section.ts) delivers
- * 10,000 `post.sent` events to a local receiver (events/s, p99 lag from created_at).
+ * 10,000 `post.sent` events to a local receiver (events/s, p99 lag from created_at), then the fairness figure
+ * (webhook_fairness.ts: a quick endpoint's p99 lag beside another owner's endpoint answering in 9 s; target within 2x).
  */
 import { availableParallelism } from "node:os";
 import type { CleanupStack } from "./cleanup_stack.ts";

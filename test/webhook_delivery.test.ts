@@ -211,9 +211,9 @@ describe("webhook delivery", () => {
     const d = deps();
     await fanOutEvents(d);
     await Promise.all([
-      deliverDue(d, { holder: "a", batchSize: 7 }),
-      deliverDue(d, { holder: "b", batchSize: 7 }),
-      deliverDue(d, { holder: "c", batchSize: 7 }),
+      deliverDue(d, { holder: "a", concurrency: 7 }),
+      deliverDue(d, { holder: "b", concurrency: 7 }),
+      deliverDue(d, { holder: "c", concurrency: 7 }),
     ]);
     const ids = receiver.on(hook.path).map((item) => item.headers["webhook-id"]);
     assert.equal(ids.length, 40);

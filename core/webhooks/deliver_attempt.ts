@@ -2,14 +2,15 @@
  * One attempt of one delivery (docs/webhooks.md): signed with the endpoint's secrets
  * (the previous one too for 24 hours after a rotation), posted through the outbound guard
  * with a 10 s bound, and its outcome recorded under the caller's lease: a success, the next
- * retry with backoff, or giving up. A failure extends the endpoint's failure run; a run of
+ * retry with backoff, or giving up. Either way its duration joins the endpoint's average
+ * (core/webhooks/delivery_limits.ts: a slow endpoint gets fewer deliveries in flight). A failure extends the endpoint's failure run; a run of
  * 100 or of 5 days disables the endpoint and records a `webhook.disabled` event in the
  * same transaction.
  */
 import type { Clock } from "../clock.ts";
 import type { Sql } from "../db/sql.ts";
 import { recordEvent } from "../events/record_event.ts";
-import { countWebhookFailure, clearWebhookFailures, disableWebhook, mainAccountOf, webhookById } from "./webhooks_queries.ts";
+import { disableWebhook, mainAccountOf, recordWebhookFailure, recordWebhookSuccess, webhookById } from "./webhooks_queries.ts";
 import { recordDeliveryAttempt } from "./deliveries_queries.ts";
 import { type DeliveryRow, endpointView, type WebhookRow } from "./webhook_schema.ts";
 import { signedHeaders } from "./webhook_secret.ts";
@@ -63,10 +64,10 @@ export async function attemptDelivery(deps: DeliveryDeps, delivery: DeliveryRow,
     const row = await recordDeliveryAttempt(tx, delivery.id, holder, { status, attempt, nextAttemptAt: retryAt, responseCode, latencyMs, error, at });
     if (!row) return undefined;
     if (error === null) {
-      await clearWebhookFailures(tx, webhook.id);
+      await recordWebhookSuccess(tx, webhook.id, latencyMs);
       return row;
     }
-    const failing = await countWebhookFailure(tx, webhook.id, at);
+    const failing = await recordWebhookFailure(tx, webhook.id, at, latencyMs);
     if (failing?.enabled && disablesEndpoint(failing.consecutive_failures, failing.failing_since, at)) {
       const reason =
         failing.consecutive_failures >= DISABLE_AFTER_FAILURES

@@ -1,40 +1,112 @@
 /**
- * Posting due deliveries (docs/webhooks.md): claim a batch under a lease, post each with
- * bounded concurrency, record each outcome, until nothing is due. The lease outlives one
- * attempt's 10 s bound, so two processes never post one attempt at once; a process that
- * dies mid-attempt leaves the lease to run out, and the same delivery (same `webhook-id`)
- * is posted again.
+ * Posting due deliveries (docs/webhooks.md): keep up to `concurrency` posts in flight, claim
+ * more under a lease as soon as slots free (never a batch that waits for its slowest post: a
+ * receiver taking 9 s must not hold back the claim of quick ones), record each outcome.
+ * The claim applies the caps in flight per endpoint and per owner and takes turns across
+ * owners (core/webhooks/delivery_limits.ts). The lease outlives one attempt's 10 s bound, so
+ * two processes never post one attempt at once; a process that dies mid-attempt leaves the
+ * lease to run out, and the same delivery (same `webhook-id`) is posted again.
  */
-import { mapBounded } from "../concurrency/map_bounded.ts";
 import { claimDueDeliveries } from "./deliveries_queries.ts";
 import { attemptDelivery, type DeliveryDeps } from "./deliver_attempt.ts";
 import { DELIVERY_TIMEOUT_MS } from "./delivery_schedule.ts";
+import { DEFAULT_DELIVERY_LIMITS, type DeliveryLimits } from "./delivery_limits.ts";
 
 /** How long a claim holds a delivery, in seconds: an attempt's bound and a margin. */
 export const DELIVERY_LEASE_SECONDS = (DELIVERY_TIMEOUT_MS + 50_000) / 1000;
 
-/** How one run claims. */
+/**
+ * How often a run looks for new work while its posts are in flight and nothing was
+ * claimable: a delivery queued meanwhile (`queueNew`) or come due waits at most this long.
+ */
+export const DELIVERY_POLL_MS = 100;
+
+/** How one run claims and posts. */
 export interface DeliverDueOptions {
   /** The lease holder (unique per process and run). */
   holder: string;
-  /** Deliveries claimed per statement; default 100. */
-  batchSize?: number;
-  /** Posts in flight at once; default 50. */
+  /** Posts in flight at once in this run; default 50. */
   concurrency?: number;
-  /** Batches per run before giving the job runner back; default 50. */
-  maxBatches?: number;
+  /** Attempts per run before giving the job runner back; default 5,000. */
+  maxAttempts?: number;
+  /** Stop claiming this long (ms) after the run started, then let the posts in flight end; default no bound. */
+  claimForMs?: number;
+  /** Stop claiming once it aborts, then let the posts in flight end. */
+  signal?: AbortSignal;
+  /** The caps in flight; default `DEFAULT_DELIVERY_LIMITS` (tests lower the slow threshold). */
+  limits?: Partial<DeliveryLimits>;
+  /**
+   * Queues new deliveries before each claim (the job's fan-out), so events committed while
+   * this run's posts are in flight are posted by this run.
+   */
+  queueNew?: () => Promise<unknown>;
 }
 
-/** Posts every due delivery (up to `maxBatches` batches); answers how many attempts were made. */
+/**
+ * Posts every due delivery, claiming as slots free, until nothing is claimable and nothing
+ * is in flight (or a bound of the options is reached); answers how many attempts were made.
+ * An attempt or a claim that throws (the database went away) stops the claims and is thrown
+ * once the posts in flight ended.
+ */
 export async function deliverDue(deps: DeliveryDeps, options: DeliverDueOptions): Promise<number> {
-  const batchSize = options.batchSize ?? 100;
+  const concurrency = options.concurrency ?? 50;
+  const maxAttempts = options.maxAttempts ?? 5_000;
+  const limits = { ...DEFAULT_DELIVERY_LIMITS, ...options.limits };
+  const lease = { holder: options.holder, leaseSeconds: DELIVERY_LEASE_SECONDS };
+  const claimUntil = performance.now() + (options.claimForMs ?? Number.POSITIVE_INFINITY);
+  const inFlight = new Set<Promise<void>>();
+  let failure: { error: unknown } | undefined;
   let attempted = 0;
-  for (let batch = 0; batch < (options.maxBatches ?? 50); batch++) {
-    const lease = { holder: options.holder, leaseSeconds: DELIVERY_LEASE_SECONDS };
-    const claimed = await claimDueDeliveries(deps.sql, lease, new Date(deps.clock.now()), batchSize);
-    if (claimed.length === 0) break;
-    await mapBounded(claimed, options.concurrency ?? 50, (delivery) => attemptDelivery(deps, delivery, options.holder));
-    attempted += claimed.length;
+  let settled: () => void = () => {};
+  let anySettled = new Promise<void>((resolve) => {
+    settled = resolve;
+  });
+  const post = (delivery: Parameters<typeof attemptDelivery>[1]) => {
+    const running: Promise<void> = attemptDelivery(deps, delivery, options.holder).then(
+      () => undefined,
+      (error) => {
+        failure ??= { error };
+      },
+    );
+    const done = running.finally(() => {
+      inFlight.delete(done);
+      settled();
+    });
+    inFlight.add(done);
+  };
+  let queuedAt = Number.NEGATIVE_INFINITY;
+  for (;;) {
+    const claiming = failure === undefined && !options.signal?.aborted && attempted < maxAttempts && performance.now() < claimUntil;
+    const slots = claiming ? Math.min(concurrency - inFlight.size, maxAttempts - attempted) : 0;
+    let claimed = 0;
+    if (slots > 0) {
+      try {
+        // The fan-out at most once per poll: a post ending every millisecond need not run it each time.
+        if (options.queueNew && performance.now() - queuedAt >= DELIVERY_POLL_MS) {
+          queuedAt = performance.now();
+          await options.queueNew();
+        }
+        const deliveries = await claimDueDeliveries(deps.sql, lease, new Date(deps.clock.now()), slots, limits);
+        for (const delivery of deliveries) post(delivery);
+        claimed = deliveries.length;
+        attempted += claimed;
+      } catch (error) {
+        // Thrown once the posts in flight ended (they record their own outcomes).
+        failure ??= { error };
+      }
+    }
+    if (inFlight.size === 0 && claimed === 0) break;
+    // Wait for a post to end (its slot, or the next event of its object, may be claimable), or,
+    // with slots free, for the poll: new deliveries may have been queued or come due.
+    const waits: Promise<unknown>[] = [anySettled];
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    if (slots > claimed) waits.push(new Promise((resolve) => (timer = setTimeout(resolve, DELIVERY_POLL_MS))));
+    await Promise.race(waits);
+    clearTimeout(timer);
+    anySettled = new Promise<void>((resolve) => {
+      settled = resolve;
+    });
   }
+  if (failure) throw failure.error;
   return attempted;
 }

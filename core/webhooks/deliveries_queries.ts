@@ -1,8 +1,9 @@
-/** SQL of webhook deliveries (table `webhook_deliveries`, migration 0029). */
-import type { Queryable } from "../db/sql.ts";
+/** SQL of webhook deliveries (table `webhook_deliveries`, migrations 0029 and 0034). */
+import type { Queryable, Sql } from "../db/sql.ts";
 import type { Lease } from "../leases/lease.ts";
 import { leasePieces } from "../leases/lease_queries.ts";
 import type { DeliveryRow } from "./webhook_schema.ts";
+import type { DeliveryLimits } from "./delivery_limits.ts";
 
 /**
  * A delivery's lease (core/leases/): its attempts are counted when the outcome is recorded,
@@ -59,30 +60,65 @@ export async function insertDelivery(tx: Queryable, delivery: NewDelivery, now: 
 }
 
 /**
- * Claims up to `limit` due deliveries for `lease`. A delivery is due when
- * its time came (`next_attempt_at` against the application's clock, which schedules it), no
- * process holds a live lease on it (leases are taken and judged on the database's clock, so
- * processes whose clocks drift apart still never post one attempt at once), its endpoint is
- * enabled, and no earlier event of the same object still waits for the same endpoint (docs/webhooks.md: events of
- * one object arrive in order: a later event waits until the earlier one succeeded or gave up).
- * SKIP LOCKED lets several processes claim side by side; the lease (not the row lock)
- * is what keeps a second process from posting the same attempt while the first is posting.
+ * Claims up to `limit` due deliveries for `lease`, within `limits` (docs/webhooks.md,
+ * "Fairness"). A delivery is due when its time came (`next_attempt_at` against the
+ * application's clock, which schedules it), no process holds a live lease on it (leases are
+ * taken and judged on the database's clock, so processes whose clocks drift apart still never
+ * post one attempt at once), its endpoint is enabled, and no earlier event of the same object
+ * still waits for the same endpoint (events of one object arrive in order: a later event waits
+ * until the earlier one succeeded or gave up).
+ *
+ * The caps: an endpoint takes at most its free slots (its cap, `perSlowEndpoint` once its
+ * average attempt reaches `slowAfterMs`, less its deliveries under a live lease), oldest
+ * first; an owner at most `perOwner` less theirs in flight. Across owners the claim takes
+ * turns: every owner's first delivery comes before anyone's second, so a backlog of one owner
+ * never sits in front of another's delivery. The deliveries in flight are counted from the
+ * leases, in the database, so the caps hold across processes; for that the claims take turns
+ * on an advisory lock, taken in its own statement, so the claim reads a snapshot in which
+ * every earlier claim has committed (READ COMMITTED: each statement takes its own). SKIP LOCKED
+ * still passes over a row a manual retry is taking at that moment; the lease (not the row
+ * lock) is what keeps a second process from posting the same attempt while the first posts.
  */
-export function claimDueDeliveries(sql: Queryable, lease: Lease, now: Date, limit: number): Promise<DeliveryRow[]> {
-  return sql<DeliveryRow[]>`
-    update webhook_deliveries d set ${deliveryLease.take(sql, lease)}
-    where d.id in (
-      select c.id from webhook_deliveries c
-      join webhooks w on w.id = c.webhook_id and w.enabled
-      where c.status = 'pending' and c.next_attempt_at <= ${now}
-        and ${deliveryLease.free(sql, "c")}
-        and not exists (
-          select 1 from webhook_deliveries e
-          where e.webhook_id = c.webhook_id and e.object_key = c.object_key and e.status = 'pending' and e.event_seq < c.event_seq)
-      order by c.next_attempt_at, c.id
-      limit ${limit}
-      for update of c skip locked)
-    returning ${COLUMNS(sql)}`;
+export function claimDueDeliveries(sql: Sql, lease: Lease, now: Date, limit: number, limits: DeliveryLimits): Promise<DeliveryRow[]> {
+  return sql.begin(async (tx) => {
+    await tx`select pg_advisory_xact_lock(hashtextextended('webhook_delivery_claims', 0))`;
+    return tx<DeliveryRow[]>`
+      with endpoints as (
+        select w.id, w.owner_id,
+               case when w.latency_avg_ms >= ${limits.slowAfterMs} then ${limits.perSlowEndpoint}::int else ${limits.perEndpoint}::int end as cap,
+               (select count(*) from webhook_deliveries f where f.webhook_id = w.id and f.locked_until >= now())::int as in_flight
+          from webhooks w
+         where w.enabled),
+      owners as (
+        select owner_id, sum(in_flight)::int as in_flight from endpoints group by owner_id),
+      candidates as (
+        select c.id, c.next_attempt_at, e.owner_id
+          from endpoints e
+          cross join lateral (
+            select c.id, c.next_attempt_at from webhook_deliveries c
+             where c.webhook_id = e.id and c.status = 'pending' and c.next_attempt_at <= ${now}
+               and ${deliveryLease.free(tx, "c")}
+               and not exists (
+                 select 1 from webhook_deliveries o
+                  where o.webhook_id = c.webhook_id and o.object_key = c.object_key and o.status = 'pending' and o.event_seq < c.event_seq)
+             order by c.next_attempt_at, c.id
+             limit greatest(e.cap - e.in_flight, 0)) c),
+      turns as (
+        select c.id, c.next_attempt_at, o.in_flight as owner_in_flight,
+               row_number() over (partition by c.owner_id order by c.next_attempt_at, c.id) as turn
+          from candidates c join owners o on o.owner_id = c.owner_id),
+      chosen as (
+        select id from turns
+         where turn <= ${limits.perOwner} - owner_in_flight
+         order by turn, next_attempt_at, id
+         limit ${limit})
+      update webhook_deliveries d set ${deliveryLease.take(tx, lease)}
+       where d.id in (
+         select c.id from webhook_deliveries c
+          where c.id in (select id from chosen) and c.status = 'pending' and ${deliveryLease.free(tx, "c")}
+          for update of c skip locked)
+      returning ${COLUMNS(tx)}`;
+  });
 }
 
 /** Claims one delivery of the user's endpoint (a manual retry or a ping), unless another process holds it. */

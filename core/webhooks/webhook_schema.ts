@@ -77,6 +77,8 @@ export interface WebhookRow {
   consecutive_failures: number;
   failing_since: Date | null;
   disabled_reason: string | null;
+  /** The average attempt duration in ms (core/webhooks/delivery_limits.ts: a slow endpoint's cap is smaller). */
+  latency_avg_ms: number;
   created_at: Date;
   updated_at: Date;
 }

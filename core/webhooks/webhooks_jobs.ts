@@ -1,7 +1,10 @@
 /**
  * The `deliver_webhooks` job (every 5 seconds; docs/webhooks.md): gives committed events
- * their `seq`, fans them out into deliveries (core/webhooks/deliver_fan_out.ts), then posts
- * every due delivery, first attempts and retries alike (core/webhooks/deliver_due.ts).
+ * their `seq`, fans them out into deliveries (core/webhooks/deliver_fan_out.ts), and posts
+ * every due delivery, first attempts and retries alike (core/webhooks/deliver_due.ts). While
+ * its posts are in flight a run keeps fanning out and claiming for its slot's 5 s, so an
+ * event committed meanwhile is not held behind a slow receiver's post until the next run;
+ * then it lets its posts end (at most the 10 s bound).
  * Finished deliveries are kept as long as events (30 days), then purged here, and a secret a
  * rotation kept signing is forgotten once its 24 hours are over. The hourly
  * `reseal_webhook_secrets` seals again, under the current `ENCRYPTION_KEY`, every secret stored
@@ -29,10 +32,13 @@ const PURGE_BATCH = 1000;
 export async function deliverWebhooks(deps: JobDeps, job: Pick<JobRow, "id" | "locked_by">): Promise<void> {
   if (!deps.webhookSender) throw new Error("deliver_webhooks needs a webhook sender (JobDeps.webhookSender)");
   if (!deps.secretBox) throw new Error("deliver_webhooks needs the secret box (JobDeps.secretBox)");
-  await fanOutEvents(deps);
   await deliverDue(
     { sql: deps.sql, clock: deps.clock, webhookSender: deps.webhookSender, secretBox: deps.secretBox },
-    { holder: `${job.locked_by ?? "job"}:${job.id}:${crypto.randomUUID().slice(0, 8)}` },
+    {
+      holder: `${job.locked_by ?? "job"}:${job.id}:${crypto.randomUUID().slice(0, 8)}`,
+      claimForMs: DELIVER_WEBHOOKS_EVERY_SECONDS * 1000,
+      queueNew: () => fanOutEvents(deps),
+    },
   );
   await deleteDeliveriesBefore(deps.sql, new Date(deps.clock.now() - EVENT_RETENTION_DAYS * 86_400_000), PURGE_BATCH);
   await clearExpiredSecrets(deps.sql, new Date(deps.clock.now()));
@@ -44,8 +50,9 @@ export const webhooksJobs = {
     handler: (deps: JobDeps, _payload: unknown, job: JobRow) => deliverWebhooks(deps, job),
     // Every 5 seconds: events are fanned out to webhooks and due deliveries (and retries) posted.
     everySeconds: DELIVER_WEBHOOKS_EVERY_SECONDS,
-    // A run posts batches of deliveries (each up to 10 s) and must never hold up the default loop.
-    lane: { batchSize: 2, concurrency: 2 },
+    // A run claims for 5 s and lets its posts end (each up to 10 s), so up to 3 runs overlap
+    // (the next slot's run never waits for a lane); it must never hold up the default loop.
+    lane: { batchSize: 2, concurrency: 3 },
   },
   reseal_webhook_secrets: {
     handler: (deps: JobDeps) => {

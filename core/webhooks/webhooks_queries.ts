@@ -1,10 +1,12 @@
 /** SQL of webhook endpoints (table `webhooks`, migration 0029). */
 import type { Queryable } from "../db/sql.ts";
 import type { WebhookRow } from "./webhook_schema.ts";
+import { LATENCY_AVERAGE_WEIGHT } from "./delivery_limits.ts";
 
 const COLUMNS = (sql: Queryable) => sql`
   id::int as id, owner_id::int as owner_id, url, events, description, enabled, secret, previous_secret,
-  previous_secret_until, cursor_seq::int as cursor_seq, consecutive_failures, failing_since, disabled_reason, created_at, updated_at`;
+  previous_secret_until, cursor_seq::int as cursor_seq, consecutive_failures, failing_since, disabled_reason, latency_avg_ms,
+  created_at, updated_at`;
 
 /** Locks the user's row (so two creates cannot both pass the cap) and counts their endpoints. */
 export async function lockAndCountWebhooks(tx: Queryable, ownerId: number): Promise<number> {
@@ -125,15 +127,26 @@ export async function advanceWebhookCursor(tx: Queryable, id: number, from: numb
   return rows.length > 0;
 }
 
-/** A success ends the failure run. */
-export async function clearWebhookFailures(tx: Queryable, id: number): Promise<void> {
-  await tx`update webhooks set consecutive_failures = 0, failing_since = null where id = ${id} and (consecutive_failures > 0 or failing_since is not null)`;
+/**
+ * The next value of an endpoint's average attempt duration after one that took `latencyMs`
+ * (`LATENCY_AVERAGE_WEIGHT`, core/webhooks/delivery_limits.ts): the claim caps a slow
+ * endpoint's deliveries in flight by it.
+ */
+const latencyAverage = (sql: Queryable, latencyMs: number) =>
+  sql`round(latency_avg_ms * ${1 - LATENCY_AVERAGE_WEIGHT}::float8 + ${latencyMs}::float8 * ${LATENCY_AVERAGE_WEIGHT}::float8)::int`;
+
+/** A success ends the failure run and counts the attempt's duration in the endpoint's average. */
+export async function recordWebhookSuccess(tx: Queryable, id: number, latencyMs: number): Promise<void> {
+  await tx`
+    update webhooks set consecutive_failures = 0, failing_since = null, latency_avg_ms = ${latencyAverage(tx, latencyMs)}
+    where id = ${id}`;
 }
 
-/** A failed attempt extends the run; answers the endpoint after it. */
-export async function countWebhookFailure(tx: Queryable, id: number, now: Date): Promise<WebhookRow | undefined> {
+/** A failed attempt extends the run and counts its duration in the average; answers the endpoint after it. */
+export async function recordWebhookFailure(tx: Queryable, id: number, now: Date, latencyMs: number): Promise<WebhookRow | undefined> {
   const [row] = await tx<WebhookRow[]>`
-    update webhooks set consecutive_failures = consecutive_failures + 1, failing_since = coalesce(failing_since, ${now})
+    update webhooks set consecutive_failures = consecutive_failures + 1, failing_since = coalesce(failing_since, ${now}),
+      latency_avg_ms = ${latencyAverage(tx, latencyMs)}
     where id = ${id} returning ${COLUMNS(tx)}`;
   return row;
 }

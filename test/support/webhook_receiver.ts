@@ -1,7 +1,7 @@
 /**
  * A webhook receiver on loopback for the webhook suites: records every POST (path, headers,
- * body, arrival time) and answers what the path's behaviour says (a status, or a wait
- * before answering, to time a delivery out).
+ * body, arrival time, and when it was answered) and answers what the path's behaviour says (a
+ * status, or a wait before answering, to time a delivery out or hold it in flight).
  */
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -12,6 +12,26 @@ export interface ReceivedDelivery {
   headers: Record<string, string>;
   body: string;
   at: number;
+  /** When the answer was sent (or the connection closed); undefined while in flight. */
+  answeredAt?: number;
+}
+
+/** The most of `requests` in flight at one moment (each from its arrival until it was answered). */
+export function peakInFlight(requests: readonly ReceivedDelivery[]): number {
+  const moments = requests.flatMap((request) => [
+    { at: request.at, step: 1 },
+    { at: request.answeredAt ?? Number.POSITIVE_INFINITY, step: -1 },
+  ]);
+  // An answer and an arrival in the same millisecond: the answer first (the sender posts the
+  // next only after reading the answer).
+  moments.sort((a, b) => a.at - b.at || a.step - b.step);
+  let now = 0;
+  let peak = 0;
+  for (const moment of moments) {
+    now += moment.step;
+    peak = Math.max(peak, now);
+  }
+  return peak;
 }
 
 /** How the receiver answers one request on a path: a status, and a wait before it. */
@@ -43,13 +63,18 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
       const path = request.url ?? "/";
-      const delivery = { path, headers: flat(request.headers), body: Buffer.concat(chunks).toString("utf8"), at: Date.now() };
+      const delivery: ReceivedDelivery = { path, headers: flat(request.headers), body: Buffer.concat(chunks).toString("utf8"), at: Date.now() };
+      response.on("close", () => {
+        delivery.answeredAt ??= Date.now();
+      });
       const index = received.filter((item) => item.path === path).length;
       received.push(delivery);
       const behaviour: Behaviour = behaviours.get(path) ?? (() => ({ status: 200 }));
       const { status, delayMs } = behaviour(delivery, index);
       const answer = () => {
-        if (!response.destroyed) response.writeHead(status, { "Content-Type": "text/plain" }).end("ok");
+        if (response.destroyed) return;
+        delivery.answeredAt = Date.now();
+        response.writeHead(status, { "Content-Type": "text/plain" }).end("ok");
       };
       if (delayMs) setTimeout(answer, delayMs).unref();
       else answer();
