@@ -5,6 +5,7 @@
 import type { Clock } from "./clock.ts";
 import type { EventFeed } from "./ports/event_feed.ts";
 import type { SecretBox } from "./ports/secret_box.ts";
+import type { XOAuth } from "./ports/x_oauth.ts";
 import type { Sql } from "./db/sql.ts";
 import type { FaultName } from "./faults.ts";
 import type { Counters } from "./ports/counters.ts";
@@ -43,6 +44,8 @@ export interface Services {
   webhookSender: WebhookSender;
   /** Seals the secrets the server must read back, webhook signing secrets (core/ports/secret_box.ts). */
   secretBox: SecretBox;
+  /** The operator's X app for connecting accounts (core/x_connect); absent without `X_CLIENT_ID`. */
+  xConnect?: { oauth: XOAuth; callbackUrl: string };
   /** Reads public web pages (product scrapes) through `outbound`. */
   pageReader: PageReader;
   /** Live-lookup answers kept about 15 minutes (spec X Lookups). */

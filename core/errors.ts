@@ -70,6 +70,9 @@ export const ERROR_STATUS = {
   // Chosen here (the supplement shows no status): the account's network authorisation was
   // lost, a state of the account to resolve (reconnect it) before retrying, not a bad request.
   reauth_required: 409,
+  // Threadline's own (docs/x.md, connecting accounts is beyond the spec): the X account that
+  // approved a connection is already another user's account on this server.
+  x_account_in_use: 409,
   // Threadline's own (the spec names no status for it; ARCHITECTURE, request path step 1):
   // a JSON body over 1 MiB, refused without buffering it.
   payload_too_large: 413,
@@ -91,6 +94,8 @@ export const ERROR_STATUS = {
   generation_failed: 502,
   x_publish_failed: 502,
   media_not_configured: 503,
+  // Threadline's own, in the spirit of `media_not_configured`: no X app (X_CLIENT_ID) to connect accounts with.
+  x_oauth_not_configured: 503,
   accounts_unavailable: 503,
   upstream_unavailable: 503,
   upstream_timeout: 504,

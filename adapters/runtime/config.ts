@@ -1,4 +1,5 @@
 /** Threadline's configuration, and how the standalone server reads it from the environment. */
+import type { XOAuthSettings } from "../x/x_oauth_client.ts";
 import { parseEncryptionKey } from "../crypto/secret_box.ts";
 import { readFileSync } from "node:fs";
 import type { Clock } from "../../core/clock.ts";
@@ -100,6 +101,14 @@ export interface ThreadlineConfig {
   xUserToken?: string;
   /** Bound on one X API call in ms (`X_API_TIMEOUT_MS`, default 10 000). */
   xApiTimeoutMs?: number;
+  /** The operator's X app for connecting accounts (`X_CLIENT_ID`; docs/x.md). Absent: `POST /v1/accounts/connect` answers 503 x_oauth_not_configured. */
+  xClientId?: string;
+  /** Its secret (`X_CLIENT_SECRET`), for a confidential client; absent: a public client. */
+  xClientSecret?: string;
+  /** Where X sends the browser back (`X_OAUTH_CALLBACK_URL`, default `<PUBLIC_URL>/connect/x/callback`); registered in the X app. */
+  xOAuthCallbackUrl?: string;
+  /** X's consent screen (`X_AUTHORIZE_URL`, default `https://x.com/i/oauth2/authorize`; a test's fake X). */
+  xAuthorizeUrl?: string;
   /** Hosted inspiration media library (`INSPIRATION_MEDIA_URL`, its root; POST `<url>/search`). Absent: the simulated library. */
   inspirationMediaUrl?: string;
   /** Bearer key for `inspirationMediaUrl` (`INSPIRATION_MEDIA_KEY`). */
@@ -162,6 +171,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ThreadlineC
     xBearerToken: env.X_BEARER_TOKEN || undefined,
     xUserToken: env.X_USER_TOKEN || undefined,
     xApiTimeoutMs: numberFrom(env, "X_API_TIMEOUT_MS"),
+    xClientId: env.X_CLIENT_ID || undefined,
+    xClientSecret: env.X_CLIENT_SECRET || undefined,
+    xOAuthCallbackUrl: env.X_OAUTH_CALLBACK_URL || undefined,
+    xAuthorizeUrl: env.X_AUTHORIZE_URL || undefined,
     inspirationMediaUrl: env.INSPIRATION_MEDIA_URL || undefined,
     inspirationMediaKey: env.INSPIRATION_MEDIA_KEY || undefined,
     inspirationMediaTimeoutMs: numberFrom(env, "INSPIRATION_MEDIA_TIMEOUT_MS"),
@@ -282,4 +295,20 @@ export function modelSettingsOf(config: ThreadlineConfig): ModelSettings {
 export function faultsOf(config: ThreadlineConfig): ReadonlySet<FaultName> {
   if (typeof config.faults === "string") return parseFaults(config.faults);
   return new Set(config.faults ?? []);
+}
+
+/** The connect flow's settings (docs/x.md), or undefined without `X_CLIENT_ID`; an app without a callback URL stops the start. */
+export function xConnectSettingsOf(config: ThreadlineConfig): (XOAuthSettings & { callbackUrl: string }) | undefined {
+  if (!config.xClientId) return undefined;
+  const callbackUrl = config.xOAuthCallbackUrl ?? (config.publicUrl ? `${config.publicUrl.replace(/\/+$/, "")}/connect/x/callback` : undefined);
+  if (!callbackUrl)
+    throw new Error("X_CLIENT_ID is set: set PUBLIC_URL (the callback is <PUBLIC_URL>/connect/x/callback) or X_OAUTH_CALLBACK_URL, as registered in the X app");
+  return {
+    clientId: config.xClientId,
+    clientSecret: config.xClientSecret,
+    authorizeUrl: config.xAuthorizeUrl,
+    apiBaseUrl: config.xApiBaseUrl,
+    timeoutMs: config.xApiTimeoutMs,
+    callbackUrl,
+  };
 }

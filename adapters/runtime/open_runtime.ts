@@ -23,7 +23,8 @@ import { createFaultyCounters } from "../counters/faulty_counters.ts";
 import { createHttpApp } from "../http/create_http_app.ts";
 import { DEFAULT_STREAM_TIMING } from "../http/event_stream_response.ts";
 import { observedFetch } from "../http/observed_fetch.ts";
-import { faultsOf, mediaLibrarySettingsOf, type ThreadlineConfig } from "./config.ts";
+import { faultsOf, mediaLibrarySettingsOf, type ThreadlineConfig, xConnectSettingsOf } from "./config.ts";
+import { createXOAuthClient } from "../x/x_oauth_client.ts";
 import { openMediaLibrary } from "../inspiration/open_media_library.ts";
 import { createLookupCache } from "../../core/ports/lookup_cache.ts";
 import { createHttpPageReader } from "../pages/http_page_reader.ts";
@@ -67,6 +68,8 @@ export async function openRuntime(router: AnyRouter, config: ThreadlineConfig): 
   // AI_BASE_URL picks the OpenAI-compatible client, else the local engine; THREADLINE_FAULTS=ai makes it fail.
   // MEDIA_STORE: local (default), s3 or none. Validated first: a configuration error must not leave a database open.
   const portSettings = portSettingsOf(config);
+  // X_CLIENT_ID without a callback URL stops the start here, before anything opens.
+  const xConnect = xConnectSettingsOf(config);
   // INSPIRATION_MEDIA_URL picks the hosted library, else the simulated one; no job reads it.
   const mediaLibrary = openMediaLibrary(mediaLibrarySettingsOf(config));
   // Embedded PGlite is one backend session, and pglite-socket interleaves the extended-
@@ -123,6 +126,7 @@ export async function openRuntime(router: AnyRouter, config: ThreadlineConfig): 
     outbound,
     webhookSender: ports.webhookSender,
     secretBox: ports.secretBox,
+    xConnect: xConnect && { oauth: createXOAuthClient(xConnect), callbackUrl: xConnect.callbackUrl },
     pageReader: withExampleDomains(createHttpPageReader(outbound)),
     // One listener per process for every open event stream (a LISTEN on PostgreSQL).
     eventFeed: createEventFeed(database.sql, database.eventBell, { pollMs: streamTiming.pollMs }),

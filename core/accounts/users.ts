@@ -2,7 +2,7 @@
  * Users and their accounts. In the real service these come from the companion app;
  * here the CLI and the demo world create them. Each write is one transaction.
  */
-import type { Sql } from "../db/sql.ts";
+import type { Queryable, Sql } from "../db/sql.ts";
 import { ApiError } from "../errors.ts";
 import { PLANS } from "../plans/plans.ts";
 import { WORKING_SUBSCRIPTIONS } from "../auth/gates.ts";
@@ -46,11 +46,14 @@ export async function createUser(sql: Sql, user: UserInput, main: AccountInput):
 
 /** Links another account to a user's main account. */
 export async function linkAccount(sql: Sql, userId: number, account: AccountInput): Promise<string> {
-  return sql.begin(async (tx) => {
-    const main = await lockMainAccount(tx, userId);
-    if (!main) throw new ApiError("not_found", `Cannot find user "${userId}"`);
-    return insertAccount(tx, userId, main.id, withId(account));
-  });
+  return sql.begin((tx) => linkAccountIn(tx, userId, account));
+}
+
+/** Links another account to a user's main account inside the caller's transaction `tx`. */
+export async function linkAccountIn(tx: Queryable, userId: number, account: AccountInput): Promise<string> {
+  const main = await lockMainAccount(tx, userId);
+  if (!main) throw new ApiError("not_found", `Cannot find user "${userId}"`);
+  return insertAccount(tx, userId, main.id, withId(account));
 }
 
 /** `account` with its id, generated when absent. */

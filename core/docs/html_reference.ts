@@ -3,12 +3,9 @@ import { referenceEntries } from "./quick_reference.ts";
 import { API_DESCRIPTION } from "./api_description.ts";
 import { mcpConnectionGuide } from "./mcp_tools.ts";
 import { serverOrigin } from "./quick_reference.ts";
+import { escapeHtml } from "../text/escape_html.ts";
 
 type Json = Record<string, any>;
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
-}
 
 /** Escapes text and turns `code` spans and **bold** into markup. */
 function inline(text: string): string {

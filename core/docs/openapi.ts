@@ -49,9 +49,11 @@ export function errorCodesOf(operation: RestOperation): ErrorCode[] {
   const write = operation.type === "mutation";
   const codes: ErrorCode[] = ["unauthorized", "invalid_api_key", "rate_limited", "internal_error"];
   if (write) codes.push("insufficient_scope");
-  if (operation.inputKeys.length > 0) codes.push("invalid_parameter");
-  // A body is read (within 1 MiB) whenever a non-GET operation takes input (ARCHITECTURE: request path 1).
-  if (operation.method !== "GET" && operation.inputKeys.length > 0) codes.push("payload_too_large");
+  // A non-GET operation reads its body (one JSON object, within 1 MiB; ARCHITECTURE: request path 1)
+  // even when it takes no field, so a malformed or oversized body is refused there too.
+  const readsBody = operation.method !== "GET";
+  if (operation.inputKeys.length > 0 || readsBody) codes.push("invalid_parameter");
+  if (readsBody) codes.push("payload_too_large");
   if (operation.inputKeys.includes("account_id")) {
     codes.push("account_not_found", "accounts_unavailable");
     if (write && !operation.meta.sharedWrites) codes.push("writes_main_account_only");

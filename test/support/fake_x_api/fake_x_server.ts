@@ -19,6 +19,7 @@ import { answerOfError, type XAnswer } from "./x_problems.ts";
 import { READ_ROUTES } from "./x_read_routes.ts";
 import type { RouteContext } from "./x_route.ts";
 import { WRITE_ROUTES } from "./x_write_routes.ts";
+import { createFakeXOAuth, type FakeXApp, type FakeXOAuth } from "./x_oauth_routes.ts";
 
 /** One scripted answer; `path` (exact pathname or pattern) limits it to matching requests. */
 export type FakeXReply = { path?: string | RegExp } & (
@@ -50,6 +51,8 @@ export interface FakeXServerOptions {
   bearerToken?: string;
   /** User-context tokens and the account each acts as. */
   userTokens?: Record<string, string>;
+  /** The operator's X app: serves X's OAuth 2.0 flow (x_oauth_routes.ts) for it. */
+  app?: FakeXApp;
 }
 
 /** A running fake. */
@@ -61,6 +64,8 @@ export interface FakeXServer {
   requests: RecordedXRequest[];
   /** Queues scripted answers, used in order by the next requests they match. */
   script(...replies: FakeXReply[]): void;
+  /** X's OAuth 2.0 flow, when started with `app`. */
+  oauth?: FakeXOAuth;
   close(): Promise<void>;
 }
 
@@ -84,6 +89,7 @@ export async function startFakeXServer(options: FakeXServerOptions = {}): Promis
   const queue: FakeXReply[] = [];
   const requests: RecordedXRequest[] = [];
   const drafts: RouteContext["drafts"] = new Map();
+  const oauth = options.app ? createFakeXOAuth(options.app, clock) : undefined;
 
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -107,8 +113,14 @@ export async function startFakeXServer(options: FakeXServerOptions = {}): Promis
         body,
         at: Date.now(),
       });
+      const authorizing = oauth?.handle(method, url, request.headers, raw);
+      if (authorizing) {
+        if ("redirect" in authorizing) return void response.writeHead(302, { Location: authorizing.redirect }).end();
+        return send(response, authorizing);
+      }
       const token = /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1];
-      if (token !== bearerToken && !(token && userTokens.has(token))) {
+      const tokenUser = token ? (userTokens.get(token) ?? oauth?.userOf(token)) : undefined;
+      if (token !== bearerToken && tokenUser === undefined) {
         return send(response, { status: 401, body: { title: "Unauthorized", type: "about:blank", status: 401, detail: "Unauthorized" } });
       }
       const scripted = queue.findIndex(
@@ -124,7 +136,7 @@ export async function startFakeXServer(options: FakeXServerOptions = {}): Promis
           headers: reply.headers,
         });
       }
-      void answer(method, url, body, token && userTokens.get(token)).then((result) => send(response, result));
+      void answer(method, url, body, tokenUser).then((result) => send(response, result));
     });
   });
 
@@ -161,6 +173,7 @@ export async function startFakeXServer(options: FakeXServerOptions = {}): Promis
     network: world,
     requests,
     script: (...replies) => void queue.push(...replies),
+    oauth,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,0 +1,50 @@
+/**
+ * The connect flow's callback (docs/x.md, "Connecting accounts"): `GET /connect/x/callback`, where
+ * X sends the user's browser back with `state` and `code`. Outside `/v1` and without a key: the
+ * one-time `state` is what ties it to the user who started. A browser gets a short page saying
+ * what happened; a client asking for JSON (the CLI's loopback relay, tests) gets
+ * `{ data: { account_id, username, relation, created } }` or the API's error envelope.
+ */
+import type { H3, H3Event } from "h3";
+import type { Services } from "../../core/context.ts";
+import { finishConnect } from "../../core/x_connect/finish_connect.ts";
+import { toApiFailure } from "../../core/api_failure.ts";
+import { failureResponse, jsonResponse } from "./responses.ts";
+import { escapeHtml } from "../../core/text/escape_html.ts";
+
+/** The callback's path, registered in the X app as `<PUBLIC_URL>/connect/x/callback`. */
+export const X_CONNECT_CALLBACK_PATH = "/connect/x/callback";
+
+/** Mounts the callback on `app`. */
+export function mountXConnectRoute(app: H3, services: Services): void {
+  app.get(X_CONNECT_CALLBACK_PATH, (event) => callback(event, services));
+}
+
+async function callback(event: H3Event, services: Services): Promise<Response> {
+  const query = event.url.searchParams;
+  const wantsJson = (event.req.headers.get("accept") ?? "").includes("application/json");
+  const headers = new Headers({ "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" });
+  try {
+    const connected = await finishConnect(services, {
+      state: query.get("state") ?? undefined,
+      code: query.get("code") ?? undefined,
+      error: query.get("error") ?? undefined,
+      error_description: query.get("error_description") ?? undefined,
+    });
+    if (wantsJson) return jsonResponse(200, { data: connected }, headers);
+    return page(200, "Account connected", `@${connected.username} is connected to Threadline. You can close this window.`, headers);
+  } catch (error) {
+    const failure = toApiFailure(error);
+    if (wantsJson) return failureResponse(failure, headers);
+    const message = String((failure.body as { error?: { message?: string } }).error?.message ?? "The connection failed");
+    return page(failure.status, "The connection failed", message, headers);
+  }
+}
+
+/** A minimal page: the callback is opened by a person's browser. */
+function page(status: number, title: string, text: string, headers: Headers): Response {
+  headers.set("Content-Type", "text/html; charset=utf-8");
+  headers.set("Content-Security-Policy", "default-src 'none'");
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p></body></html>`;
+  return new Response(html, { status, headers });
+}

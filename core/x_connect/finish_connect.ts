@@ -1,0 +1,74 @@
+/**
+ * Finishing a connection (docs/x.md, "Connecting accounts"): X sends the browser back to the
+ * callback with `state` and a `code` (or an `error` when the user declined). The `state` is used
+ * once and only within its 10 minutes; the code is traded at once (X keeps it about 30 seconds)
+ * with the stored PKCE verifier; `/2/users/me` says which X account approved. That account
+ * becomes (or stays) one of the starting user's accounts, whose id is the X user id: the user's
+ * main account when it is that X account, else a linked account. Its tokens are stored sealed;
+ * a reconnect replaces them but keeps a refresh token X did not replace.
+ */
+import type { Services } from "../context.ts";
+import { ApiError } from "../errors.ts";
+import { linkAccountIn } from "../accounts/users.ts";
+import { XGrantRefused } from "../ports/x_oauth.ts";
+import { accountOwner, saveConnection, updateAccountProfile, useConnectRequest } from "./x_connect_queries.ts";
+import { xConnectOf } from "./start_connect.ts";
+
+/** What X's redirect carries. */
+export interface ConnectCallback {
+  state?: string;
+  code?: string;
+  /** `access_denied` when the user declined. */
+  error?: string;
+  error_description?: string;
+}
+
+/** The account a finished connection connected. */
+export interface ConnectedAccount {
+  account_id: string;
+  username: string;
+  relation: "main" | "linked";
+  /** The account did not exist before: it was linked to the user's main account now. */
+  created: boolean;
+}
+
+/** Finishes the connection `callback.state` started; answers the connected account. */
+export async function finishConnect(services: Services, callback: ConnectCallback): Promise<ConnectedAccount> {
+  const { oauth } = xConnectOf({ services });
+  const { sql, clock, secretBox } = services;
+  if (!callback.state) throw new ApiError("invalid_parameter", "The callback has no state; start again with POST /v1/accounts/connect");
+  const request = await useConnectRequest(sql, callback.state, new Date(clock.now()));
+  if (!request) throw new ApiError("invalid_parameter", "This connection link is unknown, already used or expired; start again with POST /v1/accounts/connect");
+  if (callback.error) {
+    throw new ApiError("invalid_parameter", `X did not authorise the connection: "${callback.error_description ?? callback.error}"`);
+  }
+  if (!callback.code) throw new ApiError("invalid_parameter", "The callback has no code; start again with POST /v1/accounts/connect");
+  let tokens: Awaited<ReturnType<typeof oauth.exchangeCode>>;
+  let identity: Awaited<ReturnType<typeof oauth.me>>;
+  try {
+    tokens = await oauth.exchangeCode({ code: callback.code, verifier: secretBox.open(request.code_verifier), redirectUri: request.redirect_uri });
+    identity = await oauth.me(tokens.accessToken);
+  } catch (error) {
+    if (error instanceof XGrantRefused)
+      throw new ApiError("invalid_parameter", `X refused the code: "${error.message}"; start again with POST /v1/accounts/connect`);
+    throw new ApiError("upstream_unavailable", `X could not be reached to finish the connection: "${(error as Error).message}"`);
+  }
+  const now = new Date(clock.now());
+  const owner = await accountOwner(sql, identity.id);
+  if (owner && owner.user_id !== request.user_id) {
+    throw new ApiError("x_account_in_use", `The X account @${identity.username} is connected to another user of this server`);
+  }
+  const profile = { username: identity.username, name: identity.name, avatarUrl: identity.avatarUrl };
+  const stored = {
+    accessToken: secretBox.seal(tokens.accessToken),
+    accessExpiresAt: new Date(now.getTime() + tokens.expiresIn * 1000),
+    refreshToken: tokens.refreshToken === undefined ? undefined : secretBox.seal(tokens.refreshToken),
+    scopes: tokens.scopes,
+  };
+  await sql.begin(async (tx) => {
+    if (owner) await updateAccountProfile(tx, identity.id, profile);
+    else await linkAccountIn(tx, request.user_id, { id: identity.id, ...profile });
+    await saveConnection(tx, identity.id, stored, now);
+  });
+  return { account_id: identity.id, username: identity.username, relation: owner?.is_main ? "main" : "linked", created: !owner };
+}

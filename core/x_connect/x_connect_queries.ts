@@ -1,0 +1,96 @@
+/** SQL of connecting X accounts (tables `x_connect_requests`, `x_connections`; migration 0036). */
+import type { Queryable } from "../db/sql.ts";
+
+/** A started connection. */
+export interface ConnectRequestRow {
+  state: string;
+  user_id: number;
+  code_verifier: string;
+  redirect_uri: string;
+  expires_at: Date;
+  used_at: Date | null;
+}
+
+/** Stores a started connection; clears requests that ended a day ago on the way. */
+export async function insertConnectRequest(
+  sql: Queryable,
+  request: { state: string; userId: number; codeVerifier: string; redirectUri: string; now: Date; expiresAt: Date },
+): Promise<void> {
+  await sql`delete from x_connect_requests where expires_at < ${new Date(request.now.getTime() - 86_400_000)}`;
+  await sql`
+    insert into x_connect_requests (state, user_id, code_verifier, redirect_uri, created_at, expires_at)
+    values (${request.state}, ${request.userId}, ${request.codeVerifier}, ${request.redirectUri}, ${request.now}, ${request.expiresAt})`;
+}
+
+/**
+ * Takes the request `state` names for its one use: answers it when it was unused and had not
+ * expired at `now`, marking it used in the same statement (a second callback with the same
+ * `state` finds nothing).
+ */
+export async function useConnectRequest(sql: Queryable, state: string, now: Date): Promise<ConnectRequestRow | undefined> {
+  const [row] = await sql<ConnectRequestRow[]>`
+    update x_connect_requests set used_at = ${now}
+     where state = ${state} and used_at is null and expires_at > ${now}
+    returning state, user_id::int as user_id, code_verifier, redirect_uri, expires_at, used_at`;
+  return row;
+}
+
+/** The owner of account `id` and whether it is their main account (undefined: no such account). */
+export async function accountOwner(sql: Queryable, id: string): Promise<{ user_id: number; is_main: boolean } | undefined> {
+  const [row] = await sql<{ user_id: number; is_main: boolean }[]>`
+    select user_id::int as user_id, main_account_id is null as is_main from accounts where id = ${id}`;
+  return row;
+}
+
+/** Refreshes an account's profile from X. */
+export async function updateAccountProfile(sql: Queryable, id: string, profile: { username: string; name: string; avatarUrl: string }): Promise<void> {
+  await sql`update accounts set username = ${profile.username}, name = ${profile.name}, avatar_url = ${profile.avatarUrl} where id = ${id}`;
+}
+
+/** Sealed tokens and what X said about them. */
+export interface StoredTokens {
+  accessToken: string;
+  accessExpiresAt: Date;
+  /** Sealed; undefined keeps the stored one (a reconnect without `offline.access` must not lose it). */
+  refreshToken?: string;
+  scopes: string[];
+}
+
+/** Stores the account's authorisation as connected (a reconnect replaces it, keeping a refresh token X did not replace). */
+export async function saveConnection(sql: Queryable, accountId: string, tokens: StoredTokens, now: Date): Promise<void> {
+  await sql`
+    insert into x_connections (account_id, scopes, access_token, access_expires_at, refresh_token, status, connected_at, updated_at)
+    values (${accountId}, ${tokens.scopes}, ${tokens.accessToken}, ${tokens.accessExpiresAt}, ${tokens.refreshToken ?? null}, 'connected', ${now}, ${now})
+    on conflict (account_id) do update set
+      scopes = excluded.scopes, access_token = excluded.access_token, access_expires_at = excluded.access_expires_at,
+      refresh_token = coalesce(excluded.refresh_token, x_connections.refresh_token),
+      status = 'connected', reauth_reason = null, refresh_holder = null, refresh_until = null,
+      connected_at = excluded.connected_at, updated_at = excluded.updated_at`;
+}
+
+/** An account's connection as stored. */
+export interface ConnectionRow {
+  account_id: string;
+  scopes: string[];
+  access_token: string;
+  access_expires_at: Date;
+  refresh_token: string | null;
+  status: "connected" | "reauth_required";
+  reauth_reason: string | null;
+  connected_at: Date;
+  refreshed_at: Date | null;
+}
+
+const CONNECTION_COLUMNS = "account_id, scopes, access_token, access_expires_at, refresh_token, status, reauth_reason, connected_at, refreshed_at";
+
+/** The connection of account `id`. */
+export async function connectionOf(sql: Queryable, accountId: string): Promise<ConnectionRow | undefined> {
+  const [row] = await sql<ConnectionRow[]>`select ${sql.unsafe(CONNECTION_COLUMNS)} from x_connections where account_id = ${accountId}`;
+  return row;
+}
+
+/** The connections of several accounts (for `GET /v1/accounts`). */
+export async function connectionsOf(sql: Queryable, accountIds: readonly string[]): Promise<ConnectionRow[]> {
+  if (accountIds.length === 0) return [];
+  return sql<ConnectionRow[]>`select ${sql.unsafe(CONNECTION_COLUMNS)} from x_connections where account_id in ${sql(accountIds as string[])}`;
+}

@@ -1,0 +1,152 @@
+/**
+ * Connecting X accounts (docs/x.md, "Connecting accounts"): OAuth 2.0 Authorization Code with
+ * PKCE against the fake X server (test/support/fake_x_api/x_oauth_routes.ts), followed without a
+ * browser: `POST /v1/accounts/connect`, X's consent screen (approving as the account a test picks),
+ * its redirect to the callback, the code traded with the verifier, `/2/users/me`. Both storage
+ * modes (the suite runs in each).
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { startHarness, type Harness } from "./support/harness.ts";
+import { startFakeXServer, type FakeXServer } from "./support/fake_x_api/fake_x_server.ts";
+import type { SimulatedNetwork } from "../adapters/x/simulated/simulated_network.ts";
+import { expectError } from "./support/expect_error.ts";
+import { connectionOf, saveConnection } from "../core/x_connect/x_connect_queries.ts";
+
+/** The callback X is told about; the test delivers X's redirect to the harness itself. */
+const CALLBACK = "https://threadline.example/connect/x/callback";
+const APP = { clientId: "tl-test-client", clientSecret: "tl-test-secret" };
+
+let harness: Harness;
+let fake: FakeXServer;
+
+before(async () => {
+  harness = await startHarness({ config: { xClientId: APP.clientId, xClientSecret: APP.clientSecret, xOAuthCallbackUrl: CALLBACK } });
+  // X is the harness's own simulated world, so X's users are the demo world's people.
+  fake = await startFakeXServer({ network: harness.services.network as SimulatedNetwork, app: APP });
+  // The harness was configured before the fake listened: point its X app at it now.
+  const { createXOAuthClient } = await import("../adapters/x/x_oauth_client.ts");
+  harness.services.xConnect = {
+    oauth: createXOAuthClient({ ...APP, apiBaseUrl: fake.url, authorizeUrl: `${fake.url}/i/oauth2/authorize` }),
+    callbackUrl: CALLBACK,
+  };
+});
+after(async () => {
+  await fake?.close();
+  await harness?.close();
+});
+
+/** Starts a connection with `key`, approves on X as `approver`, and delivers X's redirect to the callback; answers the callback's answer. */
+async function connectAs(key: string, approver: string | "deny") {
+  const started = await fetch(`${harness.baseUrl}/v1/accounts/connect`, { method: "POST", headers: { Authorization: `Bearer ${key}` } });
+  assert.equal(started.status, 200, await started.clone().text());
+  const { data } = await started.json();
+  fake.oauth!.approveAs(approver);
+  const consent = await fetch(data.authorize_url, { redirect: "manual" });
+  assert.equal(consent.status, 302);
+  const back = new URL(consent.headers.get("location")!);
+  assert.equal(`${back.origin}${back.pathname}`, CALLBACK, "X sends the browser to the registered callback");
+  const callback = `${harness.baseUrl}${back.pathname}${back.search}`;
+  const answer = await fetch(callback, { headers: { Accept: "application/json" } });
+  return { start: data, callback, status: answer.status, body: await answer.json() };
+}
+
+describe("connecting X accounts", () => {
+  test("the start answers X's consent screen with S256 PKCE, a one-time state and the scopes", async () => {
+    const answer = await fetch(`${harness.baseUrl}/v1/accounts/connect`, { method: "POST", headers: { Authorization: `Bearer ${harness.world.keys.write}` } });
+    assert.equal(answer.status, 200);
+    const { data } = await answer.json();
+    const url = new URL(data.authorize_url);
+    assert.equal(`${url.origin}${url.pathname}`, `${fake.url}/i/oauth2/authorize`);
+    assert.equal(url.searchParams.get("response_type"), "code");
+    assert.equal(url.searchParams.get("client_id"), APP.clientId);
+    assert.equal(url.searchParams.get("redirect_uri"), CALLBACK);
+    assert.equal(url.searchParams.get("code_challenge_method"), "S256");
+    assert.match(url.searchParams.get("code_challenge") ?? "", /^[A-Za-z0-9_-]{43}$/);
+    assert.equal(url.searchParams.get("state"), data.state);
+    assert.deepEqual(url.searchParams.get("scope")?.split(" "), data.scopes);
+    assert.ok(data.scopes.includes("offline.access"), "refresh tokens are asked for");
+    assert.ok(Math.abs(Date.parse(data.expires_at) - Date.now() - 600_000) < 60_000, "valid 10 minutes");
+    // A read-only key cannot start one.
+    const readOnly = await fetch(`${harness.baseUrl}/v1/accounts/connect`, { method: "POST", headers: { Authorization: `Bearer ${harness.world.keys.read}` } });
+    assert.equal(readOnly.status, 403);
+    assert.equal((await readOnly.json()).error.code, "insufficient_scope");
+  });
+
+  test("approving as the user's main X account connects it; tokens are stored sealed and never answered", async () => {
+    const connected = await connectAs(harness.world.keys.write, harness.world.accounts.main);
+    assert.equal(connected.status, 200, JSON.stringify(connected.body));
+    assert.deepEqual(connected.body.data, {
+      account_id: harness.world.accounts.main,
+      username: connected.body.data.username,
+      relation: "main",
+      created: false,
+    });
+    const row = await connectionOf(harness.services.sql, harness.world.accounts.main);
+    assert.ok(row, "the connection is stored");
+    assert.equal(row.status, "connected");
+    assert.ok(row.scopes.includes("tweet.write"));
+    for (const token of [row.access_token, row.refresh_token as string]) assert.match(token, /^tl1\./, "sealed");
+    assert.match(harness.services.secretBox.open(row.access_token), /^xat-/);
+    assert.ok(Math.abs(row.access_expires_at.getTime() - Date.now() - 7_200_000) < 60_000, "X's two hours");
+    assert.ok(!JSON.stringify(connected.body).includes("xat-"), "no token in the answer");
+    // The same link again: used once.
+    const again = await fetch(connected.callback, { headers: { Accept: "application/json" } });
+    expectError({ status: again.status, body: await again.json() }, 400, "invalid_parameter");
+  });
+
+  test("another X account becomes a linked account, listed by GET /v1/accounts", async () => {
+    const followers = await harness.services.network.followers(harness.world.accounts.main, { limit: 20 } as never);
+    const accounts = new Set(Object.values(harness.world.accounts));
+    const stranger = followers.items.find((user) => !accounts.has(user.id))!;
+    const connected = await connectAs(harness.world.keys.write, stranger.id);
+    assert.equal(connected.status, 200, JSON.stringify(connected.body));
+    assert.deepEqual(connected.body.data, { account_id: stranger.id, username: stranger.username, relation: "linked", created: true });
+    const listed = await fetch(`${harness.baseUrl}/v1/accounts?limit=100`, { headers: { Authorization: `Bearer ${harness.world.keys.write}` } });
+    const account = (await listed.json()).data.find((item: any) => item.id === stranger.id);
+    assert.equal(account?.relation, "linked");
+    assert.equal(account?.username, stranger.username);
+  });
+
+  test("another user's account is 409 x_account_in_use; a declined consent and an unknown state are 400 invalid_parameter", async () => {
+    const taken = await connectAs(harness.world.keys.write, harness.world.accounts.other_user);
+    expectError({ status: taken.status, body: taken.body }, 409, "x_account_in_use");
+    const declined = await connectAs(harness.world.keys.write, "deny");
+    expectError({ status: declined.status, body: declined.body }, 400, "invalid_parameter");
+    assert.match(declined.body.error.message, /access_denied/);
+    const unknown = await fetch(`${harness.baseUrl}/connect/x/callback?state=nope&code=nope`, { headers: { Accept: "application/json" } });
+    expectError({ status: unknown.status, body: await unknown.json() }, 400, "invalid_parameter");
+    // A browser gets a page, not JSON.
+    const page = await fetch(`${harness.baseUrl}/connect/x/callback?state=nope&code=nope`);
+    assert.equal(page.status, 400);
+    assert.match(page.headers.get("content-type") ?? "", /text\/html/);
+    assert.match(await page.text(), /The connection failed/);
+  });
+
+  test("a reconnect whose grant brings no refresh token keeps the stored one", async () => {
+    const { sql, secretBox } = harness.services;
+    const account = harness.world.accounts.linked;
+    const now = new Date();
+    const sealed = (text: string) => secretBox.seal(text);
+    await saveConnection(sql, account, { accessToken: sealed("a1"), accessExpiresAt: now, refreshToken: sealed("r1"), scopes: ["offline.access"] }, now);
+    await saveConnection(sql, account, { accessToken: sealed("a2"), accessExpiresAt: now, scopes: ["tweet.read"] }, now);
+    const row = await connectionOf(sql, account);
+    assert.equal(secretBox.open(row!.access_token), "a2");
+    assert.equal(secretBox.open(row!.refresh_token!), "r1", "the working refresh token is not lost");
+  });
+});
+
+describe("without an X app", () => {
+  let plain: Harness;
+  before(async () => {
+    plain = await startHarness();
+  });
+  after(() => plain.close());
+
+  test("POST /v1/accounts/connect answers 503 x_oauth_not_configured naming X_CLIENT_ID", async () => {
+    const answer = await fetch(`${plain.baseUrl}/v1/accounts/connect`, { method: "POST", headers: { Authorization: `Bearer ${plain.world.keys.write}` } });
+    const body = await answer.json();
+    expectError({ status: answer.status, body }, 503, "x_oauth_not_configured");
+    assert.match(body.error.message, /X_CLIENT_ID/);
+  });
+});
