@@ -12,6 +12,10 @@ import { startFakeXServer, type FakeXServer } from "./support/fake_x_api/fake_x_
 import type { SimulatedNetwork } from "../adapters/x/simulated/simulated_network.ts";
 import { expectError } from "./support/expect_error.ts";
 import { connectionOf, saveConnection } from "../core/x_connect/x_connect_queries.ts";
+import { accountTokenFor } from "../core/x_connect/account_tokens.ts";
+import { createXApiNetwork } from "../adapters/x/x_api/x_api_network.ts";
+import { NetworkRejectedError } from "../core/network/network_errors.ts";
+import { manualClock } from "./support/manual_clock.ts";
 
 /** The callback X is told about; the test delivers X's redirect to the harness itself. */
 const CALLBACK = "https://threadline.example/connect/x/callback";
@@ -133,6 +137,74 @@ describe("connecting X accounts", () => {
     const row = await connectionOf(sql, account);
     assert.equal(secretBox.open(row!.access_token), "a2");
     assert.equal(secretBox.open(row!.refresh_token!), "r1", "the working refresh token is not lost");
+  });
+});
+
+describe("staying connected", () => {
+  /** Connects a fresh linked account (a follower of the main account not yet connected); answers its id. */
+  async function freshAccount(index: number): Promise<string> {
+    const followers = await harness.services.network.followers(harness.world.accounts.main, { limit: 50 } as never);
+    const taken = new Set(Object.values(harness.world.accounts));
+    const candidates = followers.items.filter((user) => !taken.has(user.id));
+    const id = candidates[candidates.length - 1 - index].id;
+    const connected = await connectAs(harness.world.keys.write, id);
+    assert.equal(connected.status, 200, JSON.stringify(connected.body));
+    return id;
+  }
+  const depsAt = (clock: ReturnType<typeof manualClock>) => ({
+    sql: harness.services.sql,
+    clock,
+    secretBox: harness.services.secretBox,
+    oauth: harness.services.xConnect!.oauth,
+  });
+
+  test("past its two hours the token is refreshed once, the refresh token rotates, and a post publishes with it", async () => {
+    const account = await freshAccount(0);
+    const clock = manualClock(Date.now());
+    const first = await accountTokenFor(depsAt(clock), account);
+    assert.equal(fake.oauth!.userOf(first), account, "the connected token acts as the account");
+    const refreshes = fake.oauth!.trades.refresh_token;
+    clock.advance(2 * 60 * 60 * 1000 - 60_000);
+    const second = await accountTokenFor(depsAt(clock), account);
+    assert.notEqual(second, first, "refreshed within 5 minutes of expiry");
+    assert.equal(fake.oauth!.trades.refresh_token, refreshes + 1);
+    assert.equal(await accountTokenFor(depsAt(clock), account), second, "a fresh token is used as it is");
+    assert.equal(fake.oauth!.trades.refresh_token, refreshes + 1);
+    const x = createXApiNetwork({ baseUrl: fake.url, bearerToken: fake.bearerToken, userToken: (id) => accountTokenFor(depsAt(clock), id), clock });
+    clock.advance(2 * 60 * 60 * 1000);
+    const post = await x.publishPost({ authorId: account, text: `After the token expired ${Date.now()}` });
+    assert.equal(post.authorId, account);
+    assert.equal(fake.oauth!.trades.refresh_token, refreshes + 2, "the rotated refresh token worked");
+  });
+
+  test("two processes needing a refresh at the same moment make one refresh and use the same token", async () => {
+    const account = await freshAccount(1);
+    const clock = manualClock(Date.now() + 2 * 60 * 60 * 1000);
+    const refreshes = fake.oauth!.trades.refresh_token;
+    // Two deps objects stand for two processes: nothing is shared but the database.
+    const [a, b] = await Promise.all([accountTokenFor(depsAt(clock), account), accountTokenFor(depsAt(clock), account)]);
+    assert.equal(a, b);
+    assert.equal(fake.oauth!.trades.refresh_token, refreshes + 1, "one refresh: a second would have reused the rotated token");
+  });
+
+  test("a refresh X refuses for good marks the account reauth_required, and X is not asked again", async () => {
+    const account = await freshAccount(2);
+    fake.oauth!.revoke(account);
+    const clock = manualClock(Date.now() + 2 * 60 * 60 * 1000);
+    await assert.rejects(
+      accountTokenFor(depsAt(clock), account),
+      (error: Error) => error instanceof NetworkRejectedError && /user-context token/.test(error.message),
+    );
+    const row = await connectionOf(harness.services.sql, account);
+    assert.equal(row?.status, "reauth_required");
+    assert.match(row?.reauth_reason ?? "", /invalid_grant/);
+    const refreshes = fake.oauth!.trades.refresh_token;
+    await assert.rejects(accountTokenFor(depsAt(clock), account), /connect the account again/);
+    assert.equal(fake.oauth!.trades.refresh_token, refreshes);
+    // Connecting it again brings it back.
+    const again = await connectAs(harness.world.keys.write, account);
+    assert.equal(again.status, 200);
+    assert.equal((await connectionOf(harness.services.sql, account))?.status, "connected");
   });
 });
 

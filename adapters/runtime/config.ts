@@ -260,7 +260,13 @@ export function networkSettingsOf(config: ThreadlineConfig): NetworkSettings {
     seed: config.networkSeed,
     xApi:
       config.xApiBaseUrl && config.xBearerToken
-        ? { baseUrl: config.xApiBaseUrl, bearerToken: config.xBearerToken, userToken: config.xUserToken, timeoutMs: config.xApiTimeoutMs }
+        ? {
+            baseUrl: config.xApiBaseUrl,
+            bearerToken: config.xBearerToken,
+            userToken: config.xUserToken,
+            timeoutMs: config.xApiTimeoutMs,
+            oauth: xOAuthOf(config),
+          }
         : undefined,
     faulty: faultsOf(config).has("x"),
   };
@@ -295,6 +301,14 @@ export function modelSettingsOf(config: ThreadlineConfig): ModelSettings {
 export function faultsOf(config: ThreadlineConfig): ReadonlySet<FaultName> {
   if (typeof config.faults === "string") return parseFaults(config.faults);
   return new Set(config.faults ?? []);
+}
+
+/** The X app's OAuth settings as plain data (a job thread refreshes tokens too), or undefined without `X_CLIENT_ID`. */
+function xOAuthOf(config: ThreadlineConfig): XOAuthSettings | undefined {
+  const settings = xConnectSettingsOf(config);
+  if (!settings) return undefined;
+  const { callbackUrl: _callback, ...oauth } = settings;
+  return oauth;
 }
 
 /** The connect flow's settings (docs/x.md), or undefined without `X_CLIENT_ID`; an app without a callback URL stops the start. */

@@ -65,18 +65,19 @@ export function portSettingsOf(config: ThreadlineConfig): PortSettings {
 /** Opens the ports on `sql` (the simulated network and the local media store keep their state there). */
 export async function openPorts(sql: Sql, clock: Clock, settings: PortSettings): Promise<Ports> {
   const model = openModel(settings.model, settings.model.faulty);
-  // The simulated world unless X_API_BASE_URL and X_BEARER_TOKEN are set; THREADLINE_FAULTS=x makes it fail.
-  const network = openNetwork({ sql, clock, ...settings.network });
-  const media = await openMediaStore(settings.media, sql);
-  const webhookSender = createGuardedWebhookSender(settings.outbound);
   const keys = await resolveSecretKeys(settings.secrets, sql);
   const secrets = { key: keys.key, previousKey: keys.previousKey };
+  const secretBox = createSecretBox(secrets);
+  // The simulated world unless X_API_BASE_URL and X_BEARER_TOKEN are set; THREADLINE_FAULTS=x makes it fail.
+  const network = openNetwork({ sql, clock, ...settings.network, secretBox });
+  const media = await openMediaStore(settings.media, sql);
+  const webhookSender = createGuardedWebhookSender(settings.outbound);
   return {
     network,
     media: media.store,
     model,
     webhookSender,
-    secretBox: createSecretBox(secrets),
+    secretBox,
     secretKeyGenerated: keys.generated,
     settings: { ...settings, media: media.config, secrets },
   };

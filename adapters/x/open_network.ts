@@ -10,6 +10,10 @@ import { createFaultyNetwork } from "./faulty_network.ts";
 import { createSimulatedNetwork } from "./simulated/simulated_network.ts";
 import { migrateSimulatedNetwork } from "./simulated/simulated_migrations.ts";
 import { createXApiNetwork } from "./x_api/x_api_network.ts";
+import type { UserTokenSource } from "./x_api/x_user_tokens.ts";
+import { createXOAuthClient, type XOAuthSettings } from "./x_oauth_client.ts";
+import type { SecretBox } from "../../core/ports/secret_box.ts";
+import { accountTokenFor } from "../../core/x_connect/account_tokens.ts";
 
 /** The seed of the simulated world unless configured (any fixed number keeps demos repeatable). */
 export const DEFAULT_NETWORK_SEED = 20_261_121;
@@ -24,13 +28,22 @@ export interface NetworkOptions {
    * X API v2 (`X_API_BASE_URL`, `X_BEARER_TOKEN`); absent: the simulated world. Writes
    * need a user-context token (`userToken`); without one the client refuses them.
    */
-  xApi?: { baseUrl: string; bearerToken: string; userToken?: string; timeoutMs?: number };
+  xApi?: {
+    baseUrl: string;
+    bearerToken: string;
+    userToken?: string;
+    timeoutMs?: number;
+    /** The operator's X app (`X_CLIENT_ID`): writes act with each account's connected token, refreshed as it expires (docs/x.md). */
+    oauth?: XOAuthSettings;
+  };
+  /** Opens the connected accounts' sealed tokens (with `xApi.oauth`). */
+  secretBox?: SecretBox;
   /** `THREADLINE_FAULTS=x`: every call fails as if X were unreachable. */
   faulty?: boolean;
 }
 
 /** The serializable part of NetworkOptions: a job thread receives it and opens its own network. */
-export type NetworkSettings = Omit<NetworkOptions, "sql" | "clock">;
+export type NetworkSettings = Omit<NetworkOptions, "sql" | "clock" | "secretBox">;
 
 /** Opens the network `options` describe. */
 export function openNetwork(options: NetworkOptions): SocialNetwork {
@@ -38,9 +51,21 @@ export function openNetwork(options: NetworkOptions): SocialNetwork {
     throw new Error(`The network seed must be an integer (THREADLINE_NETWORK_SEED), got "${options.seed}"`);
   }
   const network = options.xApi
-    ? createXApiNetwork({ ...options.xApi, clock: options.clock })
+    ? createXApiNetwork({ ...options.xApi, userToken: userTokensOf(options, options.xApi), clock: options.clock })
     : createSimulatedNetwork({ sql: options.sql, clock: options.clock, seed: options.seed ?? DEFAULT_NETWORK_SEED });
   return options.faulty ? createFaultyNetwork(network) : network;
+}
+
+/**
+ * Where writes find their user-context token: with the operator's X app, each account's connected
+ * token (core/x_connect/account_tokens.ts; the account id is the X user id); else the one
+ * `X_USER_TOKEN`.
+ */
+function userTokensOf(options: NetworkOptions, xApi: NonNullable<NetworkOptions["xApi"]>): UserTokenSource | undefined {
+  if (!xApi.oauth) return xApi.userToken;
+  if (!options.secretBox) throw new Error("Connected X accounts need the secret box to open their tokens");
+  const deps = { sql: options.sql, clock: options.clock, secretBox: options.secretBox, oauth: createXOAuthClient({ ...xApi.oauth, apiBaseUrl: xApi.baseUrl }) };
+  return (accountId) => accountTokenFor(deps, accountId);
 }
 
 /**

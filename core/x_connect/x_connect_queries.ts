@@ -94,3 +94,54 @@ export async function connectionsOf(sql: Queryable, accountIds: readonly string[
   if (accountIds.length === 0) return [];
   return sql<ConnectionRow[]>`select ${sql.unsafe(CONNECTION_COLUMNS)} from x_connections where account_id in ${sql(accountIds as string[])}`;
 }
+
+/**
+ * Takes the account's refresh lease for `holder` when its access token expires before `before`
+ * and nobody else holds the lease (one refresh per account across every process: X rotates
+ * refresh tokens, and a second refresh with the same one is refused). Answers the row when taken.
+ */
+export async function takeRefreshLease(
+  sql: Queryable,
+  accountId: string,
+  holder: string,
+  before: Date,
+  leaseSeconds: number,
+): Promise<ConnectionRow | undefined> {
+  const [row] = await sql<ConnectionRow[]>`
+    update x_connections set refresh_holder = ${holder}, refresh_until = now() + ${leaseSeconds} * interval '1 second'
+     where account_id = ${accountId} and status = 'connected' and access_expires_at < ${before}
+       and (refresh_until is null or refresh_until < now())
+    returning ${sql.unsafe(CONNECTION_COLUMNS)}`;
+  return row;
+}
+
+/** Stores refreshed tokens (sealed) under the holder's lease and lets go of it. */
+export async function saveRefreshedTokens(
+  sql: Queryable,
+  accountId: string,
+  holder: string,
+  tokens: { accessToken: string; accessExpiresAt: Date; refreshToken?: string; scopes: string[] },
+  now: Date,
+): Promise<boolean> {
+  const rows = await sql`
+    update x_connections set access_token = ${tokens.accessToken}, access_expires_at = ${tokens.accessExpiresAt},
+           refresh_token = coalesce(${tokens.refreshToken ?? null}, refresh_token), scopes = ${tokens.scopes},
+           refreshed_at = ${now}, updated_at = ${now}, refresh_holder = null, refresh_until = null
+     where account_id = ${accountId} and refresh_holder = ${holder}
+    returning 1`;
+  return rows.length > 0;
+}
+
+/** Lets go of the refresh lease without a change (a refresh that failed for now). */
+export async function releaseRefreshLease(sql: Queryable, accountId: string, holder: string): Promise<void> {
+  await sql`update x_connections set refresh_holder = null, refresh_until = null where account_id = ${accountId} and refresh_holder = ${holder}`;
+}
+
+/** Marks the account as needing a new connection (X refused its refresh for good); answers whether this call marked it. */
+export async function markReauthRequired(sql: Queryable, accountId: string, holder: string, reason: string, now: Date): Promise<boolean> {
+  const rows = await sql`
+    update x_connections set status = 'reauth_required', reauth_reason = ${reason}, refresh_holder = null, refresh_until = null, updated_at = ${now}
+     where account_id = ${accountId} and refresh_holder = ${holder}
+    returning 1`;
+  return rows.length > 0;
+}

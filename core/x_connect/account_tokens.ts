@@ -1,0 +1,93 @@
+/**
+ * The access token an X call acts with (docs/x.md, "Staying connected"). An access token lives
+ * two hours; one that expires within 5 minutes is refreshed first. X rotates refresh tokens and
+ * refuses a refresh token used twice (`invalid_grant`), so exactly one process refreshes an
+ * account at a time: it takes the account's refresh lease (on the database's clock); the others
+ * wait for the new token. A refresh X refuses for good marks the account `reauth_required`:
+ * its publishing and DMs stop with that reason until it is connected again.
+ */
+import type { Clock } from "../clock.ts";
+import type { Sql } from "../db/sql.ts";
+import { NetworkRejectedError, NetworkUnavailableError } from "../network/network_errors.ts";
+import type { SecretBox } from "../ports/secret_box.ts";
+import { XGrantRefused, type XOAuth } from "../ports/x_oauth.ts";
+import { connectionOf, markReauthRequired, releaseRefreshLease, saveRefreshedTokens, takeRefreshLease } from "./x_connect_queries.ts";
+
+/** What finding a token needs. */
+export interface AccountTokenDeps {
+  sql: Sql;
+  clock: Clock;
+  secretBox: SecretBox;
+  oauth: XOAuth;
+}
+
+/** A token expiring within this is refreshed before use. */
+export const REFRESH_AHEAD_MS = 5 * 60 * 1000;
+/** How long a refresh may hold the lease: X's token call is bounded well inside it. */
+const REFRESH_LEASE_SECONDS = 30;
+/** How long a caller waits for another process's refresh, and how often it looks. */
+const WAIT_MS = 15_000;
+const LOOK_MS = 100;
+
+/**
+ * The access token acting as `accountId` (its X user id). Rejects with a NetworkRejectedError
+ * naming the user-context token when the account has no working connection (the publisher and
+ * the DM sender read that as "reconnect the account"), or NetworkUnavailableError when X
+ * could not be reached to refresh.
+ */
+export async function accountTokenFor(deps: AccountTokenDeps, accountId: string): Promise<string> {
+  const deadline = deps.clock.now() + WAIT_MS;
+  for (;;) {
+    const row = await connectionOf(deps.sql, accountId);
+    if (!row) throw new NetworkRejectedError("invalid", `No X user-context token: the account ${accountId} is not connected (POST /v1/accounts/connect)`);
+    if (row.status === "reauth_required") {
+      throw new NetworkRejectedError(
+        "invalid",
+        `The X user-context token of account ${accountId} was refused; connect the account again (${row.reauth_reason ?? "refresh refused"})`,
+      );
+    }
+    const now = deps.clock.now();
+    if (row.access_expires_at.getTime() - now > REFRESH_AHEAD_MS) return deps.secretBox.open(row.access_token);
+    const refreshed = await refreshOnce(deps, accountId);
+    if (refreshed) return refreshed;
+    // Another process holds the lease: its new token shows up in the row.
+    if (deps.clock.now() >= deadline) throw new NetworkUnavailableError(`Refreshing the X token of account ${accountId} took too long`);
+    await new Promise((resolve) => setTimeout(resolve, LOOK_MS));
+  }
+}
+
+/** Refreshes the account's tokens under its lease; answers the new access token, or undefined when another holder has the lease. */
+async function refreshOnce(deps: AccountTokenDeps, accountId: string): Promise<string | undefined> {
+  const holder = crypto.randomUUID();
+  const before = new Date(deps.clock.now() + REFRESH_AHEAD_MS);
+  const row = await takeRefreshLease(deps.sql, accountId, holder, before, REFRESH_LEASE_SECONDS);
+  if (!row) return undefined;
+  if (!row.refresh_token) {
+    await markReauthRequired(deps.sql, accountId, holder, "no refresh token (offline.access was not granted)", new Date(deps.clock.now()));
+    throw new NetworkRejectedError("invalid", `The X user-context token of account ${accountId} expired and cannot be refreshed; connect the account again`);
+  }
+  try {
+    const tokens = await deps.oauth.refresh(deps.secretBox.open(row.refresh_token));
+    const now = new Date(deps.clock.now());
+    await saveRefreshedTokens(
+      deps.sql,
+      accountId,
+      holder,
+      {
+        accessToken: deps.secretBox.seal(tokens.accessToken),
+        accessExpiresAt: new Date(now.getTime() + tokens.expiresIn * 1000),
+        refreshToken: tokens.refreshToken === undefined ? undefined : deps.secretBox.seal(tokens.refreshToken),
+        scopes: tokens.scopes.length > 0 ? tokens.scopes : row.scopes,
+      },
+      now,
+    );
+    return tokens.accessToken;
+  } catch (error) {
+    if (error instanceof XGrantRefused) {
+      await markReauthRequired(deps.sql, accountId, holder, `X refused the refresh: ${error.message}`, new Date(deps.clock.now()));
+      throw new NetworkRejectedError("invalid", `The X user-context token of account ${accountId} was refused (${error.message}); connect the account again`);
+    }
+    await releaseRefreshLease(deps.sql, accountId, holder);
+    throw new NetworkUnavailableError(`X could not be reached to refresh the token of account ${accountId}: ${(error as Error).message}`);
+  }
+}
