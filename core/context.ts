@@ -44,7 +44,7 @@ export interface Services {
   webhookSender: WebhookSender;
   /** Seals the secrets the server must read back, webhook signing secrets (core/ports/secret_box.ts). */
   secretBox: SecretBox;
-  /** The operator's X app for connecting accounts (core/x_connect); absent without `X_CLIENT_ID`. */
+  /** The operator's X app for connecting accounts (core/accounts/connect_start.ts); absent without `X_CLIENT_ID`. */
   xConnect?: { oauth: XOAuth; callbackUrl: string };
   /** Reads public web pages (product scrapes) through `outbound`. */
   pageReader: PageReader;

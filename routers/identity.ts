@@ -6,8 +6,8 @@ import { account, listAccountsInput } from "../core/accounts/account_schema.ts";
 import { describeMe } from "../core/identity/me.ts";
 import { me, meInput } from "../core/identity/me_schema.ts";
 import { dataOf } from "../core/schema.ts";
-import { startConnect } from "../core/x_connect/start_connect.ts";
-import { connectStart, startConnectInput } from "../core/x_connect/x_connect_schema.ts";
+import { startConnect } from "../core/accounts/connect_start.ts";
+import { connectStart, startConnectInput } from "../core/accounts/connect_schema.ts";
 
 export const identityRouter = router({
   accounts: keyProcedure

@@ -34,7 +34,18 @@ describeMatrix(({ index, name, transport }) => {
       assert.deepEqual((byId.get(accounts.linked_shared) as any)?.relation, "linked_shared");
       assert.equal(byId.has(accounts.other_user), false);
       assert.equal(byId.has(accounts.throttled), false);
-      assert.deepEqual(Object.keys(answer.body.data[0]).sort(), ["avatar_url", "id", "is_main", "name", "permission", "relation", "shared", "username"]);
+      assert.deepEqual(Object.keys(answer.body.data[0]).sort(), [
+        "avatar_url",
+        "id",
+        "is_main",
+        "name",
+        "permission",
+        "relation",
+        "shared",
+        "username",
+        "x_connection",
+      ]);
+      assert.equal(answer.body.data[0].x_connection, null, "never connected: null (beyond the spec)");
       assert.deepEqual(answer.body.pagination, { page: 1, limit: 100, has_more: false });
       assert.equal("degraded" in answer.body, false);
     });

@@ -206,7 +206,7 @@ describeMatrix(({ name: surface }) => {
         const tags = (await byQuery.listTools()).tools.map((tool) => tool.name).sort();
         assert.deepEqual(tags, ["tags_create", "tags_delete", "tags_list", "tags_update"]);
         const both = (await byHeader.listTools()).tools.map((tool) => tool.name);
-        assert.ok(both.includes("identity_me") && both.includes("tags_list") && both.length === 6, both.join());
+        assert.ok(both.includes("identity_me") && both.includes("identity_connect") && both.includes("tags_list") && both.length === 7, both.join());
       } finally {
         await byQuery.close();
         await byHeader.close();

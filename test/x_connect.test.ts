@@ -11,8 +11,8 @@ import { startHarness, type Harness } from "./support/harness.ts";
 import { startFakeXServer, type FakeXServer } from "./support/fake_x_api/fake_x_server.ts";
 import type { SimulatedNetwork } from "../adapters/x/simulated/simulated_network.ts";
 import { expectError } from "./support/expect_error.ts";
-import { connectionOf, saveConnection } from "../core/x_connect/x_connect_queries.ts";
-import { accountTokenFor } from "../core/x_connect/account_tokens.ts";
+import { connectionOf, saveConnection } from "../core/accounts/x_connections_queries.ts";
+import { accountTokenFor } from "../core/accounts/x_tokens.ts";
 import { createXApiNetwork } from "../adapters/x/x_api/x_api_network.ts";
 import { NetworkRejectedError } from "../core/network/network_errors.ts";
 import { manualClock } from "./support/manual_clock.ts";
@@ -110,6 +110,10 @@ describe("connecting X accounts", () => {
     const account = (await listed.json()).data.find((item: any) => item.id === stranger.id);
     assert.equal(account?.relation, "linked");
     assert.equal(account?.username, stranger.username);
+    assert.equal(account?.x_connection.status, "connected");
+    assert.ok(account?.x_connection.scopes.includes("offline.access"));
+    assert.ok(Date.parse(account?.x_connection.access_expires_at) > Date.now());
+    assert.ok(!JSON.stringify(account).includes("xat-") && !JSON.stringify(account).includes("tl1."), "no token, sealed or not");
   });
 
   test("another user's account is 409 x_account_in_use; a declined consent and an unknown state are 400 invalid_parameter", async () => {
@@ -198,6 +202,10 @@ describe("staying connected", () => {
     const row = await connectionOf(harness.services.sql, account);
     assert.equal(row?.status, "reauth_required");
     assert.match(row?.reauth_reason ?? "", /invalid_grant/);
+    const listed = await fetch(`${harness.baseUrl}/v1/accounts?limit=100`, { headers: { Authorization: `Bearer ${harness.world.keys.write}` } });
+    const shown = (await listed.json()).data.find((item: any) => item.id === account);
+    assert.equal(shown.x_connection.status, "reauth_required", "GET /v1/accounts shows it");
+    assert.match(shown.x_connection.reason, /invalid_grant/);
     const refreshes = fake.oauth!.trades.refresh_token;
     await assert.rejects(accountTokenFor(depsAt(clock), account), /connect the account again/);
     assert.equal(fake.oauth!.trades.refresh_token, refreshes);

@@ -7,7 +7,7 @@
  */
 import type { H3, H3Event } from "h3";
 import type { Services } from "../../core/context.ts";
-import { finishConnect } from "../../core/x_connect/finish_connect.ts";
+import { finishConnect } from "../../core/accounts/connect_finish.ts";
 import { toApiFailure } from "../../core/api_failure.ts";
 import { failureResponse, jsonResponse } from "./responses.ts";
 import { escapeHtml } from "../../core/text/escape_html.ts";

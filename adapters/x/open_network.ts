@@ -13,7 +13,7 @@ import { createXApiNetwork } from "./x_api/x_api_network.ts";
 import type { UserTokenSource } from "./x_api/x_user_tokens.ts";
 import { createXOAuthClient, type XOAuthSettings } from "./x_oauth_client.ts";
 import type { SecretBox } from "../../core/ports/secret_box.ts";
-import { accountTokenFor } from "../../core/x_connect/account_tokens.ts";
+import { accountTokenFor } from "../../core/accounts/x_tokens.ts";
 
 /** The seed of the simulated world unless configured (any fixed number keeps demos repeatable). */
 export const DEFAULT_NETWORK_SEED = 20_261_121;
@@ -58,7 +58,7 @@ export function openNetwork(options: NetworkOptions): SocialNetwork {
 
 /**
  * Where writes find their user-context token: with the operator's X app, each account's connected
- * token (core/x_connect/account_tokens.ts; the account id is the X user id); else the one
+ * token (core/accounts/x_tokens.ts; the account id is the X user id); else the one
  * `X_USER_TOKEN`.
  */
 function userTokensOf(options: NetworkOptions, xApi: NonNullable<NetworkOptions["xApi"]>): UserTokenSource | undefined {

@@ -6,7 +6,9 @@
  */
 import type { z } from "zod";
 import type { KeyContext } from "../context.ts";
-import type { account, ListAccountsInput } from "./account_schema.ts";
+import type { account, ListAccountsInput, xConnection } from "./account_schema.ts";
+import type { Queryable } from "../db/sql.ts";
+import { connectionsOf } from "./x_connections_queries.ts";
 import { accountById, reachableAccounts, type ReachableAccountRow } from "./accounts_queries.ts";
 import { accountsVerifiable } from "./verify_accounts.ts";
 
@@ -17,17 +19,37 @@ export async function listAccounts(ctx: KeyContext, input: ListAccountsInput) {
   if (!accountsVerifiable(ctx)) {
     const main = await accountById(sql, principal.mainAccountId);
     const rows: ReachableAccountRow[] = main ? [{ ...main, relation: "main", permission: "owner", workspace_id: main.id }] : [];
-    return { data: rows.map(toAccount), pagination: { page: 1, limit: input.limit, has_more: false }, degraded: true as const };
+    const connections = await connectionViews(sql, rows);
+    return { data: rows.map((row) => toAccount(row, connections)), pagination: { page: 1, limit: input.limit, has_more: false }, degraded: true as const };
   }
   const rows = await reachableAccounts(sql, principal.userId);
   const start = (input.page - 1) * input.limit;
+  const page = rows.slice(start, start + input.limit);
+  const connections = await connectionViews(sql, page);
   return {
-    data: rows.slice(start, start + input.limit).map(toAccount),
+    data: page.map((row) => toAccount(row, connections)),
     pagination: { page: input.page, limit: input.limit, has_more: rows.length > start + input.limit },
   };
 }
 
-function toAccount(row: ReachableAccountRow): z.infer<typeof account> {
+/** The X connections of the listed accounts, as shown (shared accounts' belong to their owner and are not shown). */
+async function connectionViews(sql: Queryable, rows: readonly ReachableAccountRow[]): Promise<Map<string, z.infer<typeof xConnection>>> {
+  const own = rows.filter((row) => row.relation === "main" || row.relation === "linked").map((row) => row.id);
+  const views = new Map<string, z.infer<typeof xConnection>>();
+  for (const row of await connectionsOf(sql, own)) {
+    views.set(row.account_id, {
+      status: row.status,
+      reason: row.reauth_reason,
+      scopes: row.scopes,
+      access_expires_at: row.access_expires_at.toISOString(),
+      connected_at: row.connected_at.toISOString(),
+      refreshed_at: row.refreshed_at?.toISOString() ?? null,
+    });
+  }
+  return views;
+}
+
+function toAccount(row: ReachableAccountRow, connections: Map<string, z.infer<typeof xConnection>>): z.infer<typeof account> {
   const shared = row.relation === "shared" || row.relation === "linked_shared";
   return {
     id: row.id,
@@ -38,5 +60,6 @@ function toAccount(row: ReachableAccountRow): z.infer<typeof account> {
     relation: row.relation,
     shared,
     permission: row.permission === "owner" ? null : row.permission,
+    x_connection: connections.get(row.id) ?? null,
   };
 }

@@ -11,7 +11,7 @@ import type { Sql } from "../db/sql.ts";
 import { NetworkRejectedError, NetworkUnavailableError } from "../network/network_errors.ts";
 import type { SecretBox } from "../ports/secret_box.ts";
 import { XGrantRefused, type XOAuth } from "../ports/x_oauth.ts";
-import { connectionOf, markReauthRequired, releaseRefreshLease, saveRefreshedTokens, takeRefreshLease } from "./x_connect_queries.ts";
+import { connectionOf, markReauthRequired, releaseRefreshLease, saveRefreshedTokens, takeRefreshLease } from "./x_connections_queries.ts";
 
 /** What finding a token needs. */
 export interface AccountTokenDeps {

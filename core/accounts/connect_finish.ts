@@ -9,10 +9,10 @@
  */
 import type { Services } from "../context.ts";
 import { ApiError } from "../errors.ts";
-import { linkAccountIn } from "../accounts/users.ts";
+import { linkAccountIn } from "./users.ts";
 import { XGrantRefused } from "../ports/x_oauth.ts";
-import { accountOwner, saveConnection, updateAccountProfile, useConnectRequest } from "./x_connect_queries.ts";
-import { xConnectOf } from "./start_connect.ts";
+import { accountOwner, saveConnection, updateAccountProfile, useConnectRequest } from "./x_connections_queries.ts";
+import { xConnectOf } from "./connect_start.ts";
 
 /** What X's redirect carries. */
 export interface ConnectCallback {

@@ -7,7 +7,7 @@
 import type { KeyContext } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { connectState, pkcePair } from "./pkce.ts";
-import { insertConnectRequest } from "./x_connect_queries.ts";
+import { insertConnectRequest } from "./x_connections_queries.ts";
 import { X_SCOPES } from "./x_scopes.ts";
 
 /** How long a started connection may be finished. */
