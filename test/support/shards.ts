@@ -34,6 +34,8 @@ const SLOW_FILES: Record<string, number> = {
   "mcp_stdio.test.ts": 60,
   "package.test.ts": process.env.PACKAGE_TARBALL ? 25 : 55,
   "storage.test.ts": 45,
+  "webhook_fairness.test.ts": 15,
+  "x_connect.test.ts": 10,
   "conformance_input.test.ts": 39,
   "dm_serve.test.ts": 28,
   "jobs.test.ts": 27,
