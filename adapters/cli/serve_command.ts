@@ -29,6 +29,12 @@ export async function serveCommand(args: Args): Promise<void> {
   const threadline = createThreadline({ ...config, logger, runJobs: true });
   const services = await threadline.start();
   const embedded = !config.databaseUrl;
+  // Said by the server, not by every CLI command (their output is JSON): an operator's concern.
+  if (!embedded && !config.encryptionKey) {
+    logger.warn(
+      "ENCRYPTION_KEY is not set: webhook secrets are sealed with a key kept in the database itself, so a copy of the database reveals them; set ENCRYPTION_KEY (openssl rand -base64 32), the same on every process",
+    );
+  }
   let world: DemoWorld | undefined;
   let firstStart = false;
   if (embedded && (await isEmptyDatabase(services.sql))) {

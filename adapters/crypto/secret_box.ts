@@ -45,13 +45,13 @@ export function parseEncryptionKey(raw: string, name: string): Buffer {
 
 /**
  * The keys to use: the configured ones, else the key generated once for this database (the
- * first process creates it; every process on the database reads the same). `generated` says
- * which, for the startup warning.
+ * first process creates it; every process on the database reads the same; `serve` warns about
+ * it on PostgreSQL).
  */
-export async function resolveSecretKeys(settings: SecretKeySettings, sql: Queryable): Promise<SecretKeys & { generated: boolean }> {
-  if (settings.key) return { key: settings.key, previousKey: settings.previousKey, generated: false };
+export async function resolveSecretKeys(settings: SecretKeySettings, sql: Queryable): Promise<SecretKeys> {
+  if (settings.key) return { key: settings.key, previousKey: settings.previousKey };
   const key = await instanceSecret(sql, GENERATED_KEY_NAME, randomBytes(32).toString("base64"));
-  return { key, previousKey: settings.previousKey, generated: true };
+  return { key, previousKey: settings.previousKey };
 }
 
 /** A box sealing under `keys.key` and opening under it or `keys.previousKey`. */

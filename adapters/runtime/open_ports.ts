@@ -41,8 +41,6 @@ export interface Ports {
   webhookSender: WebhookSender;
   /** Seals and opens stored secrets (webhook signing secrets). */
   secretBox: SecretBox;
-  /** The key was generated and kept in the database (no `ENCRYPTION_KEY`): the server warns on PostgreSQL. */
-  secretKeyGenerated: boolean;
   /** The settings with every default filled in (the media directory and signing secret), for a job thread. */
   settings: PortSettings;
 }
@@ -78,7 +76,6 @@ export async function openPorts(sql: Sql, clock: Clock, settings: PortSettings):
     model,
     webhookSender,
     secretBox,
-    secretKeyGenerated: keys.generated,
     settings: { ...settings, media: media.config, secrets },
   };
 }

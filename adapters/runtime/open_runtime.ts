@@ -88,11 +88,6 @@ export async function openRuntime(router: AnyRouter, config: ThreadlineConfig): 
     await database.close();
     throw error;
   }
-  if (ports.secretKeyGenerated && database.mode === "postgres") {
-    logger.warn(
-      "ENCRYPTION_KEY is not set: webhook secrets are sealed with a key kept in the database itself, so a copy of the database reveals them; set ENCRYPTION_KEY (openssl rand -base64 32), the same on every process",
-    );
-  }
   const metrics = config.metricsEnabled || config.metricsToken ? createThreadlineMetrics(database.sql) : undefined;
   const requestCounters = openRequestCounters(config, faults.has("counters"), logger);
   const allowanceCounters = openAllowanceCounters(config, faults.has("counters"));
