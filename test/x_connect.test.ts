@@ -206,6 +206,15 @@ describe("staying connected", () => {
     const shown = (await listed.json()).data.find((item: any) => item.id === account);
     assert.equal(shown.x_connection.status, "reauth_required", "GET /v1/accounts shows it");
     assert.match(shown.x_connection.reason, /invalid_grant/);
+    // The owner hears of it: `account.reauth_required`, recorded with the mark.
+    const events = await fetch(`${harness.baseUrl}/v1/events?types=account.reauth_required&account_id=${account}`, {
+      headers: { Authorization: `Bearer ${harness.world.keys.write}` },
+    });
+    assert.equal(events.status, 200);
+    const [event] = (await events.json()).data;
+    assert.equal(event?.object.id, account);
+    assert.equal(event.data.x_connection.status, "reauth_required");
+    assert.ok(!JSON.stringify(event).includes("tl1.") && !JSON.stringify(event).includes("xat-"), "no token in the event");
     const refreshes = fake.oauth!.trades.refresh_token;
     await assert.rejects(accountTokenFor(depsAt(clock), account), /connect the account again/);
     assert.equal(fake.oauth!.trades.refresh_token, refreshes);

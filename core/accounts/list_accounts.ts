@@ -9,6 +9,7 @@ import type { KeyContext } from "../context.ts";
 import type { account, ListAccountsInput, xConnection } from "./account_schema.ts";
 import type { Queryable } from "../db/sql.ts";
 import { connectionsOf } from "./x_connections_queries.ts";
+import { connectionView } from "./x_connection_view.ts";
 import { accountById, reachableAccounts, type ReachableAccountRow } from "./accounts_queries.ts";
 import { accountsVerifiable } from "./verify_accounts.ts";
 
@@ -36,16 +37,7 @@ export async function listAccounts(ctx: KeyContext, input: ListAccountsInput) {
 async function connectionViews(sql: Queryable, rows: readonly ReachableAccountRow[]): Promise<Map<string, z.infer<typeof xConnection>>> {
   const own = rows.filter((row) => row.relation === "main" || row.relation === "linked").map((row) => row.id);
   const views = new Map<string, z.infer<typeof xConnection>>();
-  for (const row of await connectionsOf(sql, own)) {
-    views.set(row.account_id, {
-      status: row.status,
-      reason: row.reauth_reason,
-      scopes: row.scopes,
-      access_expires_at: row.access_expires_at.toISOString(),
-      connected_at: row.connected_at.toISOString(),
-      refreshed_at: row.refreshed_at?.toISOString() ?? null,
-    });
-  }
+  for (const row of await connectionsOf(sql, own)) views.set(row.account_id, connectionView(row));
   return views;
 }
 

@@ -137,11 +137,17 @@ export async function releaseRefreshLease(sql: Queryable, accountId: string, hol
   await sql`update x_connections set refresh_holder = null, refresh_until = null where account_id = ${accountId} and refresh_holder = ${holder}`;
 }
 
-/** Marks the account as needing a new connection (X refused its refresh for good); answers whether this call marked it. */
-export async function markReauthRequired(sql: Queryable, accountId: string, holder: string, reason: string, now: Date): Promise<boolean> {
-  const rows = await sql`
+/** Marks the account as needing a new connection (X refused its refresh for good); answers the row when this call marked it. */
+export async function markReauthRequired(sql: Queryable, accountId: string, holder: string, reason: string, now: Date): Promise<ConnectionRow | undefined> {
+  const [row] = await sql<ConnectionRow[]>`
     update x_connections set status = 'reauth_required', reauth_reason = ${reason}, refresh_holder = null, refresh_until = null, updated_at = ${now}
      where account_id = ${accountId} and refresh_holder = ${holder}
-    returning 1`;
-  return rows.length > 0;
+    returning ${sql.unsafe(CONNECTION_COLUMNS)}`;
+  return row;
+}
+
+/** The account's handle, for the event's `data`. */
+export async function usernameOf(sql: Queryable, accountId: string): Promise<string | undefined> {
+  const [row] = await sql<{ username: string }[]>`select username from accounts where id = ${accountId}`;
+  return row?.username;
 }

@@ -3,15 +3,18 @@
  * two hours; one that expires within 5 minutes is refreshed first. X rotates refresh tokens and
  * refuses a refresh token used twice (`invalid_grant`), so exactly one process refreshes an
  * account at a time: it takes the account's refresh lease (on the database's clock); the others
- * wait for the new token. A refresh X refuses for good marks the account `reauth_required`:
- * its publishing and DMs stop with that reason until it is connected again.
+ * wait for the new token. A refresh X refuses for good marks the account `reauth_required`
+ * and records `account.reauth_required` in the same transaction: its writes stop with that
+ * reason until it is connected again.
  */
 import type { Clock } from "../clock.ts";
 import type { Sql } from "../db/sql.ts";
 import { NetworkRejectedError, NetworkUnavailableError } from "../network/network_errors.ts";
 import type { SecretBox } from "../ports/secret_box.ts";
 import { XGrantRefused, type XOAuth } from "../ports/x_oauth.ts";
-import { connectionOf, markReauthRequired, releaseRefreshLease, saveRefreshedTokens, takeRefreshLease } from "./x_connections_queries.ts";
+import { connectionOf, markReauthRequired, releaseRefreshLease, saveRefreshedTokens, takeRefreshLease, usernameOf } from "./x_connections_queries.ts";
+import { connectionView } from "./x_connection_view.ts";
+import { recordEvent } from "../events/record_event.ts";
 
 /** What finding a token needs. */
 export interface AccountTokenDeps {
@@ -63,7 +66,7 @@ async function refreshOnce(deps: AccountTokenDeps, accountId: string): Promise<s
   const row = await takeRefreshLease(deps.sql, accountId, holder, before, REFRESH_LEASE_SECONDS);
   if (!row) return undefined;
   if (!row.refresh_token) {
-    await markReauthRequired(deps.sql, accountId, holder, "no refresh token (offline.access was not granted)", new Date(deps.clock.now()));
+    await needsReconnect(deps, accountId, holder, "no refresh token (offline.access was not granted)");
     throw new NetworkRejectedError("invalid", `The X user-context token of account ${accountId} expired and cannot be refreshed; connect the account again`);
   }
   try {
@@ -84,10 +87,21 @@ async function refreshOnce(deps: AccountTokenDeps, accountId: string): Promise<s
     return tokens.accessToken;
   } catch (error) {
     if (error instanceof XGrantRefused) {
-      await markReauthRequired(deps.sql, accountId, holder, `X refused the refresh: ${error.message}`, new Date(deps.clock.now()));
+      await needsReconnect(deps, accountId, holder, `X refused the refresh: ${error.message}`);
       throw new NetworkRejectedError("invalid", `The X user-context token of account ${accountId} was refused (${error.message}); connect the account again`);
     }
     await releaseRefreshLease(deps.sql, accountId, holder);
     throw new NetworkUnavailableError(`X could not be reached to refresh the token of account ${accountId}: ${(error as Error).message}`);
   }
+}
+
+/** Marks the account `reauth_required` under the holder's lease and records `account.reauth_required`, together. */
+async function needsReconnect(deps: AccountTokenDeps, accountId: string, holder: string, reason: string): Promise<void> {
+  const now = new Date(deps.clock.now());
+  await deps.sql.begin(async (tx) => {
+    const row = await markReauthRequired(tx, accountId, holder, reason, now);
+    if (!row) return;
+    const data = { id: accountId, username: (await usernameOf(tx, accountId)) ?? null, x_connection: connectionView(row) };
+    await recordEvent(tx, { accountId, type: "account.reauth_required", objectType: "account", objectId: accountId, data, now });
+  });
 }

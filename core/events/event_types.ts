@@ -22,6 +22,7 @@ export const EVENT_TYPES = [
   "lead.found",
   "credits.low",
   "webhook.disabled",
+  "account.reauth_required",
 ] as const;
 
 /** An event type. */
