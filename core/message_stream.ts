@@ -11,7 +11,7 @@ export type StreamMessage = { id: string; event: string; data: string } | { comm
 
 /** How often the stream looks for news and sends a heartbeat when there is none; how long it may run. */
 export interface StreamTiming {
-  /** The longest a stream waits between looks for news when no notification comes (core/events/event_feed.ts). */
+  /** How often the process's event feed looks for news while streams are open, notification or not (core/events/event_feed.ts). */
   pollMs: number;
   heartbeatMs: number;
   /** How often the stream checks that its key still works (ending when it does not). */

@@ -8,7 +8,8 @@
 import type { MessageStream, StreamGuard, StreamMessage, StreamTiming } from "../../core/message_stream.ts";
 
 /**
- * The default timing (docs/webhooks.md): a poll every second, a heartbeat after 15 s of silence,
+ * The default timing (docs/webhooks.md): the process's event feed looks every second besides the
+ * notifications, a heartbeat after 15 s of silence,
  * the key checked every 30 s (a revoked key's REST requests fail within the key cache's 30 s
  * too), one hour per connection.
  */

@@ -135,8 +135,9 @@ interface StreamPosition {
 
 /**
  * Writes the owner's events while the client stays: reads a batch after the last one sent
- * whenever the process's event feed says the owner has news (event_feed.ts: a commit rang the
- * event bell), and at least every `pollMs`; when idle, a heartbeat comment every
+ * only when the process's event feed says the owner has news (event_feed.ts: a commit rang the
+ * event bell, or the feed's own tick found it), so an idle stream costs the database nothing;
+ * when idle, a heartbeat comment every
  * `heartbeatMs` (proxies close silent connections). A failed read (the database going away at
  * shutdown) ends the stream: the client reconnects with `Last-Event-ID` and loses nothing.
  * Every `keyCheckMs` (and at least every 30 s) it asks `guard` whether it may go on (its key
@@ -167,7 +168,6 @@ async function* streamMessages(
     const openedAt = Date.now();
     let quietSince = openedAt;
     let checkedAt = openedAt;
-    let lookedAt = openedAt;
     while (!signal.aborted) {
       if (Date.now() - openedAt >= timing.lifetimeMs) {
         yield { comment: `closed: a stream lasts ${timing.lifetimeMs / 1000} s at most; reconnect with Last-Event-ID` };
@@ -184,9 +184,8 @@ async function* streamMessages(
           await slot.renew();
           checkedAt = Date.now();
         }
-        if (news || Date.now() - lookedAt >= timing.pollMs) {
+        if (news) {
           news = false;
-          lookedAt = Date.now();
           rows = await eventsAfter(sql, position.ownerId, after, STREAM_BATCH, position.types, position.filter);
         }
       } catch {
@@ -208,14 +207,9 @@ async function* streamMessages(
         quietSince = Date.now();
       }
       if (news) continue;
-      // Until news, the next heartbeat, the next check, the next look or the end, whichever is first.
+      // Until news, the next heartbeat, the next check or the end, whichever is first.
       const now = Date.now();
-      const waitMs = Math.min(
-        timing.heartbeatMs - (now - quietSince),
-        checkEveryMs - (now - checkedAt),
-        timing.pollMs - (now - lookedAt),
-        timing.lifetimeMs - (now - openedAt),
-      );
+      const waitMs = Math.min(timing.heartbeatMs - (now - quietSince), checkEveryMs - (now - checkedAt), timing.lifetimeMs - (now - openedAt));
       await pause(Math.max(1, waitMs), signal, (end) => {
         nudge = end;
       });
