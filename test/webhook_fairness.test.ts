@@ -69,6 +69,23 @@ function deps(clock = manualClock(Date.now())): DeliveryDeps & { clock: ReturnTy
   return { sql, clock, webhookSender, secretBox, timeoutMs: 5_000 } as never;
 }
 
+/**
+ * Runs the delivery loop until `count` posts reached the endpoint's path: on a loaded machine a
+ * post can fail before reaching the receiver and its retry comes due later (the manual clock is
+ * moved past it), which is not what these tests are about. Past three runs it fails, naming
+ * each delivery's state.
+ */
+async function deliverUntil(d: ReturnType<typeof deps>, limits: Parameters<typeof deliverDue>[1]["limits"], hook: { id: number; path: string }, count: number) {
+  for (let run = 0; run < 3 && receiver.on(hook.path).length < count; run++) {
+    if (run > 0) d.clock.advance(60_000);
+    await deliverDue(d, { holder: `fair-${++holders}`, limits });
+  }
+  if (receiver.on(hook.path).length < count) {
+    const rows = await harness.services.sql`select id, status, attempt, error, locked_until from webhook_deliveries where webhook_id = ${hook.id} order by id`;
+    assert.fail(`${receiver.on(hook.path).length} of ${count} posts arrived; the deliveries: ${JSON.stringify(rows)}`);
+  }
+}
+
 describe("webhook fairness", () => {
   test("a slow endpoint's backlog does not hold back another owner's deliveries", async (t) => {
     const { ada, cy } = owners();
@@ -161,9 +178,8 @@ describe("webhook fairness", () => {
     const d = deps();
     await record(ada, 10, new Date(d.clock.now()));
     await fanOutEvents(d);
-    await deliverDue(d, { holder: `fair-${++holders}`, limits });
+    await deliverUntil(d, limits, hook, 10);
     let got = receiver.on(hook.path);
-    assert.equal(got.length, 10);
     assert.equal(peakInFlight(got.slice(0, 5)), 5, "5 at first: the endpoint had never been slow");
     assert.ok(peakInFlight(got) <= 5);
     // Its average passes 100 ms during its first answers (the weight is 1/5 per attempt); from
@@ -174,9 +190,8 @@ describe("webhook fairness", () => {
     receiver.behave(hook.path, () => ({ status: 200, delayMs: 30 }));
     await record(ada, 12, new Date(d.clock.now()));
     await fanOutEvents(d);
-    await deliverDue(d, { holder: `fair-${++holders}`, limits });
+    await deliverUntil(d, limits, hook, 22);
     got = receiver.on(hook.path).slice(10);
-    assert.equal(got.length, 12);
     assert.equal(peakInFlight(got.slice(0, 3)), 1, "still slow for its first quick answers");
     assert.equal(peakInFlight(got), 5, "quick again: 5 at once");
   });
