@@ -1,5 +1,9 @@
 /** SQL of connecting X accounts (tables `x_connect_requests`, `x_connections`; migration 0036). */
 import type { Queryable } from "../db/sql.ts";
+import { leasePieces } from "../leases/lease_queries.ts";
+
+/** The refresh lease (core/leases/): one refresh per account at a time, on the database's clock. */
+const refreshLease = leasePieces({ holder: "refresh_holder", until: "refresh_until" });
 
 /** A started connection. */
 export interface ConnectRequestRow {
@@ -108,9 +112,8 @@ export async function takeRefreshLease(
   leaseSeconds: number,
 ): Promise<ConnectionRow | undefined> {
   const [row] = await sql<ConnectionRow[]>`
-    update x_connections set refresh_holder = ${holder}, refresh_until = now() + ${leaseSeconds} * interval '1 second'
-     where account_id = ${accountId} and status = 'connected' and access_expires_at < ${before}
-       and (refresh_until is null or refresh_until < now())
+    update x_connections set ${refreshLease.take(sql, { holder, leaseSeconds })}
+     where account_id = ${accountId} and status = 'connected' and access_expires_at < ${before} and ${refreshLease.free(sql)}
     returning ${sql.unsafe(CONNECTION_COLUMNS)}`;
   return row;
 }
@@ -126,22 +129,22 @@ export async function saveRefreshedTokens(
   const rows = await sql`
     update x_connections set access_token = ${tokens.accessToken}, access_expires_at = ${tokens.accessExpiresAt},
            refresh_token = coalesce(${tokens.refreshToken ?? null}, refresh_token), scopes = ${tokens.scopes},
-           refreshed_at = ${now}, updated_at = ${now}, refresh_holder = null, refresh_until = null
-     where account_id = ${accountId} and refresh_holder = ${holder}
+           refreshed_at = ${now}, updated_at = ${now}, ${refreshLease.drop(sql)}
+     where account_id = ${accountId} and ${refreshLease.heldBy(sql, { holder })}
     returning 1`;
   return rows.length > 0;
 }
 
 /** Lets go of the refresh lease without a change (a refresh that failed for now). */
 export async function releaseRefreshLease(sql: Queryable, accountId: string, holder: string): Promise<void> {
-  await sql`update x_connections set refresh_holder = null, refresh_until = null where account_id = ${accountId} and refresh_holder = ${holder}`;
+  await sql`update x_connections set ${refreshLease.drop(sql)} where account_id = ${accountId} and ${refreshLease.heldBy(sql, { holder })}`;
 }
 
 /** Marks the account as needing a new connection (X refused its refresh for good); answers the row when this call marked it. */
 export async function markReauthRequired(sql: Queryable, accountId: string, holder: string, reason: string, now: Date): Promise<ConnectionRow | undefined> {
   const [row] = await sql<ConnectionRow[]>`
-    update x_connections set status = 'reauth_required', reauth_reason = ${reason}, refresh_holder = null, refresh_until = null, updated_at = ${now}
-     where account_id = ${accountId} and refresh_holder = ${holder}
+    update x_connections set status = 'reauth_required', reauth_reason = ${reason}, ${refreshLease.drop(sql)}, updated_at = ${now}
+     where account_id = ${accountId} and ${refreshLease.heldBy(sql, { holder })}
     returning ${sql.unsafe(CONNECTION_COLUMNS)}`;
   return row;
 }
