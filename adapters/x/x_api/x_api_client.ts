@@ -21,6 +21,46 @@ export interface XApiClientOptions {
   /** Bound on one request, headers and body included. */
   timeoutMs: number;
   clock: Clock;
+  /** Watchers of every request, in order (metering, rate windows). */
+  watchers?: readonly XCallWatcher[];
+}
+
+/**
+ * Who a user-context request acts as: the account (its X user id) and its credential. The
+ * credential is what the Authorization header carries (an OAuth 2.0 user access token).
+ */
+export interface XActor {
+  userId: string;
+  accessToken: string;
+}
+
+/** What a watcher learns of one request: enough to meter it and to keep X's rate windows. */
+export interface XCallFacts {
+  method: "GET" | "POST" | "DELETE";
+  /** The path as sent, `/2/tweets/123`. */
+  path: string;
+  /** The endpoint it hit, ids replaced by `:id` (`DELETE /2/tweets/:id`): the key of X's rate windows. */
+  endpoint: string;
+  /** The account a user-context request acts as; undefined for app-only requests. */
+  userId?: string;
+}
+
+/** What X answered, for a watcher: the status and headers (`x-rate-limit-*`) and the parsed body when there was one. */
+export interface XAnswerFacts {
+  status: number;
+  headers: Headers;
+  body: unknown;
+}
+
+/**
+ * Watches every request (metering, rate windows). `before` may throw a NetworkError to hold a
+ * request back before it is sent (a window ran out, the budget would be crossed); `after` learns
+ * X's answer, or undefined when X did not answer (unreachable, timed out). A watcher's own
+ * failure in `after` never fails the request.
+ */
+export interface XCallWatcher {
+  before?(call: XCallFacts): Promise<void> | void;
+  after?(call: XCallFacts, answer: XAnswerFacts | undefined): Promise<void> | void;
 }
 
 /** One request. */
@@ -31,8 +71,8 @@ export interface XRequest {
   query?: Record<string, string | number | undefined>;
   /** JSON body of a POST. */
   body?: unknown;
-  /** User-context token; the app-only bearer token when absent. */
-  userToken?: string;
+  /** The account acting (user context); the app-only bearer token when absent. */
+  actingAs?: XActor;
   /** What a not-found or private answer is about. */
   subject: XSubject;
 }
@@ -50,6 +90,16 @@ export interface XApiClient {
 /** Creates the client. */
 export function createXApiClient(options: XApiClientOptions): XApiClient {
   const root = options.baseUrl.replace(/\/+$/, "").replace(/\/2$/, "");
+  const watchers = options.watchers ?? [];
+  const tell = async (facts: XCallFacts, answer: XAnswerFacts | undefined) => {
+    for (const watcher of watchers) {
+      try {
+        await watcher.after?.(facts, answer);
+      } catch {
+        // A watcher's failure (a counter store down) must not turn X's answer into a failure.
+      }
+    }
+  };
   const client: XApiClient = {
     async request<T>(request: XRequest): Promise<XBody<T>> {
       const method = request.method ?? "GET";
@@ -57,7 +107,9 @@ export function createXApiClient(options: XApiClientOptions): XApiClient {
       for (const [name, value] of Object.entries(request.query ?? {})) {
         if (value !== undefined && value !== "") url.searchParams.set(name, String(value));
       }
-      const headers: Record<string, string> = { Authorization: `Bearer ${request.userToken ?? options.bearerToken}`, Accept: "application/json" };
+      const facts: XCallFacts = { method, path: request.path, endpoint: endpointOf(method, request.path), userId: request.actingAs?.userId };
+      for (const watcher of watchers) await watcher.before?.(facts);
+      const headers: Record<string, string> = { Authorization: `Bearer ${request.actingAs?.accessToken ?? options.bearerToken}`, Accept: "application/json" };
       if (request.body !== undefined) headers["Content-Type"] = "application/json";
       const signal = AbortSignal.timeout(options.timeoutMs);
       let response: Response;
@@ -66,6 +118,7 @@ export function createXApiClient(options: XApiClientOptions): XApiClient {
         response = await options.fetch(url, { method, headers, body: request.body === undefined ? undefined : JSON.stringify(request.body), signal });
         text = await response.text();
       } catch (error) {
+        await tell(facts, undefined);
         if (signal.aborted) throw new NetworkTimeoutError(`X did not answer ${method} ${request.path} within ${options.timeoutMs} ms`, { cause: error });
         throw new NetworkUnavailableError(`Cannot reach X at "${url.origin}"`, { cause: error });
       }
@@ -73,8 +126,12 @@ export function createXApiClient(options: XApiClientOptions): XApiClient {
       try {
         body = text === "" ? {} : (JSON.parse(text) as XBody<T>);
       } catch (cause) {
-        if (response.ok) throw new NetworkUpstreamError(`X answered malformed JSON (HTTP ${response.status})`, response.status, { cause });
+        if (response.ok) {
+          await tell(facts, { status: response.status, headers: response.headers, body: undefined });
+          throw new NetworkUpstreamError(`X answered malformed JSON (HTTP ${response.status})`, response.status, { cause });
+        }
       }
+      await tell(facts, { status: response.status, headers: response.headers, body });
       if (!response.ok) {
         throw errorOfStatus({ status: response.status, headers: response.headers, body, method, subject: request.subject, nowMs: options.clock.now() });
       }
@@ -95,4 +152,9 @@ export function createXApiClient(options: XApiClientOptions): XApiClient {
     },
   };
   return client;
+}
+
+/** The endpoint a path hits: numeric ids (X's are) replaced by `:id`, `POST /2/users/:id/retweets`. */
+export function endpointOf(method: string, path: string): string {
+  return `${method} ${path.replace(/\/\d+(?=\/|$)/g, "/:id")}`;
 }

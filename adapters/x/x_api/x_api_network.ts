@@ -15,7 +15,7 @@
 import { systemClock, type Clock } from "../../../core/clock.ts";
 import { publishThreadParts } from "../../../core/network/publish_thread_parts.ts";
 import type { SocialNetwork } from "../../../core/network/social_network.ts";
-import { createXApiClient } from "./x_api_client.ts";
+import { createXApiClient, type XCallWatcher } from "./x_api_client.ts";
 import type { XApiContext } from "./x_api_context.ts";
 import { xArticleWrites } from "./x_article_writes.ts";
 import { xDirectMessages } from "./x_direct_messages.ts";
@@ -39,6 +39,8 @@ export interface XApiNetworkOptions {
   /** Bound on each request in ms, headers and body included (default 10 000). */
   timeoutMs?: number;
   clock?: Clock;
+  /** Watchers of every request (metering, X's rate windows). */
+  watchers?: readonly XCallWatcher[];
 }
 
 /** The bound on one request unless configured. */
@@ -54,8 +56,9 @@ export function createXApiNetwork(options: XApiNetworkOptions): SocialNetwork {
     fetch: options.fetch ?? globalThis.fetch,
     timeoutMs: options.timeoutMs ?? DEFAULT_X_TIMEOUT_MS,
     clock: options.clock ?? systemClock,
+    watchers: options.watchers,
   });
-  const ctx: XApiContext = { client, clock: options.clock ?? systemClock, userTokenFor: createUserTokens(client, options.userToken) };
+  const ctx: XApiContext = { client, clock: options.clock ?? systemClock, actorFor: createUserTokens(client, options.userToken) };
   const writes = xPostWrites(ctx);
   const network: SocialNetwork = {
     info: { kind: "x_api", searchWindowDays: SEARCH_WINDOW_DAYS },

@@ -30,7 +30,7 @@ export function xArticleWrites(ctx: XApiContext): Pick<SocialNetwork, "publishAr
       const key = input.token === undefined ? undefined : `${input.authorId}:${input.token}`;
       const done = key === undefined ? undefined : finished.get(key);
       if (done) return done;
-      const userToken = await ctx.userTokenFor(input.authorId);
+      const actor = await ctx.actorFor(input.authorId);
       const subject = { resource: "article" as const, ref: input.token ?? title };
       let draftId = key === undefined ? undefined : drafts.get(key);
       if (draftId === undefined) {
@@ -38,16 +38,16 @@ export function xArticleWrites(ctx: XApiContext): Pick<SocialNetwork, "publishAr
           method: "POST",
           path: "/2/articles/draft",
           body: { title, content_state: markdownContentState(input.markdown) },
-          userToken,
+          actingAs: actor,
           subject,
         });
         draftId = draft.data.id;
         if (key !== undefined) drafts.set(key, draftId);
       }
-      const published = await ctx.client.data<{ post_id: string }>({ method: "POST", path: `/2/articles/${draftId}/publish`, userToken, subject });
+      const published = await ctx.client.data<{ post_id: string }>({ method: "POST", path: `/2/articles/${draftId}/publish`, actingAs: actor, subject });
       const postId = published.data.post_id;
       const article = await ctx.client
-        .data<XTweet>({ path: `/2/tweets/${postId}`, query: TWEET_PARAMS, userToken, subject: { resource: "post", ref: postId } })
+        .data<XTweet>({ path: `/2/tweets/${postId}`, query: TWEET_PARAMS, actingAs: actor, subject: { resource: "post", ref: postId } })
         .then((body): NetworkArticle => {
           const post = postFromX(body.data, body.includes);
           const username = body.includes?.users?.find((user) => user.id === post.authorId)?.username;

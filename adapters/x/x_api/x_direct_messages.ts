@@ -29,12 +29,12 @@ export function xDirectMessages(ctx: XApiContext): Pick<SocialNetwork, "sendDm" 
       const key = input.token === undefined ? undefined : `${input.senderId}:${input.token}`;
       const sent = key === undefined ? undefined : sentDms.get(key);
       if (sent) return sent;
-      const userToken = await ctx.userTokenFor(input.senderId);
+      const actor = await ctx.actorFor(input.senderId);
       const body = await ctx.client.data<{ dm_event_id: string; dm_conversation_id?: string }>({
         method: "POST",
         path: `/2/dm_conversations/with/${xId(input.recipientId, "dm")}/messages`,
         body: { text: input.text },
-        userToken,
+        actingAs: actor,
         subject: { resource: "dm", ref: input.recipientId },
       });
       const dm: NetworkDm = {
@@ -48,12 +48,12 @@ export function xDirectMessages(ctx: XApiContext): Pick<SocialNetwork, "sendDm" 
       return dm;
     },
     async directMessages(userId, page = {}) {
-      const userToken = await ctx.userTokenFor(userId);
+      const actor = await ctx.actorFor(userId);
       const plan = planPage(page, 50, 100, { min: 1, max: 100 });
       const body = await ctx.client.list<XDmEvent>({
         path: "/2/dm_events",
         query: { ...DM_EVENT_PARAMS, max_results: plan.maxResults, pagination_token: plan.token },
-        userToken,
+        actingAs: actor,
         subject: { resource: "dm", ref: userId },
       });
       return pageOf(plan, body.data, body.meta?.next_token, (event) => dmOf(event, ctx.clock.now()));

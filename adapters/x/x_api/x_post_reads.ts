@@ -9,6 +9,7 @@
 import type { NetworkPost } from "../../../core/network/network_records.ts";
 import type { SocialNetwork } from "../../../core/network/social_network.ts";
 import type { XApiContext } from "./x_api_context.ts";
+import type { XActor } from "./x_api_client.ts";
 import { TWEET_PARAMS } from "./x_api_fields.ts";
 import type { XTweet } from "./x_api_types.ts";
 import { isXId, xId } from "./x_ids.ts";
@@ -21,8 +22,8 @@ const BATCH = 100;
 /** The port's post reads over X. */
 export function xPostReads(ctx: XApiContext): Pick<SocialNetwork, "postById" | "postsByIds" | "replies" | "quotes"> {
   const { client } = ctx;
-  const postById = async (id: string, userToken?: string): Promise<NetworkPost> => {
-    const body = await client.data<XTweet>({ path: `/2/tweets/${xId(id, "post")}`, query: TWEET_PARAMS, userToken, subject: { resource: "post", ref: id } });
+  const postById = async (id: string, actor?: XActor): Promise<NetworkPost> => {
+    const body = await client.data<XTweet>({ path: `/2/tweets/${xId(id, "post")}`, query: TWEET_PARAMS, actingAs: actor, subject: { resource: "post", ref: id } });
     return postFromX(body.data, body.includes);
   };
   return {

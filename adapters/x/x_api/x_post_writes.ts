@@ -17,6 +17,7 @@ import { NetworkNotFoundError, NetworkRejectedError, NetworkUpstreamError } from
 import type { NetworkPost } from "../../../core/network/network_records.ts";
 import type { PublishPostInput, SocialNetwork } from "../../../core/network/social_network.ts";
 import type { XApiContext } from "./x_api_context.ts";
+import type { XActor } from "./x_api_client.ts";
 import { TWEET_PARAMS } from "./x_api_fields.ts";
 import type { XTweet } from "./x_api_types.ts";
 import { isXId, xId } from "./x_ids.ts";
@@ -31,20 +32,20 @@ export function xPostWrites(ctx: XApiContext): Pick<SocialNetwork, "publishPost"
   const { client } = ctx;
   // Client tokens of this process's publishes (`<author>:<token>` -> post id).
   const published = new Map<string, string>();
-  const readOwn = async (id: string, userToken: string | undefined) => {
-    const body = await client.data<XTweet>({ path: `/2/tweets/${xId(id, "post")}`, query: TWEET_PARAMS, userToken, subject: { resource: "post", ref: id } });
+  const readOwn = async (id: string, actor: XActor | undefined) => {
+    const body = await client.data<XTweet>({ path: `/2/tweets/${xId(id, "post")}`, query: TWEET_PARAMS, actingAs: actor, subject: { resource: "post", ref: id } });
     return postFromX(body.data, body.includes);
   };
 
   /** The author's newest post since `sinceMs` that `matches`, read from their own timeline. */
-  const findOwn = async (authorId: string, sinceMs: number, userToken: string | undefined, matches: (post: NetworkPost) => boolean) => {
+  const findOwn = async (authorId: string, sinceMs: number, actor: XActor | undefined, matches: (post: NetworkPost) => boolean) => {
     const start_time = new Date(Math.floor(sinceMs / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, "Z");
     let token: string | undefined;
     for (let page = 0; page < RECONCILE_PAGES; page++) {
       const body = await client.list<XTweet>({
         path: `/2/users/${xId(authorId, "user")}/tweets`,
         query: { ...TWEET_PARAMS, start_time, max_results: 100, pagination_token: token },
-        userToken,
+        actingAs: actor,
         subject: { resource: "user", ref: authorId },
       });
       const found = body.data.map((tweet) => postFromX(tweet, body.includes)).find(matches);
@@ -58,16 +59,16 @@ export function xPostWrites(ctx: XApiContext): Pick<SocialNetwork, "publishPost"
 
   return {
     async publishPost(input) {
-      const userToken = await ctx.userTokenFor(input.authorId);
+      const actor = await ctx.actorFor(input.authorId);
       const key = input.token === undefined ? undefined : `${input.authorId}:${input.token}`;
       const reconcile = async () => {
-        const landed = key === undefined ? undefined : await findOwn(input.authorId, ctx.clock.now() - DAY_MS, userToken, sameText(input));
+        const landed = key === undefined ? undefined : await findOwn(input.authorId, ctx.clock.now() - DAY_MS, actor, sameText(input));
         if (landed && key !== undefined) published.set(key, landed.id);
         return landed;
       };
       if (key !== undefined) {
         const known = published.get(key);
-        if (known) return readOwn(known, userToken);
+        if (known) return readOwn(known, actor);
         const landed = await reconcile();
         if (landed) return landed;
       }
@@ -90,7 +91,7 @@ export function xPostWrites(ctx: XApiContext): Pick<SocialNetwork, "publishPost"
           method: "POST",
           path: "/2/tweets",
           body,
-          userToken,
+          actingAs: actor,
           subject: { resource: "post", ref: input.replyToId ?? input.quoteOfId ?? "" },
         });
         id = created.data.id;
@@ -102,15 +103,15 @@ export function xPostWrites(ctx: XApiContext): Pick<SocialNetwork, "publishPost"
       }
       if (key !== undefined) published.set(key, id);
       // The post exists now: a failed read-back must not report the publish as failed (a retry would double it).
-      return readOwn(id, userToken).catch(() => sentPost(id, input, ctx.clock.now()));
+      return readOwn(id, actor).catch(() => sentPost(id, input, ctx.clock.now()));
     },
 
     async findPublished(query) {
-      const userToken = await ctx.userTokenFor(query.authorId).catch(() => undefined);
+      const actor = await ctx.actorFor(query.authorId).catch(() => undefined);
       if (query.token !== undefined) {
         const known = published.get(`${query.authorId}:${query.token}`);
         if (!known) return undefined;
-        return readOwn(known, userToken).catch((error: unknown) => {
+        return readOwn(known, actor).catch((error: unknown) => {
           if (error instanceof NetworkNotFoundError) return undefined;
           throw error;
         });
@@ -118,13 +119,13 @@ export function xPostWrites(ctx: XApiContext): Pick<SocialNetwork, "publishPost"
       if (query.text === undefined) return undefined;
       const since = query.since === undefined ? Number.NaN : Date.parse(query.since);
       const text = query.text.trim();
-      return findOwn(query.authorId, Number.isNaN(since) ? ctx.clock.now() - DAY_MS : since, userToken, (post) => post.text.trim() === text);
+      return findOwn(query.authorId, Number.isNaN(since) ? ctx.clock.now() - DAY_MS : since, actor, (post) => post.text.trim() === text);
     },
 
     async deletePost(authorId, postId) {
-      const userToken = await ctx.userTokenFor(authorId);
+      const actor = await ctx.actorFor(authorId);
       try {
-        await client.request({ method: "DELETE", path: `/2/tweets/${xId(postId, "post")}`, userToken, subject: { resource: "post", ref: postId } });
+        await client.request({ method: "DELETE", path: `/2/tweets/${xId(postId, "post")}`, actingAs: actor, subject: { resource: "post", ref: postId } });
       } catch (error) {
         // X cannot tell "already deleted" from "never existed"; the port makes a repeat delete a no-op.
         if (!(error instanceof NetworkNotFoundError)) throw error;
@@ -132,26 +133,26 @@ export function xPostWrites(ctx: XApiContext): Pick<SocialNetwork, "publishPost"
     },
 
     async repost(userId, postId) {
-      const userToken = await ctx.userTokenFor(userId);
+      const actor = await ctx.actorFor(userId);
       const path = `/2/users/${xId(userId, "user")}/retweets`;
       const done = await client.data<{ retweeted?: boolean; rest_id?: string }>({
         method: "POST",
         path,
         body: { tweet_id: xId(postId, "post") },
-        userToken,
+        actingAs: actor,
         subject: { resource: "post", ref: postId },
       });
-      if (done.data.rest_id) return readOwn(done.data.rest_id, userToken);
-      const repost = await findOwn(userId, ctx.clock.now() - 7 * DAY_MS, userToken, (post) => post.repostedId === postId);
+      if (done.data.rest_id) return readOwn(done.data.rest_id, actor);
+      const repost = await findOwn(userId, ctx.clock.now() - 7 * DAY_MS, actor, (post) => post.repostedId === postId);
       if (!repost) throw new NetworkUpstreamError(`X accepted the repost of "${postId}" but does not list it yet`);
       return repost;
     },
 
     async undoRepost(userId, postId) {
-      const userToken = await ctx.userTokenFor(userId);
+      const actor = await ctx.actorFor(userId);
       const path = `/2/users/${xId(userId, "user")}/retweets/${xId(postId, "post")}`;
       try {
-        await client.request({ method: "DELETE", path, userToken, subject: { resource: "post", ref: postId } });
+        await client.request({ method: "DELETE", path, actingAs: actor, subject: { resource: "post", ref: postId } });
       } catch (error) {
         if (!(error instanceof NetworkNotFoundError)) throw error;
       }

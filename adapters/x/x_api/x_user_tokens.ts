@@ -7,13 +7,13 @@
  * landing under the wrong name; a lookup function serves several accounts.
  */
 import { NetworkRejectedError } from "../../../core/network/network_errors.ts";
-import type { XApiClient } from "./x_api_client.ts";
+import type { XActor, XApiClient } from "./x_api_client.ts";
 
 /** A user-context token, or how to find the token of an account (undefined: none). */
 export type UserTokenSource = string | ((userId: string) => string | undefined | Promise<string | undefined>);
 
-/** Returns `userTokenFor(userId)`: the token acting as `userId`, or a NetworkRejectedError saying why there is none. */
-export function createUserTokens(client: XApiClient, source: UserTokenSource | undefined): (userId: string) => Promise<string> {
+/** Returns `actorFor(userId)`: `userId` with the token acting as it, or a NetworkRejectedError saying why there is none. */
+export function createUserTokens(client: XApiClient, source: UserTokenSource | undefined): (userId: string) => Promise<XActor> {
   let owner: Promise<string> | undefined;
   return async (userId) => {
     if (source === undefined) {
@@ -25,9 +25,9 @@ export function createUserTokens(client: XApiClient, source: UserTokenSource | u
     if (typeof source === "function") {
       const token = await source(userId);
       if (!token) throw new NetworkRejectedError("invalid", `No X user-context token is configured for user "${userId}"`);
-      return token;
+      return { userId, accessToken: token };
     }
-    owner ??= client.data<{ id: string }>({ path: "/2/users/me", userToken: source, subject: { resource: "user", ref: "me" } }).then(
+    owner ??= client.data<{ id: string }>({ path: "/2/users/me", actingAs: { userId: "me", accessToken: source }, subject: { resource: "user", ref: "me" } }).then(
       (body) => body.data.id,
       (error: unknown) => {
         // A failed check (X unreachable) is asked again on the next write.
@@ -37,6 +37,6 @@ export function createUserTokens(client: XApiClient, source: UserTokenSource | u
     );
     const ownerId = await owner;
     if (ownerId !== userId) throw new NetworkRejectedError("invalid", `The X user token acts as user "${ownerId}", not as user "${userId}"`);
-    return source;
+    return { userId, accessToken: source };
   };
 }
