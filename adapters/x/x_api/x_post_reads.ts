@@ -23,7 +23,12 @@ const BATCH = 100;
 export function xPostReads(ctx: XApiContext): Pick<SocialNetwork, "postById" | "postsByIds" | "replies" | "quotes"> {
   const { client } = ctx;
   const postById = async (id: string, actor?: XActor): Promise<NetworkPost> => {
-    const body = await client.data<XTweet>({ path: `/2/tweets/${xId(id, "post")}`, query: TWEET_PARAMS, actingAs: actor, subject: { resource: "post", ref: id } });
+    const body = await client.data<XTweet>({
+      path: `/2/tweets/${xId(id, "post")}`,
+      query: TWEET_PARAMS,
+      actingAs: actor,
+      subject: { resource: "post", ref: id },
+    });
     return postFromX(body.data, body.includes);
   };
   return {

@@ -33,7 +33,12 @@ export function xPostWrites(ctx: XApiContext): Pick<SocialNetwork, "publishPost"
   // Client tokens of this process's publishes (`<author>:<token>` -> post id).
   const published = new Map<string, string>();
   const readOwn = async (id: string, actor: XActor | undefined) => {
-    const body = await client.data<XTweet>({ path: `/2/tweets/${xId(id, "post")}`, query: TWEET_PARAMS, actingAs: actor, subject: { resource: "post", ref: id } });
+    const body = await client.data<XTweet>({
+      path: `/2/tweets/${xId(id, "post")}`,
+      query: TWEET_PARAMS,
+      actingAs: actor,
+      subject: { resource: "post", ref: id },
+    });
     return postFromX(body.data, body.includes);
   };
 

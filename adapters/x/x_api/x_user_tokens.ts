@@ -27,14 +27,16 @@ export function createUserTokens(client: XApiClient, source: UserTokenSource | u
       if (!token) throw new NetworkRejectedError("invalid", `No X user-context token is configured for user "${userId}"`);
       return { userId, accessToken: token };
     }
-    owner ??= client.data<{ id: string }>({ path: "/2/users/me", actingAs: { userId: "me", accessToken: source }, subject: { resource: "user", ref: "me" } }).then(
-      (body) => body.data.id,
-      (error: unknown) => {
-        // A failed check (X unreachable) is asked again on the next write.
-        owner = undefined;
-        throw error;
-      },
-    );
+    owner ??= client
+      .data<{ id: string }>({ path: "/2/users/me", actingAs: { userId: "me", accessToken: source }, subject: { resource: "user", ref: "me" } })
+      .then(
+        (body) => body.data.id,
+        (error: unknown) => {
+          // A failed check (X unreachable) is asked again on the next write.
+          owner = undefined;
+          throw error;
+        },
+      );
     const ownerId = await owner;
     if (ownerId !== userId) throw new NetworkRejectedError("invalid", `The X user token acts as user "${ownerId}", not as user "${userId}"`);
     return { userId, accessToken: source };
