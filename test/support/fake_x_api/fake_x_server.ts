@@ -53,6 +53,8 @@ export interface FakeXServerOptions {
   userTokens?: Record<string, string>;
   /** The operator's X app: serves X's OAuth 2.0 flow (x_oauth_routes.ts) for it. */
   app?: FakeXApp;
+  /** The port to listen on (default: one the OS picks). */
+  port?: number;
 }
 
 /** A running fake. */
@@ -165,7 +167,7 @@ export async function startFakeXServer(options: FakeXServerOptions = {}): Promis
     return { status: 404, body: { title: "Not Found Error", detail: `No route ${method} ${url.pathname}`, type: "about:blank", status: 404 } };
   }
 
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,

@@ -19,6 +19,13 @@ export interface FakeXApp {
   clientId: string;
   /** Set: a confidential client (HTTP Basic); absent: a public client. */
   clientSecret?: string;
+  /** How long access tokens live, in seconds (default X's two hours; the runnable fake shortens it to show refreshes). */
+  accessSeconds?: number;
+  /**
+   * A person's consent screen (the runnable fake, test/support/fake_x_api/serve_fake_x.ts): with no
+   * approver chosen by a test, the screen answers this page, whose links approve as one account.
+   */
+  consentPage?: (authorizeUrl: URL) => XAnswer;
 }
 
 /** What a route answers: a JSON answer, or a redirect. */
@@ -54,8 +61,9 @@ export function createFakeXOAuth(app: FakeXApp, clock: Clock): FakeXOAuth {
   const problem = (status: number, error: string, description: string): XAnswer => ({ status, body: { error, error_description: description } });
   const issue = (userId: string, scopes: string[]) => {
     const accessToken = `xat-${randomBytes(12).toString("hex")}`;
-    access.set(accessToken, { userId, expiresAt: clock.now() + ACCESS_SECONDS * 1000 });
-    const body: Record<string, unknown> = { token_type: "bearer", expires_in: ACCESS_SECONDS, access_token: accessToken, scope: scopes.join(" ") };
+    const seconds = app.accessSeconds ?? ACCESS_SECONDS;
+    access.set(accessToken, { userId, expiresAt: clock.now() + seconds * 1000 });
+    const body: Record<string, unknown> = { token_type: "bearer", expires_in: seconds, access_token: accessToken, scope: scopes.join(" ") };
     if (scopes.includes("offline.access")) {
       const refreshToken = `xrt-${randomBytes(12).toString("hex")}`;
       refresh.set(refreshToken, { userId, scopes, used: false, revoked: false });
@@ -90,13 +98,16 @@ export function createFakeXOAuth(app: FakeXApp, clock: Clock): FakeXOAuth {
         }
         const back = new URL(redirectUri);
         back.searchParams.set("state", query.get("state") ?? "");
-        if (approver === undefined || approver === "deny") {
+        // The runnable fake's person picks on the page; its links come back with `approve_as`.
+        const chosen = approver ?? (app.consentPage ? (query.get("approve_as") ?? undefined) : undefined);
+        if (chosen === undefined && app.consentPage) return app.consentPage(url);
+        if (chosen === undefined || chosen === "deny") {
           back.searchParams.set("error", "access_denied");
           return { redirect: back.toString() };
         }
         const code = `code-${randomBytes(12).toString("hex")}`;
         const scopes = (query.get("scope") ?? "").split(" ").filter(Boolean);
-        codes.set(code, { challenge: query.get("code_challenge") ?? "", redirectUri, userId: approver, scopes, issuedAt: clock.now(), used: false });
+        codes.set(code, { challenge: query.get("code_challenge") ?? "", redirectUri, userId: chosen, scopes, issuedAt: clock.now(), used: false });
         back.searchParams.set("code", code);
         return { redirect: back.toString() };
       }
