@@ -40,8 +40,8 @@ after(async () => {
   await harness?.close();
 });
 
-/** Starts a connection with `key`, approves on X as `approver`, and delivers X's redirect to the callback; answers the callback's answer. */
-async function connectAs(key: string, approver: string | "deny") {
+/** Starts a connection with `key` and approves on X as `approver`; answers the start and the callback URL X sends the browser to. */
+async function approveOnX(key: string, approver: string | "deny") {
   const started = await fetch(`${harness.baseUrl}/v1/accounts/connect`, { method: "POST", headers: { Authorization: `Bearer ${key}` } });
   assert.equal(started.status, 200, await started.clone().text());
   const { data } = await started.json();
@@ -50,9 +50,19 @@ async function connectAs(key: string, approver: string | "deny") {
   assert.equal(consent.status, 302);
   const back = new URL(consent.headers.get("location")!);
   assert.equal(`${back.origin}${back.pathname}`, CALLBACK, "X sends the browser to the registered callback");
-  const callback = `${harness.baseUrl}${back.pathname}${back.search}`;
+  return { start: data, callback: `${harness.baseUrl}${back.pathname}${back.search}` };
+}
+
+/** Delivers X's redirect to the callback; answers its status and JSON body. */
+async function deliver(callback: string) {
   const answer = await fetch(callback, { headers: { Accept: "application/json" } });
-  return { start: data, callback, status: answer.status, body: await answer.json() };
+  return { status: answer.status, body: await answer.json() };
+}
+
+/** Starts a connection with `key`, approves on X as `approver`, and delivers X's redirect to the callback; answers the callback's answer. */
+async function connectAs(key: string, approver: string | "deny") {
+  const { start, callback } = await approveOnX(key, approver);
+  return { start, callback, ...(await deliver(callback)) };
 }
 
 describe("connecting X accounts", () => {
@@ -129,6 +139,19 @@ describe("connecting X accounts", () => {
     assert.equal(page.status, 400);
     assert.match(page.headers.get("content-type") ?? "", /text\/html/);
     assert.match(await page.text(), /The connection failed/);
+  });
+
+  test("two users connecting the same new X account at once: one connects it, the other is 409 x_account_in_use", async () => {
+    const followers = await harness.services.network.followers(harness.world.accounts.main, { limit: 40 } as never);
+    const known = new Set((await harness.services.sql<{ id: string }[]>`select id from accounts`).map((row) => row.id));
+    const stranger = followers.items.filter((user) => !known.has(user.id)).at(-1)!;
+    const mine = await approveOnX(harness.world.keys.write, stranger.id);
+    const theirs = await approveOnX(harness.world.keys.other_user, stranger.id);
+    const answers = await Promise.all([deliver(mine.callback), deliver(theirs.callback)]);
+    const statuses = answers.map((answer) => answer.status).sort();
+    assert.deepEqual(statuses, [200, 409], JSON.stringify(answers));
+    const refused = answers.find((answer) => answer.status === 409)!;
+    expectError(refused, 409, "x_account_in_use");
   });
 
   test("a reconnect whose grant brings no refresh token keeps the stored one", async () => {

@@ -13,6 +13,7 @@ import { linkAccountIn } from "./users.ts";
 import { XGrantRefused } from "../ports/x_oauth.ts";
 import { accountOwner, saveConnection, updateAccountProfile, useConnectRequest } from "./x_connections_queries.ts";
 import { xConnectOf } from "./connect_start.ts";
+import { isUniqueViolation } from "../db/pg_errors.ts";
 
 /** What X's redirect carries. */
 export interface ConnectCallback {
@@ -54,10 +55,6 @@ export async function finishConnect(services: Services, callback: ConnectCallbac
     throw new ApiError("upstream_unavailable", `X could not be reached to finish the connection: "${(error as Error).message}"`);
   }
   const now = new Date(clock.now());
-  const owner = await accountOwner(sql, identity.id);
-  if (owner && owner.user_id !== request.user_id) {
-    throw new ApiError("x_account_in_use", `The X account @${identity.username} is connected to another user of this server`);
-  }
   const profile = { username: identity.username, name: identity.name, avatarUrl: identity.avatarUrl };
   const stored = {
     accessToken: secretBox.seal(tokens.accessToken),
@@ -65,10 +62,24 @@ export async function finishConnect(services: Services, callback: ConnectCallbac
     refreshToken: tokens.refreshToken === undefined ? undefined : secretBox.seal(tokens.refreshToken),
     scopes: tokens.scopes,
   };
-  await sql.begin(async (tx) => {
-    if (owner) await updateAccountProfile(tx, identity.id, profile);
-    else await linkAccountIn(tx, request.user_id, { id: identity.id, ...profile });
-    await saveConnection(tx, identity.id, stored, now);
-  });
-  return { account_id: identity.id, username: identity.username, relation: owner?.is_main ? "main" : "linked", created: !owner };
+  const save = async () => {
+    const owner = await accountOwner(sql, identity.id);
+    if (owner && owner.user_id !== request.user_id) {
+      throw new ApiError("x_account_in_use", `The X account @${identity.username} is connected to another user of this server`);
+    }
+    await sql.begin(async (tx) => {
+      if (owner) await updateAccountProfile(tx, identity.id, profile);
+      else await linkAccountIn(tx, request.user_id, { id: identity.id, ...profile });
+      await saveConnection(tx, identity.id, stored, now);
+    });
+    return { account_id: identity.id, username: identity.username, relation: owner?.is_main ? "main" : "linked", created: !owner } as const;
+  };
+  try {
+    return await save();
+  } catch (error) {
+    // Two callbacks for one new X account at once: the second to insert it lost the race, and
+    // looks again (its own user's account now, or another user's: 409).
+    if (isUniqueViolation(error)) return save();
+    throw error;
+  }
 }
