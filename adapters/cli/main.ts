@@ -7,6 +7,8 @@ import { parseArgs } from "./args.ts";
 import { serveCommand } from "./serve_command.ts";
 import { mcpCommand } from "./mcp_command.ts";
 import { ADMIN_COMMANDS, runAdminCommand } from "./admin_commands.ts";
+import { accountsConnectCommand } from "./accounts_connect_command.ts";
+import { xCheckCommand } from "./x_check_command.ts";
 
 const HELP = `threadline <command>
 
@@ -19,6 +21,9 @@ const HELP = `threadline <command>
   accounts create --name N --username U [--plan pro] [--subscription active] [--email E] [--premium] [--not-onboarded]
   accounts link --user ID --username U      accounts share --account ID --with-user ID [--permission viewer|editor]
   accounts list
+  accounts connect --user ID|EMAIL [--port 8788] [--timeout 300] [--json]
+                                   connect an X account: prints X's consent URL, waits on http://127.0.0.1:PORT/connect/x/callback
+  x check [--json]                 check the X app token and every connected account (exit 0 healthy, 1 attention, 2 not configured)
   keys create --user ID [--name N] [--scopes read|read,write]
   keys list --user ID [--include-revoked]   keys rotate --key ID   keys revoke --key ID
   workers create --account ID --name N --shape formats|niche|fresh --topic-source product|custom|niche
@@ -37,8 +42,11 @@ async function main(argv: string[]): Promise<void> {
     const serverUrl = process.env.PUBLIC_URL;
     return void process.stdout.write(`${JSON.stringify(buildOpenApiDocument(appRouter as AnyRouter, { serverUrl }), null, 2)}\n`);
   }
+  const pair = args.words.slice(0, 2).join(" ");
+  if (pair === "accounts connect") return void (process.exitCode = await accountsConnectCommand(args));
+  if (pair === "x check") return void (process.exitCode = await xCheckCommand(args));
   if (await runAdminCommand(args)) return;
-  throw new Error(`Unknown command "${args.words.join(" ")}" (commands: serve, mcp, openapi, ${ADMIN_COMMANDS.join(", ")})`);
+  throw new Error(`Unknown command "${args.words.join(" ")}" (commands: serve, mcp, openapi, accounts connect, x check, ${ADMIN_COMMANDS.join(", ")})`);
 }
 
 main(process.argv.slice(2)).catch((error) => {

@@ -7,8 +7,8 @@
  */
 import type { H3, H3Event } from "h3";
 import type { Services } from "../../core/context.ts";
-import { finishConnect } from "../../core/accounts/connect_finish.ts";
-import { toApiFailure } from "../../core/api_failure.ts";
+import { type ConnectedAccount, finishConnect } from "../../core/accounts/connect_finish.ts";
+import { type ApiFailure, toApiFailure } from "../../core/api_failure.ts";
 import { failureResponse, jsonResponse } from "./responses.ts";
 import { escapeHtml } from "../../core/text/escape_html.ts";
 
@@ -17,12 +17,20 @@ export const X_CONNECT_CALLBACK_PATH = "/connect/x/callback";
 
 /** Mounts the callback on `app`. */
 export function mountXConnectRoute(app: H3, services: Services): void {
-  app.get(X_CONNECT_CALLBACK_PATH, (event) => callback(event, services));
+  app.get(X_CONNECT_CALLBACK_PATH, async (event: H3Event) => (await answerConnectCallback(event.req, services)).response);
 }
 
-async function callback(event: H3Event, services: Services): Promise<Response> {
-  const query = event.url.searchParams;
-  const wantsJson = (event.req.headers.get("accept") ?? "").includes("application/json");
+/** What one callback did: the account it connected or the failure, and the answer (a page, or JSON when asked). */
+export interface ConnectCallbackOutcome {
+  response: Response;
+  connected?: ConnectedAccount;
+  failure?: ApiFailure;
+}
+
+/** Finishes the connection X's redirect (`request`, to the callback) carries; the server's route and the CLI's loopback both answer with it. */
+export async function answerConnectCallback(request: Request, services: Services): Promise<ConnectCallbackOutcome> {
+  const query = new URL(request.url).searchParams;
+  const wantsJson = (request.headers.get("accept") ?? "").includes("application/json");
   const headers = new Headers({ "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" });
   try {
     const connected = await finishConnect(services, {
@@ -31,14 +39,18 @@ async function callback(event: H3Event, services: Services): Promise<Response> {
       error: query.get("error") ?? undefined,
       error_description: query.get("error_description") ?? undefined,
     });
-    if (wantsJson) return jsonResponse(200, { data: connected }, headers);
-    return page(200, "Account connected", `@${connected.username} is connected to Threadline. You can close this window.`, headers);
+    if (wantsJson) return { connected, response: jsonResponse(200, { data: connected }, headers) };
+    return { connected, response: page(200, "Account connected", `@${connected.username} is connected to Threadline. You can close this window.`, headers) };
   } catch (error) {
     const failure = toApiFailure(error);
-    if (wantsJson) return failureResponse(failure, headers);
-    const message = String((failure.body as { error?: { message?: string } }).error?.message ?? "The connection failed");
-    return page(failure.status, "The connection failed", message, headers);
+    if (wantsJson) return { failure, response: failureResponse(failure, headers) };
+    return { failure, response: page(failure.status, "The connection failed", failureMessage(failure), headers) };
   }
+}
+
+/** The message of a failure's envelope. */
+export function failureMessage(failure: ApiFailure): string {
+  return String((failure.body as { error?: { message?: string } }).error?.message ?? "The connection failed");
 }
 
 /** A minimal page: the callback is opened by a person's browser. */

@@ -4,7 +4,7 @@
  * consent screen. X sends the browser back to the callback with a code, which finish_connect.ts
  * trades for the account's tokens.
  */
-import type { KeyContext } from "../context.ts";
+import type { KeyContext, Services } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { connectState, pkcePair } from "./pkce.ts";
 import { insertConnectRequest } from "./x_connections_queries.ts";
@@ -27,19 +27,24 @@ export function xConnectOf(ctx: Pick<KeyContext, "services">) {
 
 /** Stores a connection request for the key's user; answers where to send the user. */
 export async function startConnect(ctx: KeyContext) {
-  const connect = xConnectOf(ctx);
-  const now = new Date(ctx.services.clock.now());
+  return { data: await startConnectFor(ctx.services, ctx.principal.userId) };
+}
+
+/** Stores a connection request for user `userId` (the key's user, or the CLI's `--user`); answers where to send them. */
+export async function startConnectFor(services: Services, userId: number) {
+  const connect = xConnectOf({ services });
+  const now = new Date(services.clock.now());
   const state = connectState();
   const { verifier, challenge } = pkcePair();
   const expiresAt = new Date(now.getTime() + CONNECT_REQUEST_MS);
-  await insertConnectRequest(ctx.services.sql, {
+  await insertConnectRequest(services.sql, {
     state,
-    userId: ctx.principal.userId,
-    codeVerifier: ctx.services.secretBox.seal(verifier),
+    userId,
+    codeVerifier: services.secretBox.seal(verifier),
     redirectUri: connect.callbackUrl,
     now,
     expiresAt,
   });
   const authorizeUrl = connect.oauth.authorizeUrl({ state, challenge, redirectUri: connect.callbackUrl, scopes: X_SCOPES });
-  return { data: { authorize_url: authorizeUrl, state, callback_url: connect.callbackUrl, scopes: [...X_SCOPES], expires_at: expiresAt.toISOString() } };
+  return { authorize_url: authorizeUrl, state, callback_url: connect.callbackUrl, scopes: [...X_SCOPES], expires_at: expiresAt.toISOString() };
 }

@@ -56,6 +56,15 @@ export async function userByEmail(sql: Sql, email: string) {
   return row;
 }
 
+/** The user `userId` and its main account, or undefined. */
+export async function userById(sql: Queryable, userId: number) {
+  const [row] = await sql<{ user_id: number; main_account_id: string }[]>`
+    select u.id::int as user_id, a.id as main_account_id
+      from users u join accounts a on a.user_id = u.id and a.main_account_id is null
+     where u.id = ${userId}`;
+  return row;
+}
+
 /** Every user with its main account, by id (the CLI's `accounts list`). */
 export async function usersWithMainAccount(sql: Queryable) {
   return sql<{ user_id: number; name: string; plan: string; subscription_status: string; main_account_id: string; username: string }[]>`

@@ -154,3 +154,25 @@ export async function usernameOf(sql: Queryable, accountId: string): Promise<str
   const [row] = await sql<{ username: string }[]>`select username from accounts where id = ${accountId}`;
   return row?.username;
 }
+
+/** A connected account as the doctor (`threadline x check`) sees it: never a token, only whether a refresh token is stored. */
+export interface ConnectedAccountRow {
+  account_id: string;
+  username: string;
+  user_id: number;
+  is_main: boolean;
+  status: "connected" | "reauth_required";
+  reauth_reason: string | null;
+  scopes: string[];
+  access_expires_at: Date;
+  can_refresh: boolean;
+}
+
+/** Every account with an X connection, by user then account. */
+export async function connectedAccounts(sql: Queryable): Promise<ConnectedAccountRow[]> {
+  return sql<ConnectedAccountRow[]>`
+    select c.account_id, a.username, a.user_id::int as user_id, a.main_account_id is null as is_main, c.status, c.reauth_reason,
+           c.scopes, c.access_expires_at, c.refresh_token is not null as can_refresh
+      from x_connections c join accounts a on a.id = c.account_id
+     order by a.user_id, a.id`;
+}

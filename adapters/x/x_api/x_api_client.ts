@@ -156,5 +156,7 @@ export function createXApiClient(options: XApiClientOptions): XApiClient {
 
 /** The endpoint a path hits: numeric ids (X's are) replaced by `:id`, `POST /2/users/:id/retweets`. */
 export function endpointOf(method: string, path: string): string {
-  return `${method} ${path.replace(/\/\d+(?=\/|$)/g, "/:id")}`;
+  // The version segment `/2` is not an id.
+  const [, version = "", rest = ""] = /^(\/2)?(.*)$/s.exec(path) ?? [];
+  return `${method} ${version}${rest.replace(/\/\d+(?=\/|$)/g, "/:id")}`;
 }

@@ -37,7 +37,7 @@ export interface FakeXOAuth {
   approveAs(userId: string | "deny"): void;
   /** The X user a live access token acts as (undefined: unknown or expired). */
   userOf(accessToken: string): string | undefined;
-  /** Revokes every refresh token of `userId` (the user removed the app): refreshes answer invalid_grant. */
+  /** Revokes every token of `userId` (the user removed the app): its access tokens answer 401 and refreshes invalid_grant. */
   revoke(userId: string): void;
   /** Trades so far, by grant type. */
   trades: { authorization_code: number; refresh_token: number };
@@ -86,6 +86,7 @@ export function createFakeXOAuth(app: FakeXApp, clock: Clock): FakeXOAuth {
     },
     revoke(userId) {
       for (const token of refresh.values()) if (token.userId === userId) token.revoked = true;
+      for (const [token, grant] of access) if (grant.userId === userId) access.delete(token);
     },
     trades,
     handle(method, url, headers, rawBody) {

@@ -171,6 +171,29 @@ export const READ_ROUTES: Route[] = [
       return ok({ ...(data.length > 0 ? { data } : {}), meta: metaOf(page) });
     },
   },
+  {
+    // The project's usage (x-api/usage/introduction.mdx): app-only (openapi.json `getUsage`: BearerToken), the doctor's cheap read.
+    method: "GET",
+    pattern: /^\/2\/usage\/tweets$/,
+    async handle(c) {
+      if (c.userId !== undefined) {
+        return {
+          status: 403,
+          body: {
+            title: "Unsupported Authentication",
+            detail:
+              "Authenticating with OAuth 2.0 User Context is forbidden for this endpoint.  Supported authentication types are [OAuth 2.0 Application-Only].",
+            type: "https://api.twitter.com/2/problems/unsupported-authentication",
+            status: 403,
+          },
+        };
+      }
+      const date = `${new Date(c.clock.now()).toISOString().slice(0, 10)}T00:00:00.000Z`;
+      return ok({
+        data: { project_id: "1", project_cap: "10000000", project_usage: "0", daily_project_usage: { project_id: "1", usage: [{ date, usage: "0" }] } },
+      });
+    },
+  },
 ];
 
 function pageOf(c: RouteContext, min: number, max: number, fallback: number, tokenParam = "pagination_token") {
