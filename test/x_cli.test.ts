@@ -16,7 +16,8 @@ import type { SimulatedNetwork } from "../adapters/x/simulated/simulated_network
 import { createXOAuthClient } from "../adapters/x/x_oauth_client.ts";
 import { createXProbe } from "../adapters/x/x_api/x_probe.ts";
 import { openConnectLoopback } from "../adapters/cli/connect_loopback.ts";
-import { type CommandIo, connectThroughLoopback } from "../adapters/cli/accounts_connect_command.ts";
+import { connectThroughLoopback } from "../adapters/cli/accounts_connect_command.ts";
+import type { CommandIo } from "../adapters/cli/command_io.ts";
 import { runXCheck } from "../adapters/cli/x_check_command.ts";
 import { endpointOf } from "../adapters/x/x_api/x_api_client.ts";
 import { connectionOf, saveConnection } from "../core/accounts/x_connections_queries.ts";
@@ -126,7 +127,7 @@ describe("accounts connect and x check, in process", () => {
 
   test("accounts connect gives up after --timeout; an unknown --user is refused before X is asked", async () => {
     const result = await connectWithLoopback(String(userId), async () => {}, 300);
-    assert.match(result.error?.message ?? "", /X did not send the browser back within 0 s; run the command again/);
+    assert.match(result.error?.message ?? "", /X did not send the browser back within 0.3 s; run the command again/);
     const loopback = await openConnectLoopback(0);
     try {
       await assert.rejects(connectThroughLoopback(harness.services, loopback, { user: "999999", timeoutMs: 1000 }, captureIo()), /No user "999999"/);
@@ -287,6 +288,13 @@ describe("the threadline command", () => {
     const declined = await connectAs("deny");
     assert.equal(declined.code, 1);
     assert.match(declined.stderr, /Error: The connection failed \(invalid_parameter\): X did not authorise the connection: "access_denied"/);
+  });
+
+  test("no redirect within --timeout exits 1 saying so", async () => {
+    const waited = await runNode([...CLI, "accounts", "connect", "--user", "1", "--port", "0", "--timeout", "1"], { env });
+    assert.equal(waited.code, 1);
+    assert.match(waited.stderr, /Error: X did not send the browser back within 1 s; run the command again \(--timeout gives more time\)/);
+    assert.match(waited.stderr, CONSENT_URL, "the consent URL was printed");
   });
 
   test("x check exits 2 when X is not configured, naming what to set", async () => {

@@ -16,15 +16,7 @@ import { openRuntime } from "../runtime/open_runtime.ts";
 import { configFromEnv } from "../runtime/config.ts";
 import { type Args, integerFlag, requiredFlag } from "./args.ts";
 import { type ConnectLoopback, DEFAULT_CONNECT_PORT, openConnectLoopback } from "./connect_loopback.ts";
-
-/** Where a command writes: `out` is the answer (stdout), `info` what a person reads meanwhile (stderr). */
-export interface CommandIo {
-  out(text: string): void;
-  info(text: string): void;
-}
-
-/** The process's stdout and stderr. */
-export const consoleIo: CommandIo = { out: (text) => console.log(text), info: (text) => console.error(text) };
+import { type CommandIo, consoleIo } from "./command_io.ts";
 
 /** How long the command waits for the browser by default. */
 const DEFAULT_TIMEOUT_SECONDS = 300;

@@ -49,7 +49,7 @@ export async function openConnectLoopback(port: number): Promise<ConnectLoopback
     listening = await listen(handle, { port, host: "127.0.0.1" });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EADDRINUSE")
-      throw new Error(`Port ${port} on 127.0.0.1 is in use; pass another with --port (and register its callback URL in the X app)`);
+      throw new Error(`Port "${port}" on 127.0.0.1 is in use; pass another with --port (and register its callback URL in the X app)`);
     throw error;
   }
   return {
@@ -58,7 +58,7 @@ export async function openConnectLoopback(port: number): Promise<ConnectLoopback
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => {
           waiting = undefined;
-          reject(new Error(`X did not send the browser back within ${Math.round(timeoutMs / 1000)} s; run the command again (--timeout gives more time)`));
+          reject(new Error(`X did not send the browser back within ${timeoutMs / 1000} s; run the command again (--timeout gives more time)`));
         }, timeoutMs);
         waiting = {
           state,

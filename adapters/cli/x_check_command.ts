@@ -16,7 +16,7 @@ import { configFromEnv } from "../runtime/config.ts";
 import { createXOAuthClient } from "../x/x_oauth_client.ts";
 import { createXProbe } from "../x/x_api/x_probe.ts";
 import type { Args } from "./args.ts";
-import { type CommandIo, consoleIo } from "./accounts_connect_command.ts";
+import { type CommandIo, consoleIo } from "./command_io.ts";
 
 /** The exit codes. */
 export const X_CHECK_EXIT = { healthy: 0, attention: 1, notConfigured: 2 } as const;
