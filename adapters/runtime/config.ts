@@ -266,6 +266,7 @@ export function networkSettingsOf(config: ThreadlineConfig): NetworkSettings {
             userToken: config.xUserToken,
             timeoutMs: config.xApiTimeoutMs,
             oauth: xOAuthOf(config),
+            rateWindows: { redisUrl: config.redisUrl, redisPrefix: config.redisPrefix },
           }
         : undefined,
     faulty: faultsOf(config).has("x"),
