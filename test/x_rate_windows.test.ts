@@ -17,7 +17,8 @@ import { createMemoryRateWindows } from "../adapters/counters/memory_rate_window
 import { createRedisRateWindows } from "../adapters/counters/redis_rate_windows.ts";
 import type { RateWindows } from "../core/ports/rate_windows.ts";
 import { enqueueCampaign } from "../core/dm/create_campaign.ts";
-import { dmAllowanceOf } from "../core/dm/dm_limits.ts";
+import { dmAllowanceOf, readDmLimits } from "../core/dm/dm_limits.ts";
+import type { AccountContext } from "../core/context.ts";
 import { sendDueMessages } from "../core/dm/dm_sender.ts";
 import { NetworkRateLimitedError } from "../core/network/network_errors.ts";
 import type { SocialNetwork } from "../core/network/social_network.ts";
@@ -270,6 +271,52 @@ describe("DM campaigns within X's windows", () => {
       await fake.close();
       await store.close();
     }
+  });
+});
+
+describe("DM limits and spread with X's window", () => {
+  const X_WINDOW = { perWindow: 15, windowMs: MINUTES_15, perDay: 1_440 };
+
+  test("a campaign for the X API is placed 15 to each 15 minutes, never faster than X allows", async () => {
+    const account = await dmSenderAccount(sql(), people.open(1)[0]);
+    const allowance = (await dmAllowanceOf(sql(), account))!;
+    const now = Math.floor(Date.now() / 1000) * 1000;
+    const recipients = people.open(100).map((x_user_id) => ({ x_user_id }));
+    const campaign = await sql().begin((tx) =>
+      enqueueCampaign(tx, { accountId: account, allowance, now, message: "Hi", recipients, spread: true, source: "api", networkWindow: X_WINDOW }),
+    );
+    assert.equal(campaign.counts.queued, 100);
+    const rows = await sql()<{ send_after: Date }[]>`select send_after from dm_messages where campaign_id = ${campaign.id} order by send_after`;
+    const perWindow = new Map<number, number>();
+    for (const row of rows) {
+      const window = (row.send_after.getTime() - now) / MINUTES_15;
+      perWindow.set(window, (perWindow.get(window) ?? 0) + 1);
+    }
+    assert.deepEqual(
+      [...perWindow],
+      [0, 1, 2, 3, 4, 5, 6].map((window) => [window, window < 6 ? 15 : 10]),
+    );
+  });
+
+  test("GET /v1/dm/limits shows X's window beyond the plan's: used in the last 15 minutes, and null on the simulated network", async () => {
+    const account = await dmSenderAccount(sql(), people.open(1)[0]);
+    const now = Math.floor(Date.now() / 1000) * 1000;
+    const campaign = await queueCampaign(account, people.open(16), now - 20 * 60_000);
+    // 15 sent in the last 15 minutes, the oldest 10 minutes ago; one sent 20 minutes ago is outside the window.
+    await sql()`update dm_messages set status = 'sent', sent_at = ${new Date(now - 10 * 60_000)} where campaign_id = ${campaign.id}`;
+    await sql()`update dm_messages set sent_at = ${new Date(now - 20 * 60_000)} where id = (select min(id) from dm_messages where campaign_id = ${campaign.id})`;
+    const limitsOn = (network: SocialNetwork) =>
+      readDmLimits({ services: { ...harness.services, network, clock: { now: () => now } }, account: { id: account } } as unknown as AccountContext);
+    const onX = await limitsOn({ ...sim(), info: { kind: "x_api", searchWindowDays: 7, dmWindow: X_WINDOW } });
+    assert.deepEqual(onX.data.network_window, {
+      max: 15,
+      window_minutes: 15,
+      used: 15,
+      remaining: 0,
+      resets_at: new Date(now + 5 * 60_000).toISOString(),
+      daily_max: 1_440,
+    });
+    assert.equal((await limitsOn(sim())).data.network_window, null);
   });
 });
 
