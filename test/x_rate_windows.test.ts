@@ -274,6 +274,40 @@ describe("DM campaigns within X's windows", () => {
   });
 });
 
+describe("the keeper", () => {
+  test("X's 24-hour user headers, when sent, hold requests back until their reset", async () => {
+    const clock = wholeSecondClock();
+    const account = await dmSenderAccount(sql(), people.open(1)[0]);
+    const token = `user-token-day-${randomBytes(3).toString("hex")}`;
+    const fake = await fakeX(clock, account, token);
+    const store = createMemoryRateWindows();
+    try {
+      const x = xNetwork(fake, clock, store, account, token);
+      const [first, second] = people.open(2);
+      const reset = clock.now() / 1000 + 3_600;
+      const headers = { "x-user-limit-24hour-limit": "1440", "x-user-limit-24hour-remaining": "0", "x-user-limit-24hour-reset": String(reset) };
+      fake.script({
+        path: DM_ENDPOINT,
+        kind: "status",
+        status: 201,
+        headers,
+        body: { data: { dm_event_id: "1900000000000000001", dm_conversation_id: `${account}-${first}` } },
+      });
+      await x.sendDm({ senderId: account, recipientId: first, text: "The day's last" });
+      const refused = await x.sendDm({ senderId: account, recipientId: second, text: "Held back" }).catch((error: unknown) => error);
+      assert.ok(refused instanceof NetworkRateLimitedError, String(refused));
+      assert.equal(clock.now() + refused.retryAfter * 1000, reset * 1000);
+      assert.equal(dmRequests(fake).length, 1);
+      clock.set(reset * 1000);
+      await x.sendDm({ senderId: account, recipientId: second, text: "After the day's reset" });
+      assert.equal(dmRequests(fake).length, 2);
+    } finally {
+      await fake.close();
+      await store.close();
+    }
+  });
+});
+
 describe("DM limits and spread with X's window", () => {
   const X_WINDOW = { perWindow: 15, windowMs: MINUTES_15, perDay: 1_440 };
 

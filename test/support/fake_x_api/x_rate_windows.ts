@@ -1,5 +1,6 @@
 /**
- * X's rate windows in the fake X server: every answer carries `x-rate-limit-limit`,
+ * X's rate windows in the fake X server: every answer of an endpoint with a window here
+ * (the table below; others have none) carries `x-rate-limit-limit`,
  * `-remaining` and `-reset` (epoch seconds) for the window of (endpoint, user) under a
  * user-context token or (endpoint, app) under the app-only one, and a request past the
  * window's limit is answered 429 with them (`x-api/fundamentals/rate-limits.mdx`, "Checking
