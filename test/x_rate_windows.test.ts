@@ -12,7 +12,8 @@ import { randomBytes } from "node:crypto";
 import type { SimulatedNetwork } from "../adapters/x/simulated/simulated_network.ts";
 import { createXApiNetwork } from "../adapters/x/x_api/x_api_network.ts";
 import { reportedWindowKey, xRateWindows } from "../adapters/x/x_api/x_rate_windows.ts";
-import { openNetwork } from "../adapters/x/open_network.ts";
+import { openNetwork, openXRateWindows } from "../adapters/x/open_network.ts";
+import { networkSettingsOf } from "../adapters/runtime/config.ts";
 import { createMemoryRateWindows } from "../adapters/counters/memory_rate_windows.ts";
 import { createRedisRateWindows } from "../adapters/counters/redis_rate_windows.ts";
 import type { RateWindows } from "../core/ports/rate_windows.ts";
@@ -275,6 +276,24 @@ describe("DM campaigns within X's windows", () => {
 });
 
 describe("the keeper", () => {
+  test("the settings a job thread receives name the same Redis (or memory) for X's windows as the server's", async () => {
+    const settings = networkSettingsOf({ xApiBaseUrl: "https://api.x.com", xBearerToken: "app", redisUrl: REDIS_URL, redisPrefix: sharedPrefix });
+    assert.deepEqual(settings.xApi?.rateWindows, { redisUrl: REDIS_URL, redisPrefix: sharedPrefix });
+    assert.equal(openXRateWindows(networkSettingsOf({})), undefined, "the simulated network keeps no X windows");
+    // Two openings of the settings (the server's ports and a job thread's) share what one records.
+    const [server, thread] = [openXRateWindows(settings)!, openXRateWindows(settings)!];
+    try {
+      const now = Date.now();
+      const key = `job-thread:${randomBytes(4).toString("hex")}`;
+      await server.record(key, { limit: 15, remaining: 0, resetAtMs: now + 60_000 }, now);
+      const seen = await thread.peek(key, now);
+      assert.equal(seen?.remaining, REDIS_URL ? 0 : undefined, REDIS_URL ? "shared through Redis" : "in memory each opening is its own process's");
+    } finally {
+      await server.close();
+      await thread.close();
+    }
+  });
+
   test("X's 24-hour user headers, when sent, hold requests back until their reset", async () => {
     const clock = wholeSecondClock();
     const account = await dmSenderAccount(sql(), people.open(1)[0]);
