@@ -46,7 +46,8 @@ export const dmRouter = router({
           "`skipped` (still `scope: day` when nothing fits today). Refusals carry `Retry-After` (to the next month, or until the " +
           "oldest send leaves the window). A plan without DMs answers " +
           "`403 dm_not_in_plan`; an account whose X authorisation was lost `409 reauth_required`. Answers `id` (also as `campaign_id`) " +
-          "and the counts. Supports `Idempotency-Key`. No AI credits.",
+          "and the counts. Supports `Idempotency-Key`. No AI credits. Beyond the spec, through the X API a day's messages are placed at " +
+          "most 15 to each 15 minutes and 1,440 to each 24 hours (X's per-account DM windows), and the sender waits for X's window.",
       },
       successStatus: 201,
       idempotent: true,
@@ -134,7 +135,9 @@ export const dmRouter = router({
           "its row changes. Per account, by the owner's plan; monthly / rolling 24 hours / `per_post_max` / `posts_with_auto_dm` / " +
           "`scheduling_enabled`: basic 300 / 50 / 25 / 5 / no; pro 2,000 / 200 / 100 / 30 / yes; advanced 6,000 / 500 / 100 / 100 / " +
           "yes; ultra 20,000 / 1,000 / 100 / 300 / yes; enterprise 1,000,000 / 100,000 / 100 / 10,000 / yes. A plan without DMs " +
-          "(trial) answers `403 dm_not_in_plan`.",
+          "(trial) answers `403 dm_not_in_plan`. Beyond the spec, `network_window` shows the network's own DM window when Threadline " +
+          "sends through the X API (X allows one account 15 DMs per 15 minutes and 1,440 per 24 hours): its use in the last 15 " +
+          "minutes, and `daily_max`, which caps `daily_bulk.max` when lower; campaigns are placed within it. Null on the simulated network.",
       },
       errors: ["dm_not_in_plan"],
     })

@@ -17,7 +17,7 @@ export type ModelSettings = ModelConfig & { faulty?: boolean };
 export interface ThreadlineConfig {
   /** PostgreSQL 14+ URL. Absent: embedded PGlite under `dataDir`. */
   databaseUrl?: string;
-  /** Redis URL for counters shared across processes. Absent: in-memory counters. */
+  /** Redis URL for counters and X's rate windows shared across processes. Absent: in memory. */
   redisUrl?: string;
   /** Prefix of every Redis key (default `tl:`). */
   redisPrefix?: string;
@@ -253,7 +253,7 @@ function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, values: r
 /**
  * The social network a config names: the simulated world unless X_API_BASE_URL and
  * X_BEARER_TOKEN are set; THREADLINE_FAULTS=x makes it fail. Serializable, so the job
- * job thread opens the same network as the server.
+ * thread opens the same network as the server, keeping X's rate windows in the same Redis.
  */
 export function networkSettingsOf(config: ThreadlineConfig): NetworkSettings {
   return {
@@ -266,6 +266,7 @@ export function networkSettingsOf(config: ThreadlineConfig): NetworkSettings {
             userToken: config.xUserToken,
             timeoutMs: config.xApiTimeoutMs,
             oauth: xOAuthOf(config),
+            rateWindows: { redisUrl: config.redisUrl, redisPrefix: config.redisPrefix },
           }
         : undefined,
     faulty: faultsOf(config).has("x"),

@@ -16,7 +16,7 @@ import { openModel } from "../ai/open_model.ts";
 import { createGuardedWebhookSender } from "../outbound/guarded_post.ts";
 import type { OutboundSettings } from "../outbound/guarded_get.ts";
 import { mediaStoreConfig, openMediaStore, type MediaStoreConfig } from "../media/open_media_store.ts";
-import { openNetwork, type NetworkSettings } from "../x/open_network.ts";
+import { openNetwork, openXRateWindows, type NetworkSettings } from "../x/open_network.ts";
 import { modelSettingsOf, networkSettingsOf, type ModelSettings, type ThreadlineConfig } from "./config.ts";
 import type { SecretBox } from "../../core/ports/secret_box.ts";
 import { createSecretBox, parseEncryptionKey, resolveSecretKeys, type SecretKeySettings } from "../crypto/secret_box.ts";
@@ -43,6 +43,8 @@ export interface Ports {
   secretBox: SecretBox;
   /** The settings with every default filled in (the media directory and signing secret), for a job thread. */
   settings: PortSettings;
+  /** Closes what the ports hold open (the Redis connection of X's rate windows). */
+  close(): Promise<void>;
 }
 
 /** Reads (and validates: a bad MEDIA_STORE or AI setting throws here, before anything opens) the ports' settings. */
@@ -67,7 +69,9 @@ export async function openPorts(sql: Sql, clock: Clock, settings: PortSettings):
   const secrets = { key: keys.key, previousKey: keys.previousKey };
   const secretBox = createSecretBox(secrets);
   // The simulated world unless X_API_BASE_URL and X_BEARER_TOKEN are set; THREADLINE_FAULTS=x makes it fail.
-  const network = openNetwork({ sql, clock, ...settings.network, secretBox });
+  // X's rate windows: in Redis with REDIS_URL, so the server and every job thread share them.
+  const rateWindows = openXRateWindows(settings.network);
+  const network = openNetwork({ sql, clock, ...settings.network, secretBox, rateWindows });
   const media = await openMediaStore(settings.media, sql);
   const webhookSender = createGuardedWebhookSender(settings.outbound);
   return {
@@ -77,6 +81,9 @@ export async function openPorts(sql: Sql, clock: Clock, settings: PortSettings):
     webhookSender,
     secretBox,
     settings: { ...settings, media: media.config, secrets },
+    close: async () => {
+      await rateWindows?.close();
+    },
   };
 }
 

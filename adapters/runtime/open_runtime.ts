@@ -161,6 +161,7 @@ export async function openRuntime(router: AnyRouter, config: ThreadlineConfig): 
       stopping.abort();
       await services.eventFeed.close();
       await ports.media?.close();
+      await ports.close();
       await requestCounters.close();
       await allowanceCounters.close();
       await database.close();

@@ -15,7 +15,11 @@ await runJobThread<JobThreadWiring>(async (wiring, events) => {
   const database = await openDatabase({ databaseUrl: wiring.databaseUrl, poolSize: wiring.poolSize });
   try {
     const ports = await openPorts(database.sql, systemClock, wiring.ports);
-    return { tasks: taskList, deps: jobDepsOf(database.sql, systemClock, ports, events), close: () => database.close() };
+    const close = async () => {
+      await ports.close();
+      await database.close();
+    };
+    return { tasks: taskList, deps: jobDepsOf(database.sql, systemClock, ports, events), close };
   } catch (error) {
     await database.close();
     throw error;

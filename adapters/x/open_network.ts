@@ -14,6 +14,10 @@ import type { UserTokenSource } from "./x_api/x_user_tokens.ts";
 import { createXOAuthClient, type XOAuthSettings } from "./x_oauth_client.ts";
 import type { SecretBox } from "../../core/ports/secret_box.ts";
 import { accountTokenFor } from "../../core/accounts/x_tokens.ts";
+import type { RateWindows } from "../../core/ports/rate_windows.ts";
+import { createMemoryRateWindows } from "../counters/memory_rate_windows.ts";
+import { createRedisRateWindows } from "../counters/redis_rate_windows.ts";
+import { xRateWindows } from "./x_api/x_rate_windows.ts";
 
 /** The seed of the simulated world unless configured (any fixed number keeps demos repeatable). */
 export const DEFAULT_NETWORK_SEED = 20_261_121;
@@ -35,7 +39,11 @@ export interface NetworkOptions {
     timeoutMs?: number;
     /** The operator's X app (`X_CLIENT_ID`): writes act with each account's connected token, refreshed as it expires (docs/x.md). */
     oauth?: XOAuthSettings;
+    /** Where X's rate windows are kept (docs/x.md "X's rate limits"): Redis when `REDIS_URL` is set, so every process shares them; else this process's memory. */
+    rateWindows?: { redisUrl?: string; redisPrefix?: string };
   };
+  /** The opened store of X's rate windows (openXRateWindows); absent with `xApi`: one in this network's memory. */
+  rateWindows?: RateWindows;
   /** Opens the connected accounts' sealed tokens (with `xApi.oauth`). */
   secretBox?: SecretBox;
   /** `THREADLINE_FAULTS=x`: every call fails as if X were unreachable. */
@@ -43,7 +51,7 @@ export interface NetworkOptions {
 }
 
 /** The serializable part of NetworkOptions: a job thread receives it and opens its own network. */
-export type NetworkSettings = Omit<NetworkOptions, "sql" | "clock" | "secretBox">;
+export type NetworkSettings = Omit<NetworkOptions, "sql" | "clock" | "secretBox" | "rateWindows">;
 
 /** Opens the network `options` describe. */
 export function openNetwork(options: NetworkOptions): SocialNetwork {
@@ -51,9 +59,24 @@ export function openNetwork(options: NetworkOptions): SocialNetwork {
     throw new Error(`The network seed must be an integer (THREADLINE_NETWORK_SEED), got "${options.seed}"`);
   }
   const network = options.xApi
-    ? createXApiNetwork({ ...options.xApi, userToken: userTokensOf(options, options.xApi), clock: options.clock })
+    ? createXApiNetwork({
+        ...options.xApi,
+        userToken: userTokensOf(options, options.xApi),
+        clock: options.clock,
+        watchers: [xRateWindows({ store: options.rateWindows ?? createMemoryRateWindows(), clock: options.clock })],
+      })
     : createSimulatedNetwork({ sql: options.sql, clock: options.clock, seed: options.seed ?? DEFAULT_NETWORK_SEED });
   return options.faulty ? createFaultyNetwork(network) : network;
+}
+
+/**
+ * Opens the store of X's rate windows the settings name (with the X API only): Redis when
+ * `REDIS_URL` is set (shared by every process and job thread), else memory. The caller closes it.
+ */
+export function openXRateWindows(settings: NetworkSettings): RateWindows | undefined {
+  if (!settings.xApi) return undefined;
+  const redisUrl = settings.xApi.rateWindows?.redisUrl;
+  return redisUrl ? createRedisRateWindows({ url: redisUrl, prefix: settings.xApi.rateWindows?.redisPrefix }) : createMemoryRateWindows();
 }
 
 /**

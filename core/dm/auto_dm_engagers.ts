@@ -87,6 +87,7 @@ async function queueEngagers(deps: AutoDmDeps, post: AutoDmDueRow, now: number):
       recipients: fresh.map((x_user_id) => ({ x_user_id, source_post_id: post.first_post_id })),
       spread: true,
       source: "auto_dm",
+      networkWindow: network.info.dmWindow,
       scheduledPostId: Number(post.post_id),
       campaignId,
     }),

@@ -5,6 +5,7 @@
  * the month and the rolling day (core/dm/dm_limits.ts), and stores the campaign, its
  * messages and the sender's job in one transaction under the account's DM lock.
  */
+import type { NetworkDmWindow } from "../network/network_records.ts";
 import type { AccountContext } from "../context.ts";
 import type { Queryable } from "../db/sql.ts";
 import { ApiError } from "../errors.ts";
@@ -39,6 +40,7 @@ export async function createCampaign(ctx: AccountContext, input: CreateCampaignI
       recipients: input.recipients,
       spread: input.spread === true,
       source: "api",
+      networkWindow: ctx.services.network.info.dmWindow,
     }),
   );
   return { data: { id: created.id, campaign_id: created.id, ...created.counts } };
@@ -56,6 +58,8 @@ export interface EnqueueRequest {
   scheduledPostId?: number;
   /** Adds to this campaign instead of making one (a post's auto DM grows one campaign). */
   campaignId?: number;
+  /** The network's own DM window (X's), which placement keeps within as well as the plan's. */
+  networkWindow?: NetworkDmWindow;
 }
 
 /**
@@ -87,7 +91,14 @@ export async function enqueueCampaign(tx: Queryable, request: EnqueueRequest): P
     else eligible.push(recipient);
     seen.add(recipient.x_user_id);
   }
-  const placement = await placeMessages(tx, { accountId, allowance, now, count: eligible.length, spread: request.spread });
+  const placement = await placeMessages(tx, {
+    accountId,
+    allowance,
+    now,
+    count: eligible.length,
+    spread: request.spread,
+    networkWindow: request.networkWindow,
+  });
   const month = monthStartOf(now);
   const messages: NewMessage[] = eligible.map((recipient, i) => {
     const sendAfter = placement.sendAfter[i];

@@ -10,6 +10,13 @@
  * holds a unit of the month its campaign was created in (spread messages that go out early
  * next month stay on this month's bill, so a `spread` never escapes a full month); the
  * "day" of placement is the rolling 24 hours from now, then each following 24 hours.
+ *
+ * On a network with its own DM window (X: 15 per 15 minutes and 1,440 per 24 hours per
+ * user, `x-api/fundamentals/rate-limits.mdx`), a day holds at most the smaller of the plan's
+ * and the network's day, and a day's messages are placed `perWindow` to each window, so no
+ * campaign is planned faster than the network allows (beyond the spec; docs/x.md "X's rate
+ * limits"). The sender still waits for the window at send time, which also covers the DMs of
+ * other campaigns.
  */
 import type { AccountContext } from "../context.ts";
 import type { Queryable } from "../db/sql.ts";
@@ -20,6 +27,7 @@ import { type DmAllowance, planById } from "../plans/plans.ts";
 import { countCommitted, countPendingBefore, countPlaced, planIdOfAccount } from "./dm_queries.ts";
 import { countSentInWindow } from "./dm_send_queries.ts";
 import { DAY_MS } from "../time/durations.ts";
+import type { NetworkDmWindow } from "../network/network_records.ts";
 
 /** The start of the UTC calendar month holding `ms`. */
 export function monthStartOf(ms: number): Date {
@@ -56,6 +64,7 @@ export async function readDmLimits(ctx: AccountContext) {
   const now = clock.now();
   const committed = await countCommitted(sql, ctx.account.id, monthStartOf(now));
   const dayUsed = await usedToday(sql, ctx.account.id, now);
+  const window = ctx.services.network.info.dmWindow;
   return {
     data: {
       monthly: {
@@ -68,7 +77,21 @@ export async function readDmLimits(ctx: AccountContext) {
       per_post_max: allowance.perPostMax,
       posts_with_auto_dm: allowance.postsWithAutoDm,
       scheduling_enabled: allowance.schedulingEnabled,
+      network_window: window ? await networkWindowOf(sql, ctx.account.id, window, now) : null,
     },
+  };
+}
+
+/** The network's DM window as `GET /v1/dm/limits` shows it (beyond the spec): its numbers and this account's use of it. */
+async function networkWindowOf(sql: Queryable, accountId: string, window: NetworkDmWindow, now: number) {
+  const sent = await countSentInWindow(sql, accountId, new Date(now), window.windowMs);
+  return {
+    max: window.perWindow,
+    window_minutes: window.windowMs / 60_000,
+    used: sent.used,
+    remaining: Math.max(0, window.perWindow - sent.used),
+    resets_at: sent.oldest && sent.used >= window.perWindow ? new Date(sent.oldest.getTime() + window.windowMs).toISOString() : null,
+    daily_max: window.perDay,
   };
 }
 
@@ -96,9 +119,13 @@ export interface Placement {
  */
 export async function placeMessages(
   tx: Queryable,
-  request: { accountId: string; allowance: DmAllowance; now: number; count: number; spread: boolean },
+  request: { accountId: string; allowance: DmAllowance; now: number; count: number; spread: boolean; networkWindow?: NetworkDmWindow },
 ): Promise<Placement> {
-  const { accountId, allowance, now, count } = request;
+  const { accountId, now, count, networkWindow } = request;
+  // The network's day caps the plan's (X: 1,440 DMs per 24 hours per user).
+  const allowance = networkWindow ? { ...request.allowance, dailyBulkMax: Math.min(request.allowance.dailyBulkMax, networkWindow.perDay) } : request.allowance;
+  // The k-th message placed in a day goes out in the day's (k / perWindow)-th window of the network.
+  const paced = (from: number, k: number) => new Date(networkWindow ? from + Math.floor(k / networkWindow.perWindow) * networkWindow.windowMs : from);
   if (count === 0) return { sendAfter: [], queuedNow: 0, overflow: 0 };
   const committed = await countCommitted(tx, accountId, monthStartOf(now));
   if (committed + count > allowance.monthlyMax) {
@@ -107,7 +134,7 @@ export async function placeMessages(
   }
   const room = Math.max(0, allowance.dailyBulkMax - (await usedToday(tx, accountId, now)));
   const queuedNow = Math.min(room, count);
-  const sendAfter: Date[] = Array.from({ length: queuedNow }, () => new Date(now));
+  const sendAfter: Date[] = Array.from({ length: queuedNow }, (_, k) => paced(now, k));
   let left = count - queuedNow;
   const spread = request.spread && allowance.schedulingEnabled;
   const refused = allowance.schedulingEnabled ? !spread : room === 0;
@@ -123,7 +150,7 @@ export async function placeMessages(
     const from = new Date(now + day * DAY_MS);
     const dayRoom = Math.max(0, allowance.dailyBulkMax - (await countPlaced(tx, accountId, from, new Date(from.getTime() + DAY_MS))));
     const take = Math.min(dayRoom, left);
-    for (let i = 0; i < take; i++) sendAfter.push(from);
+    for (let i = 0; i < take; i++) sendAfter.push(paced(from.getTime(), i));
     left -= take;
   }
   return { sendAfter, queuedNow, overflow: 0 };

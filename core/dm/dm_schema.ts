@@ -132,6 +132,21 @@ export const dmLimitsView = z.object({
   per_post_max: z.number().int().meta({ description: "People one post's `auto_dm` may message" }),
   posts_with_auto_dm: z.number().int().meta({ description: "Scheduled posts per UTC month that may carry `auto_dm`" }),
   scheduling_enabled: z.boolean().meta({ description: "Whether `spread` may place overflow over coming days" }),
+  network_window: z
+    .object({
+      max: z.number().int().meta({ description: "DMs one account may send per window (X: 15)" }),
+      window_minutes: z.number().int().meta({ description: "The window's length (X: 15 minutes)" }),
+      used: z.number().int().meta({ description: "Sent or in flight in the last `window_minutes`" }),
+      remaining: z.number().int(),
+      resets_at: z.string().nullable().meta({ description: "When a unit comes back, while the window is full; else null" }),
+      daily_max: z.number().int().meta({ description: "DMs one account may send per 24 hours (X: 1,440); caps `daily_bulk.max` when lower" }),
+    })
+    .nullable()
+    .meta({
+      description:
+        "Beyond the spec: the network's own DM window, null on the simulated network. With the X API, X allows one account 15 DMs " +
+        "per 15 minutes and 1,440 per 24 hours (X's rate limits page); campaigns are placed within it and the sender waits for it",
+    }),
 });
 
 const queueLimit = z

@@ -86,14 +86,16 @@ export async function markMessageFailed(sql: Queryable, held: { id: number; leas
 export async function releaseMessage(
   sql: Queryable,
   held: { id: number; lease: Lease },
-  release: { unknown: boolean; reason: string; retryAt: Date },
+  release: { unknown: boolean; reason: string; retryAt: Date; attemptBack?: boolean },
 ): Promise<boolean> {
+  // A wait for a rate window is not an attempt (dm_sender.ts: MAX_DM_ATTEMPTS).
+  const attempts = release.attemptBack ? sql`publish_attempts = greatest(publish_attempts - 1, 0),` : sql``;
   const rows = release.unknown
     ? await sql`
         update dm_messages set outcome_unknown = true, reason = ${release.reason}, ${publicationLease.drop(sql)}
          where id = ${held.id} and ${publicationLease.heldBy(sql, held.lease)} returning id`
     : await sql`
-        update dm_messages set status = 'pending', outcome_unknown = false, reason = ${release.reason},
+        update dm_messages set status = 'pending', outcome_unknown = false, reason = ${release.reason}, ${attempts}
                send_after = greatest(send_after, ${release.retryAt}), ${publicationLease.drop(sql)}
          where id = ${held.id} and ${publicationLease.heldBy(sql, held.lease)} returning id`;
   return rows.length === 1;

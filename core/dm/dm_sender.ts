@@ -188,14 +188,16 @@ async function settleFailure(deps: DmSendDeps, row: MessageRow, lease: Lease, er
         : `X refused the message: ${message}`;
     return (await settleDmRecorded(sql, row.id, now, (tx) => markMessageFailed(tx, held, { reason, at: now }))) ? "failed" : "lost";
   }
+  if (error instanceof NetworkRateLimitedError) {
+    // X's window (its 429, or one known used up: 15 DMs per 15 minutes per user) is waited
+    // for, not failed: nothing was sent, and the attempt is given back (docs/x.md "X's rate limits").
+    const retryAt = new Date(now.getTime() + error.retryAfter * 1000);
+    await releaseMessage(sql, held, { unknown: false, reason: `X rate limit: waiting until ${retryAt.toISOString()}`, retryAt, attemptBack: true });
+    return { retryAt };
+  }
   if (row.publish_attempts >= MAX_DM_ATTEMPTS && !(error instanceof NetworkTimeoutError || error instanceof NetworkUpstreamError)) {
     const reason = `X could not take the message after ${row.publish_attempts} attempts: ${error instanceof NetworkError ? message : "internal error"}`;
     return (await settleDmRecorded(sql, row.id, now, (tx) => markMessageFailed(tx, held, { reason, at: now }))) ? "failed" : "lost";
-  }
-  if (error instanceof NetworkRateLimitedError) {
-    const retryAt = new Date(now.getTime() + error.retryAfter * 1000);
-    await releaseMessage(sql, held, { unknown: false, reason: `X rate limit: waiting until ${retryAt.toISOString()}`, retryAt });
-    return { retryAt };
   }
   // Unreachable: it did not land. Timed out, an unexpected answer, or our own failure: it may have.
   const unknown = !(error instanceof NetworkUnavailableError);

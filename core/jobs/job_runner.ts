@@ -9,12 +9,14 @@ import { claimJobs, extendJobLeases, failJob, type JobRow } from "./jobs_queries
 import { claimLagSeconds, errorFacts, type JobEventListener } from "./job_events.ts";
 import { mapBounded } from "../concurrency/map_bounded.ts";
 import { completionGroup } from "./completion_group.ts";
+import { JobDeferral } from "./job_deferral.ts";
 
 /**
  * Does the work of one job. Jobs run at least once, not exactly once: a runner that dies
  * after the work but before the completion commits leaves the job to be run again, so a
  * handler must be idempotent (upserts, `on conflict do nothing`, "already done" checks).
- * Throwing records a failed attempt and schedules a retry with backoff.
+ * Throwing records a failed attempt and schedules a retry with backoff; throwing a
+ * JobDeferral queues the job for its `retryAt` and gives the attempt back.
  */
 export type JobHandler<Payload = any> = (payload: Payload, job: JobRow) => Promise<unknown>;
 
@@ -98,6 +100,11 @@ export async function runJobsOnce(options: RunJobsOptions): Promise<RunJobsResul
 
   result.completed = await succeeded.settled();
   for (const { job, error } of failures) {
+    if (error instanceof JobDeferral) {
+      // Waiting for an upstream's window: not a failure, and no attempt spent.
+      if (await failJob(sql, job.id, error, { runnerId, retryAt: error.retryAt, deferred: true })) result.retried++;
+      continue;
+    }
     options.onFailure?.(job, error);
     const row = await failJob(sql, job.id, error, { runnerId });
     events?.({ event: "failed", jobId: job.id, kind: job.kind, attempts: job.attempts, final: row?.status === "failed", error: errorFacts(error) });

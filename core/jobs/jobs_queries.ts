@@ -158,6 +158,8 @@ export async function completeJobs(sql: Queryable, ids: readonly number[], optio
 export interface FailOptions {
   /** Retry at this instant instead of the backoff. */
   retryAt?: Date;
+  /** Give the attempt back (a deferral, core/jobs/job_deferral.ts): the job is queued for `retryAt` and never ends `failed` here. */
+  deferred?: boolean;
   /** Only when this runner still holds the job (see `completeJobs`). */
   runnerId?: string;
   /** A number in [0, 1) that places the delay within its jitter range; default `Math.random()`. */
@@ -178,14 +180,16 @@ export async function failJob(sql: Queryable, id: number, error: unknown, option
    * instead of returning as one herd, and never wait past the 1-hour cap. `attempts` was
    * already counted by the claim, so the first retry waits 1-2 s.
    */
+  const deferred = options.deferred === true && options.retryAt !== undefined;
   const [row] = await sql<JobRow[]>`
     update jobs
-       set status = case when attempts >= max_attempts then 'failed' else 'queued' end,
-           run_at = case when attempts >= max_attempts then run_at
+       set status = case when ${deferred}::boolean then 'queued' when attempts >= max_attempts then 'failed' else 'queued' end,
+           attempts = case when ${deferred}::boolean then greatest(attempts - 1, 0) else attempts end,
+           run_at = case when ${deferred}::boolean then ${options.retryAt ?? null}::timestamptz when attempts >= max_attempts then run_at
                          else coalesce(${options.retryAt ?? null}::timestamptz,
                                        now() + least(power(2, attempts), ${MAX_BACKOFF_SECONDS})
                                                * (0.5 + 0.5 * ${jitter}::float8) * interval '1 second') end,
-           finished_at = case when attempts >= max_attempts then now() end,
+           finished_at = case when not ${deferred}::boolean and attempts >= max_attempts then now() end,
            last_error = ${describeError(error)},
            locked_by = null,
            locked_until = null,

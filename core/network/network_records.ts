@@ -140,6 +140,15 @@ export interface NetworkInfo {
   kind: "simulated" | "x_api";
   /** How far back `search` reaches, in days (X API v2 recent search: 7). */
   searchWindowDays: number;
+  /** The network's own limit on one sender's DMs, when it has one (X: 15 per 15 minutes, 1,440 per 24 hours); DM campaigns are planned within it. */
+  dmWindow?: NetworkDmWindow;
+}
+
+/** A network's limit on the DMs one account sends: `perWindow` per `windowMs`, `perDay` per 24 hours. */
+export interface NetworkDmWindow {
+  perWindow: number;
+  windowMs: number;
+  perDay: number;
 }
 
 /**

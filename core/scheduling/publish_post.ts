@@ -17,7 +17,8 @@
 import type { Clock } from "../clock.ts";
 import type { Sql } from "../db/sql.ts";
 import type { JobRow } from "../jobs/jobs_queries.ts";
-import { NetworkError } from "../network/network_errors.ts";
+import { NetworkError, NetworkRateLimitedError } from "../network/network_errors.ts";
+import { JobDeferral } from "../jobs/job_deferral.ts";
 import type { NetworkPost } from "../network/network_records.ts";
 import type { SocialNetwork } from "../network/social_network.ts";
 import { releaseLease } from "../publishing/lease_queries.ts";
@@ -113,7 +114,9 @@ export async function publishScheduledPost(deps: PublishDeps, payload: PublishJo
       sent = outcome.sent;
     }
   } catch (error) {
-    if (isPermanentFailure(error) || options.finalAttempt) {
+    // A used-up rate window is waited for, even on the last attempt: it is not a failure of the post.
+    const waiting = error instanceof NetworkRateLimitedError;
+    if (!waiting && (isPermanentFailure(error) || options.finalAttempt)) {
       return fail(deps, claim, failureReason(error, { index: ids.length, count: post.parts.length, attempts: post.publish_attempts }));
     }
     // A failed release only makes the retry wait for the lease.
@@ -225,7 +228,10 @@ async function unclaimedResult(deps: PublishDeps, payload: PublishJobPayload): P
 /**
  * The `publish_scheduled_post` job: publishes the post; its final attempt (`max_attempts`)
  * gives up with `error` instead of throwing. A post another holder is publishing, or not
- * due by this process's clock, is retried with the job's backoff. Answers what publishing did.
+ * due by this process's clock, is retried with the job's backoff. A used-up rate window
+ * (X's 429, or one the network knows is used up) defers the job to the window's reset
+ * without spending an attempt (docs/x.md "X's rate limits"); the part left `publishing` is
+ * reconciled by its token before anything is sent again. Answers what publishing did.
  */
 export async function publishFromJob(
   deps: PublishDeps,
@@ -234,7 +240,14 @@ export async function publishFromJob(
   options: { leaseSeconds?: number; holderPrefix?: string } = {},
 ): Promise<PublishResult> {
   const finalAttempt = isFinalAttempt(job);
-  const result = await publishScheduledPost(deps, payload, { ...options, finalAttempt });
+  let result: PublishResult;
+  try {
+    result = await publishScheduledPost(deps, payload, { ...options, finalAttempt });
+  } catch (error) {
+    if (!(error instanceof NetworkRateLimitedError)) throw error;
+    const retryAt = new Date(deps.clock.now() + error.retryAfter * 1000);
+    throw new JobDeferral(retryAt, `Scheduled post "${payload.postId}" waits for the network's rate window until ${retryAt.toISOString()}`, { cause: error });
+  }
   if (finalAttempt) return result;
   if (result.outcome === "busy") throw new Error(`Scheduled post "${payload.postId}" is being published by another process; retrying`);
   if (result.outcome === "not_due") throw new Error(`Scheduled post "${payload.postId}" is not due before ${result.scheduledFor.toISOString()}; retrying`);

@@ -24,6 +24,7 @@ import { xPostReads } from "./x_post_reads.ts";
 import { xPostWrites } from "./x_post_writes.ts";
 import { SEARCH_WINDOW_DAYS, xTimelineReads } from "./x_timeline_reads.ts";
 import { xUserReads } from "./x_user_reads.ts";
+import { X_DM_SEND_LIMITS } from "./x_rate_limits.ts";
 import { createUserTokens, type UserTokenSource } from "./x_user_tokens.ts";
 
 /** How to reach X. */
@@ -61,7 +62,12 @@ export function createXApiNetwork(options: XApiNetworkOptions): SocialNetwork {
   const ctx: XApiContext = { client, clock: options.clock ?? systemClock, actorFor: createUserTokens(client, options.userToken) };
   const writes = xPostWrites(ctx);
   const network: SocialNetwork = {
-    info: { kind: "x_api", searchWindowDays: SEARCH_WINDOW_DAYS },
+    // X's per-user DM windows (x_rate_limits.ts), so campaigns are planned within them.
+    info: {
+      kind: "x_api",
+      searchWindowDays: SEARCH_WINDOW_DAYS,
+      dmWindow: { perWindow: X_DM_SEND_LIMITS.perWindow, windowMs: X_DM_SEND_LIMITS.windowMs, perDay: X_DM_SEND_LIMITS.perDay },
+    },
     ...xUserReads(ctx),
     ...xPostReads(ctx),
     ...xTimelineReads(ctx),

@@ -6,7 +6,8 @@
  * missing things), checks the Bearer token (the app-only one, or a user-context token
  * that acts as one account), records every request, and can be scripted to answer a
  * status with headers (429 with `x-rate-limit-reset`, 500, 503), malformed JSON, or
- * nothing at all (a hang, for timeouts).
+ * nothing at all (a hang, for timeouts). Like X, it keeps rate windows per endpoint and user
+ * (x_rate_windows.ts): `x-rate-limit-*` on every answer, 429 once one is used up.
  */
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -20,9 +21,10 @@ import { READ_ROUTES } from "./x_read_routes.ts";
 import type { RouteContext } from "./x_route.ts";
 import { WRITE_ROUTES } from "./x_write_routes.ts";
 import { createFakeXOAuth, type FakeXApp, type FakeXOAuth } from "./x_oauth_routes.ts";
+import { createFakeRateWindows, type FakeRateWindowOptions } from "./x_rate_windows.ts";
 
-/** One scripted answer; `path` (exact pathname or pattern) limits it to matching requests. */
-export type FakeXReply = { path?: string | RegExp } & (
+/** One scripted answer; `path` (exact pathname or pattern) and `match` (on the parsed body) limit it to matching requests. */
+export type FakeXReply = { path?: string | RegExp; match?: (body: unknown) => boolean } & (
   | { kind: "status"; status: number; body?: unknown; headers?: Record<string, string> }
   | { kind: "hang" }
   | { kind: "malformed" }
@@ -55,6 +57,8 @@ export interface FakeXServerOptions {
   app?: FakeXApp;
   /** The port to listen on (default: one the OS picks). */
   port?: number;
+  /** X's rate windows (default: X's documented limits, 15-minute windows); false: none, no headers. */
+  rateWindows?: FakeRateWindowOptions | false;
 }
 
 /** A running fake. */
@@ -92,6 +96,7 @@ export async function startFakeXServer(options: FakeXServerOptions = {}): Promis
   const requests: RecordedXRequest[] = [];
   const drafts: RouteContext["drafts"] = new Map();
   const oauth = options.app ? createFakeXOAuth(options.app, clock) : undefined;
+  const rateWindows = options.rateWindows === false ? undefined : createFakeRateWindows(options.rateWindows ?? {}, clock);
 
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -126,7 +131,9 @@ export async function startFakeXServer(options: FakeXServerOptions = {}): Promis
         return send(response, { status: 401, body: { title: "Unauthorized", type: "about:blank", status: 401, detail: "Unauthorized" } });
       }
       const scripted = queue.findIndex(
-        (reply) => reply.path === undefined || (typeof reply.path === "string" ? reply.path === url.pathname : reply.path.test(url.pathname)),
+        (reply) =>
+          (reply.path === undefined || (typeof reply.path === "string" ? reply.path === url.pathname : reply.path.test(url.pathname))) &&
+          (reply.match === undefined || reply.match(body)),
       );
       if (scripted >= 0) {
         const [reply] = queue.splice(scripted, 1);
@@ -138,7 +145,9 @@ export async function startFakeXServer(options: FakeXServerOptions = {}): Promis
           headers: reply.headers,
         });
       }
-      void answer(method, url, body, tokenUser).then((result) => send(response, result));
+      const window = rateWindows?.admit(method, url.pathname, tokenUser);
+      if (window?.refused) return send(response, window.refused);
+      void answer(method, url, body, tokenUser).then((result) => send(response, { ...result, headers: { ...window?.headers, ...result.headers } }));
     });
   });
 
