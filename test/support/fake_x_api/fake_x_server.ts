@@ -4,7 +4,7 @@
  * serves the X API v2 fake server in tests"). It serves the simulated network in X's
  * shapes (`{ data, includes, meta }`, `errors[]` problems, 200 partial errors for
  * missing things), checks the Bearer token (the app-only one, or a user-context token
- * that acts as one account), records every request, and can be scripted to answer a
+ * that acts as one account, or an OAuth 1.0a signature it verifies), records every request, and can be scripted to answer a
  * status with headers (429 with `x-rate-limit-reset`, 500, 503), malformed JSON, or
  * nothing at all (a hang, for timeouts). Every request is checked against X's own OpenAPI
  * document (x_contract.ts): what X's document would reject is recorded in `violations`, and
@@ -23,6 +23,7 @@ import { READ_ROUTES } from "./x_read_routes.ts";
 import type { RouteContext } from "./x_route.ts";
 import { WRITE_ROUTES } from "./x_write_routes.ts";
 import { createFakeXOAuth, type FakeXApp, type FakeXOAuth } from "./x_oauth_routes.ts";
+import { oauth1UserOf, type FakeXOAuth1 } from "./x_oauth1_check.ts";
 import { xContract, type ContractViolation, type XAuthScheme } from "./x_contract.ts";
 
 /** One scripted answer; `path` (exact pathname or pattern) limits it to matching requests. */
@@ -57,6 +58,8 @@ export interface FakeXServerOptions {
   userTokens?: Record<string, string>;
   /** The operator's X app: serves X's OAuth 2.0 flow (x_oauth_routes.ts) for it. */
   app?: FakeXApp;
+  /** The app's API key and secret and the OAuth 1.0a tokens whose signed requests are accepted. */
+  oauth1?: FakeXOAuth1;
 }
 
 /** A running fake. */
@@ -98,6 +101,8 @@ export async function startFakeXServer(options: FakeXServerOptions = {}): Promis
   const queue: FakeXReply[] = [];
   const requests: RecordedXRequest[] = [];
   const violations: ContractViolation[] = [];
+  // The origin clients sign OAuth 1.0a requests for (the URL they were sent to).
+  let signedOrigin = "http://127.0.0.1";
   const contract = xContract();
   const checks = new Set<Promise<void>>();
   const drafts: RouteContext["drafts"] = new Map();
@@ -132,8 +137,10 @@ export async function startFakeXServer(options: FakeXServerOptions = {}): Promis
         return send(response, authorizing);
       }
       const token = /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1];
-      const tokenUser = token ? (userTokens.get(token) ?? oauth?.userOf(token)) : undefined;
       const oauth1 = (request.headers.authorization ?? "").startsWith("OAuth ");
+      const tokenUser = token
+        ? (userTokens.get(token) ?? oauth?.userOf(token))
+        : oauth1UserOf(options.oauth1, request.headers.authorization ?? "", method, new URL(`${url.pathname}${url.search}`, signedOrigin));
       const auth: XAuthScheme = token === bearerToken ? "BearerToken" : token ? "OAuth2UserToken" : oauth1 ? "UserToken" : "none";
       const check = contract
         .check({ method, url, contentType: request.headers["content-type"], raw: bytes, auth })
@@ -193,6 +200,7 @@ export async function startFakeXServer(options: FakeXServerOptions = {}): Promis
 
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
+  signedOrigin = `http://127.0.0.1:${port}`;
   return {
     url: `http://127.0.0.1:${port}`,
     bearerToken,

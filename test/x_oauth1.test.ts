@@ -1,0 +1,82 @@
+/**
+ * OAuth 1.0a user tokens (docs/x.md "OAuth 1.0a tokens"): an account whose credential is an
+ * access token and secret has its requests signed with them and the app's API key and secret
+ * (X's fundamentals/authentication/oauth-1-0a/authorizing-a-request.mdx); the fake X server
+ * verifies each signature with the same library, so a post published this way reached X signed,
+ * and a wrong secret is refused as X refuses it.
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { ApiError } from "../core/errors.ts";
+import { networkApiError } from "../core/network/network_api_error.ts";
+import { NetworkRejectedError, NetworkUpstreamError } from "../core/network/network_errors.ts";
+import { createXApiNetwork } from "../adapters/x/x_api/x_api_network.ts";
+import { startFakeXServer, type FakeXServer } from "./support/fake_x_api/fake_x_server.ts";
+
+const ADA_ID = "1600000000000000001";
+const CONSUMER = { key: "app-api-key", secret: "app-api-secret" };
+const ADA = { token: `${ADA_ID}-ada-access-token`, secret: "ada-access-secret" };
+
+let fake: FakeXServer;
+
+before(async () => {
+  fake = await startFakeXServer({ oauth1: { consumer: CONSUMER, tokens: { [ADA.token]: { secret: ADA.secret, userId: ADA_ID } } } });
+});
+after(async () => {
+  await fake.close();
+});
+
+/** The X client signing as `token`; `consumer` null: no API key and secret configured. */
+function network(token: { token: string; secret: string }, consumer: typeof CONSUMER | null = CONSUMER) {
+  return createXApiNetwork({
+    baseUrl: fake.url,
+    bearerToken: fake.bearerToken,
+    consumer: consumer ?? undefined,
+    userToken: () => ({ oauth1: token }),
+    timeoutMs: 5000,
+  });
+}
+
+describe("OAuth 1.0a user tokens", () => {
+  test("an account with OAuth 1.0a tokens publishes a post, each request signed and verified by X", async () => {
+    const from = fake.requests.length;
+    const post = await network(ADA).publishPost({ authorId: ADA_ID, text: "Signed with OAuth 1.0a", token: "oauth1-1" });
+    assert.equal(post.authorId, ADA_ID);
+    assert.equal((await fake.network.postById(post.id)).text, "Signed with OAuth 1.0a");
+    const sent = fake.requests.slice(from);
+    const create = sent.find((request) => request.method === "POST" && request.pathname === "/2/tweets");
+    assert.ok(create, "the post was sent to X");
+    const header = String(create.headers.authorization);
+    assert.match(header, /^OAuth /);
+    for (const name of ["oauth_consumer_key", "oauth_nonce", "oauth_signature", "oauth_signature_method", "oauth_timestamp", "oauth_token", "oauth_version"]) {
+      assert.ok(header.includes(`${name}="`), `the header carries ${name}`);
+    }
+    assert.ok(header.includes('oauth_signature_method="HMAC-SHA1"'));
+    assert.ok(!header.includes(ADA.secret) && !header.includes(CONSUMER.secret), "no secret is sent");
+  });
+
+  test("a wrong token secret is refused by X: 502 upstream_error naming the credentials", async () => {
+    const error = await network({ ...ADA, secret: "not-the-secret" })
+      .publishPost({ authorId: ADA_ID, text: "Not signed right" })
+      .then(
+        () => assert.fail("published with a wrong secret"),
+        (caught: unknown) => caught,
+      );
+    assert.ok(error instanceof NetworkUpstreamError, String(error));
+    assert.match(error.message, /refused the credentials \(HTTP 401\)/);
+    const mapped = networkApiError(error);
+    assert.ok(mapped instanceof ApiError);
+    assert.deepEqual([mapped.status, mapped.code], [502, "upstream_error"]);
+  });
+
+  test("a wrong API secret is refused too, and without an API key and secret nothing is sent", async () => {
+    await assert.rejects(network(ADA, { ...CONSUMER, secret: "other" }).publishPost({ authorId: ADA_ID, text: "Wrong app secret" }), NetworkUpstreamError);
+    const from = fake.requests.length;
+    await assert.rejects(network(ADA, null).publishPost({ authorId: ADA_ID, text: "No app keys" }), (error: Error) => {
+      assert.ok(error instanceof NetworkRejectedError);
+      assert.match(error.message, /X_CONSUMER_KEY, X_CONSUMER_SECRET/);
+      return true;
+    });
+    assert.equal(fake.requests.length, from);
+  });
+});
