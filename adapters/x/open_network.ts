@@ -10,6 +10,7 @@ import { createFaultyNetwork } from "./faulty_network.ts";
 import { createSimulatedNetwork } from "./simulated/simulated_network.ts";
 import { migrateSimulatedNetwork } from "./simulated/simulated_migrations.ts";
 import { createXApiNetwork } from "./x_api/x_api_network.ts";
+import type { XConsumer } from "./x_api/x_oauth1.ts";
 import type { UserTokenSource } from "./x_api/x_user_tokens.ts";
 import { createXOAuthClient, type XOAuthSettings } from "./x_oauth_client.ts";
 import type { SecretBox } from "../../core/ports/secret_box.ts";
@@ -35,6 +36,8 @@ export interface NetworkOptions {
     timeoutMs?: number;
     /** The operator's X app (`X_CLIENT_ID`): writes act with each account's connected token, refreshed as it expires (docs/x.md). */
     oauth?: XOAuthSettings;
+    /** The X app's API key and secret (`X_CONSUMER_KEY`, `X_CONSUMER_SECRET`): signs as accounts holding OAuth 1.0a tokens. */
+    consumer?: XConsumer;
   };
   /** Opens the connected accounts' sealed tokens (with `xApi.oauth`). */
   secretBox?: SecretBox;
