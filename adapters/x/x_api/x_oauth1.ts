@@ -11,7 +11,7 @@ import { createHmac } from "node:crypto";
 import OAuthModule from "oauth-1.0a";
 
 // oauth-1.0a is CommonJS; under ESM its constructor arrives as the module's default.
-const OAuth = ((OAuthModule as any).default ?? OAuthModule) as typeof OAuthModule;
+const OAuth = (OAuthModule as unknown as { default?: typeof OAuthModule }).default ?? OAuthModule;
 
 /** The X app's API key and secret (X_CONSUMER_KEY, X_CONSUMER_SECRET). */
 export interface XConsumer {
