@@ -19,6 +19,7 @@ const HELP = `threadline <command>
   accounts create --name N --username U [--plan pro] [--subscription active] [--email E] [--premium] [--not-onboarded]
   accounts link --user ID --username U      accounts share --account ID --with-user ID [--permission viewer|editor]
   accounts list
+  accounts x-oauth1 --user ID      store an account's OAuth 1.0a token (X_ACCESS_TOKEN, X_ACCESS_TOKEN_SECRET; docs/x.md)
   keys create --user ID [--name N] [--scopes read|read,write]
   keys list --user ID [--include-revoked]   keys rotate --key ID   keys revoke --key ID
   workers create --account ID --name N --shape formats|niche|fresh --topic-source product|custom|niche
