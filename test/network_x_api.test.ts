@@ -505,7 +505,7 @@ describe("writes need a user-context token", () => {
       article = await x.publishArticle({
         authorId: ADA_ID,
         title: "Notes on shipping",
-        markdown: "# Why\n\nShip **small** things.\n\n- one\n- two",
+        markdown: "# Why\n\nShip **small** things.\n\n- one\n- two\n\n```ts\nship();\n```",
         token: "a-1",
       });
     });
@@ -521,9 +521,15 @@ describe("writes need a user-context token", () => {
         ["unstyled", "Ship small things."],
         ["unordered-list-item", "one"],
         ["unordered-list-item", "two"],
+        ["atomic", " "],
       ],
     );
-    assert.deepEqual(draft.body.content_state.blocks[1].inline_style_ranges, [{ offset: 5, length: 5, style: "BOLD" }]);
+    assert.deepEqual(draft.body.content_state.blocks[1].inline_style_ranges, [{ offset: 5, length: 5, style: "bold" }]);
+    // A code fence is an atomic block pointing at a markdown entity (openapi.json, ArticleCreateDraftContentState).
+    assert.deepEqual(draft.body.content_state.blocks[4].entity_ranges, [{ key: 0, offset: 0, length: 1 }]);
+    assert.deepEqual(draft.body.content_state.entities, [
+      { key: "0", value: { type: "markdown", mutability: "mutable", data: { markdown: "```ts\nship();\n```" } } },
+    ]);
     const post = await x.postById(article!.postId);
     assert.deepEqual(post.article, { id: article!.id, title: "Notes on shipping" });
     assert.equal(article!.url, `https://x.com/ada_builds/status/${article!.postId}`);

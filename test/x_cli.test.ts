@@ -191,12 +191,12 @@ describe("accounts connect and x check, in process", () => {
     // A grant without dm.write.
     const row = (await connectionOf(sql, main))!;
     const fewer = X_SCOPES.filter((scope) => scope !== "dm.write");
-    await saveConnection(sql, main, { accessToken: row.access_token, accessExpiresAt: row.access_expires_at, scopes: fewer }, new Date());
+    await saveConnection(sql, main, { accessToken: row.access_token, accessExpiresAt: row.access_expires_at!, scopes: fewer }, new Date());
     let checked = await checkWith();
     assert.equal(checked.code, 1);
     assert.deepEqual(checked.report.accounts[0].missing_scopes, ["dm.write"]);
     assert.match(checked.report.accounts[0].problems.join(), /X did not grant "dm.write"/);
-    await saveConnection(sql, main, { accessToken: row.access_token, accessExpiresAt: row.access_expires_at, scopes: row.scopes }, new Date());
+    await saveConnection(sql, main, { accessToken: row.access_token, accessExpiresAt: row.access_expires_at!, scopes: row.scopes }, new Date());
     assert.equal((await checkWith()).code, 0);
 
     // The user removed the app: X refuses the access token.

@@ -102,7 +102,7 @@ describe("connecting X accounts", () => {
     assert.ok(row.scopes.includes("tweet.write"));
     for (const token of [row.access_token, row.refresh_token as string]) assert.match(token, /^tl1\./, "sealed");
     assert.match(harness.services.secretBox.open(row.access_token), /^xat-/);
-    assert.ok(Math.abs(row.access_expires_at.getTime() - Date.now() - 7_200_000) < 60_000, "X's two hours");
+    assert.ok(Math.abs(row.access_expires_at!.getTime() - Date.now() - 7_200_000) < 60_000, "X's two hours");
     assert.ok(!JSON.stringify(connected.body).includes("xat-"), "no token in the answer");
     // The same link again: used once.
     const again = await fetch(connected.callback, { headers: { Accept: "application/json" } });
@@ -189,7 +189,7 @@ describe("staying connected", () => {
     const account = await freshAccount(0);
     const clock = manualClock(Date.now());
     const first = await accountTokenFor(depsAt(clock), account);
-    assert.equal(fake.oauth!.userOf(first), account, "the connected token acts as the account");
+    assert.equal(fake.oauth!.userOf(first as string), account, "the connected token acts as the account");
     const refreshes = fake.oauth!.trades.refresh_token;
     clock.advance(2 * 60 * 60 * 1000 - 60_000);
     const second = await accountTokenFor(depsAt(clock), account);

@@ -12,6 +12,7 @@ import { configFromEnv } from "../runtime/config.ts";
 import { type Args, integerFlag, requiredFlag, stringFlag } from "./args.ts";
 import { createWorkerCommand } from "./workers_command.ts";
 import { createPlugTemplateCommand } from "./plug_templates_command.ts";
+import { storeOAuth1Command } from "./store_oauth1_command.ts";
 
 type Command = (services: Services, args: Args) => Promise<unknown>;
 
@@ -51,6 +52,7 @@ const commands: Record<string, Command> = {
     return { shared: true };
   },
   "accounts list": async (services) => adminApi(services).listUsers(),
+  "accounts x-oauth1": storeOAuth1Command,
   "keys create": async (services, args) => {
     const scopes = (stringFlag(args, "scopes", "read,write") ?? "").split(",");
     const { key, record } = await adminApi(services).createKey({ userId: requiredInteger(args, "user"), name: stringFlag(args, "name", "cli")!, scopes });

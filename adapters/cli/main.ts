@@ -24,6 +24,7 @@ const HELP = `threadline <command>
   accounts connect --user ID|EMAIL [--port 8788] [--timeout 300] [--json]
                                    connect an X account: prints X's consent URL, waits on http://127.0.0.1:PORT/connect/x/callback
   x check [--json]                 check the X app token and every connected account (exit 0 healthy, 1 attention, 2 not configured)
+  accounts x-oauth1 --user ID      store an account's OAuth 1.0a token (X_ACCESS_TOKEN, X_ACCESS_TOKEN_SECRET; docs/x.md)
   keys create --user ID [--name N] [--scopes read|read,write]
   keys list --user ID [--include-revoked]   keys rotate --key ID   keys revoke --key ID
   workers create --account ID --name N --shape formats|niche|fresh --topic-source product|custom|niche

@@ -74,7 +74,9 @@ export function formatReport(report: XCheckReport, now: number): string {
         String(account.user_id),
         account.relation,
         account.healthy ? "healthy" : account.connection === "reauth_required" ? "reauth required" : "needs attention",
-        `${account.refreshed ? "refreshed, " : ""}expires ${durationText(Date.parse(account.access_expires_at) - now)}`,
+        account.access_expires_at === null
+          ? "never expires (OAuth 1.0a)"
+          : `${account.refreshed ? "refreshed, " : ""}expires ${durationText(Date.parse(account.access_expires_at) - now)}`,
         account.missing_scopes.length === 0 ? `all ${account.scopes.length}` : `missing ${account.missing_scopes.join(" ")}`,
         account.window ? windowText(account.window, now) : "-",
       ]);

@@ -101,6 +101,10 @@ export interface ThreadlineConfig {
   xUserToken?: string;
   /** Bound on one X API call in ms (`X_API_TIMEOUT_MS`, default 10 000). */
   xApiTimeoutMs?: number;
+  /** The X app's API key (`X_CONSUMER_KEY`), with `xConsumerSecret`: signs as accounts holding OAuth 1.0a tokens (docs/x.md). */
+  xConsumerKey?: string;
+  /** The X app's API secret (`X_CONSUMER_SECRET`). */
+  xConsumerSecret?: string;
   /** The operator's X app for connecting accounts (`X_CLIENT_ID`; docs/x.md). Absent: `POST /v1/accounts/connect` answers 503 x_oauth_not_configured. */
   xClientId?: string;
   /** Its secret (`X_CLIENT_SECRET`), for a confidential client; absent: a public client. */
@@ -171,6 +175,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ThreadlineC
     xBearerToken: env.X_BEARER_TOKEN || undefined,
     xUserToken: env.X_USER_TOKEN || undefined,
     xApiTimeoutMs: numberFrom(env, "X_API_TIMEOUT_MS"),
+    xConsumerKey: env.X_CONSUMER_KEY || undefined,
+    xConsumerSecret: env.X_CONSUMER_SECRET || undefined,
     xClientId: env.X_CLIENT_ID || undefined,
     xClientSecret: env.X_CLIENT_SECRET || undefined,
     xOAuthCallbackUrl: env.X_OAUTH_CALLBACK_URL || undefined,
@@ -267,6 +273,7 @@ export function networkSettingsOf(config: ThreadlineConfig): NetworkSettings {
             timeoutMs: config.xApiTimeoutMs,
             oauth: xOAuthOf(config),
             rateWindows: { redisUrl: config.redisUrl, redisPrefix: config.redisPrefix },
+            consumer: config.xConsumerKey && config.xConsumerSecret ? { key: config.xConsumerKey, secret: config.xConsumerSecret } : undefined,
           }
         : undefined,
     faulty: faultsOf(config).has("x"),

@@ -10,6 +10,8 @@ import { createFaultyNetwork } from "./faulty_network.ts";
 import { createSimulatedNetwork } from "./simulated/simulated_network.ts";
 import { migrateSimulatedNetwork } from "./simulated/simulated_migrations.ts";
 import { createXApiNetwork } from "./x_api/x_api_network.ts";
+import type { XConsumer } from "./x_api/x_oauth1.ts";
+import type { XOAuth } from "../../core/ports/x_oauth.ts";
 import type { UserTokenSource } from "./x_api/x_user_tokens.ts";
 import { createXOAuthClient, type XOAuthSettings } from "./x_oauth_client.ts";
 import type { SecretBox } from "../../core/ports/secret_box.ts";
@@ -41,6 +43,8 @@ export interface NetworkOptions {
     oauth?: XOAuthSettings;
     /** Where X's rate windows are kept (docs/x.md "X's rate limits"): Redis when `REDIS_URL` is set, so every process shares them; else this process's memory. */
     rateWindows?: { redisUrl?: string; redisPrefix?: string };
+    /** The X app's API key and secret (`X_CONSUMER_KEY`, `X_CONSUMER_SECRET`): signs as accounts holding OAuth 1.0a tokens. */
+    consumer?: XConsumer;
   };
   /** The opened store of X's rate windows (openXRateWindows); absent with `xApi`: one in this network's memory. */
   rateWindows?: RateWindows;
@@ -82,14 +86,32 @@ export function openXRateWindows(settings: NetworkSettings): RateWindows | undef
 /**
  * Where writes find their user-context token: with the operator's X app, each account's connected
  * token (core/accounts/x_tokens.ts; the account id is the X user id); else the one
- * `X_USER_TOKEN`.
+ * `X_USER_TOKEN`. With only the app's API key and secret, each account's stored OAuth 1.0a token.
  */
 function userTokensOf(options: NetworkOptions, xApi: NonNullable<NetworkOptions["xApi"]>): UserTokenSource | undefined {
-  if (!xApi.oauth) return xApi.userToken;
+  if (!xApi.oauth && !xApi.consumer) return xApi.userToken;
   if (!options.secretBox) throw new Error("Connected X accounts need the secret box to open their tokens");
-  const deps = { sql: options.sql, clock: options.clock, secretBox: options.secretBox, oauth: createXOAuthClient({ ...xApi.oauth, apiBaseUrl: xApi.baseUrl }) };
+  // With only the API key and secret (X_CONSUMER_KEY), accounts hold OAuth 1.0a tokens, never refreshed.
+  const oauth = xApi.oauth ? createXOAuthClient({ ...xApi.oauth, apiBaseUrl: xApi.baseUrl }) : withoutXApp;
+  const deps = { sql: options.sql, clock: options.clock, secretBox: options.secretBox, oauth };
   return (accountId) => accountTokenFor(deps, accountId);
 }
+
+/** The OAuth 2.0 client when no X app (`X_CLIENT_ID`) is configured: nothing can be connected or refreshed. */
+const withoutXApp: XOAuth = {
+  authorizeUrl: () => {
+    throw new Error("Connecting accounts needs the X app (X_CLIENT_ID)");
+  },
+  exchangeCode: async () => {
+    throw new Error("Connecting accounts needs the X app (X_CLIENT_ID)");
+  },
+  refresh: async () => {
+    throw new Error("Refreshing an X token needs the X app (X_CLIENT_ID)");
+  },
+  me: async () => {
+    throw new Error("Connecting accounts needs the X app (X_CLIENT_ID)");
+  },
+};
 
 /**
  * Applies the migrations of the network `settings` pick, once core's are applied: the

@@ -10,12 +10,16 @@ export type ListAccountsInput = z.infer<typeof listAccountsInput>;
 
 /** An account's X authorisation as listed: never the tokens. */
 export const xConnection = z.object({
+  kind: z.enum(["oauth2", "oauth1"]).meta({
+    description:
+      "`oauth2`: connected through X's consent screen, refreshed as it expires; `oauth1`: an OAuth 1.0a access token an operator stored, which does not expire",
+  }),
   status: z.enum(["connected", "reauth_required"]).meta({
     description: "`reauth_required`: X refused to refresh its token; publishing and DMs wait until it is connected again",
   }),
   reason: z.string().nullable().meta({ description: "Why it needs connecting again" }),
   scopes: z.array(z.string()).meta({ description: "The OAuth 2.0 scopes X granted" }),
-  access_expires_at: z.string().meta({ description: "When the current access token expires; it is refreshed before then" }),
+  access_expires_at: z.string().nullable().meta({ description: "When the current access token expires; it is refreshed before then (null for `oauth1`)" }),
   connected_at: z.string(),
   refreshed_at: z.string().nullable(),
 });

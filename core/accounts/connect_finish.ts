@@ -10,7 +10,8 @@
 import type { Services } from "../context.ts";
 import { ApiError } from "../errors.ts";
 import { linkAccountIn } from "./users.ts";
-import { XGrantRefused } from "../ports/x_oauth.ts";
+import { XGrantRefused, type XIdentity } from "../ports/x_oauth.ts";
+import type { Queryable, Sql } from "../db/sql.ts";
 import { accountOwner, saveConnection, updateAccountProfile, useConnectRequest } from "./x_connections_queries.ts";
 import { xConnectOf } from "./connect_start.ts";
 import { isUniqueViolation } from "../db/pg_errors.ts";
@@ -55,31 +56,40 @@ export async function finishConnect(services: Services, callback: ConnectCallbac
     throw new ApiError("upstream_unavailable", `X could not be reached to finish the connection: "${(error as Error).message}"`);
   }
   const now = new Date(clock.now());
-  const profile = { username: identity.username, name: identity.name, avatarUrl: identity.avatarUrl };
   const stored = {
     accessToken: secretBox.seal(tokens.accessToken),
     accessExpiresAt: new Date(now.getTime() + tokens.expiresIn * 1000),
     refreshToken: tokens.refreshToken === undefined ? undefined : secretBox.seal(tokens.refreshToken),
     scopes: tokens.scopes,
   };
-  const save = async () => {
+  return adoptXAccount(sql, request.user_id, identity, (tx) => saveConnection(tx, identity.id, stored, now));
+}
+
+/**
+ * Makes the X account `identity` one of user `userId`'s accounts (its profile refreshed when it
+ * is already theirs, else linked to their main account) and stores its credential with `save`, in
+ * one transaction. An X account another user holds is refused (409 x_account_in_use).
+ */
+export async function adoptXAccount(sql: Sql, userId: number, identity: XIdentity, save: (tx: Queryable) => Promise<void>): Promise<ConnectedAccount> {
+  const profile = { username: identity.username, name: identity.name, avatarUrl: identity.avatarUrl };
+  const adopt = async (): Promise<ConnectedAccount> => {
     const owner = await accountOwner(sql, identity.id);
-    if (owner && owner.user_id !== request.user_id) {
+    if (owner && owner.user_id !== userId) {
       throw new ApiError("x_account_in_use", `The X account @${identity.username} is connected to another user of this server`);
     }
     await sql.begin(async (tx) => {
       if (owner) await updateAccountProfile(tx, identity.id, profile);
-      else await linkAccountIn(tx, request.user_id, { id: identity.id, ...profile });
-      await saveConnection(tx, identity.id, stored, now);
+      else await linkAccountIn(tx, userId, { id: identity.id, ...profile });
+      await save(tx);
     });
-    return { account_id: identity.id, username: identity.username, relation: owner?.is_main ? "main" : "linked", created: !owner } as const;
+    return { account_id: identity.id, username: identity.username, relation: owner?.is_main ? "main" : "linked", created: !owner };
   };
   try {
-    return await save();
+    return await adopt();
   } catch (error) {
     // Two callbacks for one new X account at once: the second to insert it lost the race, and
     // looks again (its own user's account now, or another user's: 409).
-    if (isUniqueViolation(error)) return save();
+    if (isUniqueViolation(error)) return adopt();
     throw error;
   }
 }

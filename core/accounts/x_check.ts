@@ -7,7 +7,7 @@
  * Nothing here changes an account: a token X refuses is reported, not marked.
  */
 import type { XProbe, XProbeAnswer, XRateWindow } from "../ports/x_probe.ts";
-import { type AccountTokenDeps, accountTokenFor } from "./x_tokens.ts";
+import { type AccountCredential, type AccountTokenDeps, accountTokenFor } from "./x_tokens.ts";
 import { type ConnectedAccountRow, connectedAccounts, connectionOf } from "./x_connections_queries.ts";
 import { X_SCOPES } from "./x_scopes.ts";
 
@@ -38,7 +38,8 @@ export interface AccountCheck {
   scopes: string[];
   /** Scopes Threadline asks for that X did not grant. */
   missing_scopes: string[];
-  access_expires_at: string;
+  /** Null for an OAuth 1.0a token, which does not expire. */
+  access_expires_at: string | null;
   /** The access token was due and was refreshed by this check. */
   refreshed: boolean;
   /** A refresh token is stored (X granted `offline.access`). */
@@ -79,7 +80,7 @@ async function accountCheck(deps: XCheckDeps, row: ConnectedAccountRow): Promise
   if (row.status === "reauth_required") {
     problems.push(`X refused its token for good (${row.reauth_reason ?? "refresh refused"}); connect it again`);
   } else {
-    let token: string | undefined;
+    let token: AccountCredential | undefined;
     try {
       token = await accountTokenFor(deps, row.account_id);
     } catch (error) {
@@ -90,7 +91,8 @@ async function accountCheck(deps: XCheckDeps, row: ConnectedAccountRow): Promise
     if (after)
       current = { ...row, status: after.status, scopes: after.scopes, access_expires_at: after.access_expires_at, can_refresh: after.refresh_token !== null };
     if (token !== undefined) {
-      const answer = await deps.probe.me({ userId: row.account_id, accessToken: token });
+      const actor = typeof token === "string" ? { userId: row.account_id, accessToken: token } : { userId: row.account_id, oauth1: token.oauth1 };
+      const answer = await deps.probe.me(actor);
       window = answer.window ?? null;
       if (answer.status === 200 && answer.user?.id !== row.account_id) {
         problems.push(`The token acts as X user "${answer.user?.id}", not as this account`);
@@ -105,7 +107,8 @@ async function accountCheck(deps: XCheckDeps, row: ConnectedAccountRow): Promise
   }
   const missing = X_SCOPES.filter((scope) => !current.scopes.includes(scope));
   if (missing.length > 0) problems.push(`X did not grant ${missing.map((scope) => `"${scope}"`).join(", ")}; connect the account again and approve them`);
-  if (current.status === "connected" && !current.can_refresh) {
+  // An OAuth 1.0a token never expires (no access_expires_at) and needs no refresh token.
+  if (current.status === "connected" && !current.can_refresh && current.access_expires_at) {
     problems.push(`No refresh token: the account needs connecting again when its access token expires (${current.access_expires_at.toISOString()})`);
   }
   return {
@@ -118,8 +121,8 @@ async function accountCheck(deps: XCheckDeps, row: ConnectedAccountRow): Promise
     connection: current.status,
     scopes: current.scopes,
     missing_scopes: missing,
-    access_expires_at: current.access_expires_at.toISOString(),
-    refreshed: current.access_expires_at.getTime() !== row.access_expires_at.getTime(),
+    access_expires_at: current.access_expires_at?.toISOString() ?? null,
+    refreshed: current.access_expires_at?.getTime() !== row.access_expires_at?.getTime(),
     can_refresh: current.can_refresh,
     window,
   };

@@ -66,18 +66,34 @@ export async function saveConnection(sql: Queryable, accountId: string, tokens: 
     insert into x_connections (account_id, scopes, access_token, access_expires_at, refresh_token, status, connected_at, updated_at)
     values (${accountId}, ${tokens.scopes}, ${tokens.accessToken}, ${tokens.accessExpiresAt}, ${tokens.refreshToken ?? null}, 'connected', ${now}, ${now})
     on conflict (account_id) do update set
-      scopes = excluded.scopes, access_token = excluded.access_token, access_expires_at = excluded.access_expires_at,
+      kind = 'oauth2', token_secret = null, scopes = excluded.scopes, access_token = excluded.access_token, access_expires_at = excluded.access_expires_at,
       refresh_token = coalesce(excluded.refresh_token, x_connections.refresh_token),
       status = 'connected', reauth_reason = null, refresh_holder = null, refresh_until = null,
       connected_at = excluded.connected_at, updated_at = excluded.updated_at`;
 }
 
+/** Stores an account's OAuth 1.0a access token and secret (sealed) as its connection, replacing any other. */
+export async function saveOAuth1Connection(sql: Queryable, accountId: string, sealed: { token: string; secret: string }, now: Date): Promise<void> {
+  await sql`
+    insert into x_connections (account_id, kind, scopes, access_token, token_secret, access_expires_at, refresh_token, status, connected_at, updated_at)
+    values (${accountId}, 'oauth1', ${[]}, ${sealed.token}, ${sealed.secret}, null, null, 'connected', ${now}, ${now})
+    on conflict (account_id) do update set
+      kind = 'oauth1', scopes = excluded.scopes, access_token = excluded.access_token, token_secret = excluded.token_secret,
+      access_expires_at = null, refresh_token = null, status = 'connected', reauth_reason = null, refresh_holder = null,
+      refresh_until = null, connected_at = excluded.connected_at, refreshed_at = null, updated_at = excluded.updated_at`;
+}
+
 /** An account's connection as stored. */
 export interface ConnectionRow {
   account_id: string;
+  /** `oauth2`: access and refresh tokens; `oauth1`: an access token and its secret, which do not expire. */
+  kind: "oauth2" | "oauth1";
   scopes: string[];
   access_token: string;
-  access_expires_at: Date;
+  /** Sealed; set for `oauth1` only. */
+  token_secret: string | null;
+  /** Null for `oauth1`. */
+  access_expires_at: Date | null;
   refresh_token: string | null;
   status: "connected" | "reauth_required";
   reauth_reason: string | null;
@@ -85,7 +101,8 @@ export interface ConnectionRow {
   refreshed_at: Date | null;
 }
 
-const CONNECTION_COLUMNS = "account_id, scopes, access_token, access_expires_at, refresh_token, status, reauth_reason, connected_at, refreshed_at";
+const CONNECTION_COLUMNS =
+  "account_id, kind, scopes, access_token, token_secret, access_expires_at, refresh_token, status, reauth_reason, connected_at, refreshed_at";
 
 /** The connection of account `id`. */
 export async function connectionOf(sql: Queryable, accountId: string): Promise<ConnectionRow | undefined> {
@@ -164,7 +181,8 @@ export interface ConnectedAccountRow {
   status: "connected" | "reauth_required";
   reauth_reason: string | null;
   scopes: string[];
-  access_expires_at: Date;
+  /** Null for an OAuth 1.0a token, which does not expire. */
+  access_expires_at: Date | null;
   can_refresh: boolean;
 }
 

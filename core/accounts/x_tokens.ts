@@ -24,6 +24,9 @@ export interface AccountTokenDeps {
   oauth: XOAuth;
 }
 
+/** What acts as an account: an OAuth 2.0 access token, or an OAuth 1.0a access token and its secret (signed with the app's API key). */
+export type AccountCredential = string | { oauth1: { token: string; secret: string } };
+
 /** A token expiring within this is refreshed before use. */
 export const REFRESH_AHEAD_MS = 5 * 60 * 1000;
 /** How long a refresh may hold the lease: X's token call is bounded well inside it. */
@@ -33,12 +36,13 @@ const WAIT_MS = 15_000;
 const LOOK_MS = 100;
 
 /**
- * The access token acting as `accountId` (its X user id). Rejects with a NetworkRejectedError
+ * The credential acting as `accountId` (its X user id): its access token, or its OAuth 1.0a token
+ * and secret as stored. Rejects with a NetworkRejectedError
  * naming the user-context token when the account has no working connection (the publisher and
  * the DM sender read that as "reconnect the account"), or NetworkUnavailableError when X
  * could not be reached to refresh.
  */
-export async function accountTokenFor(deps: AccountTokenDeps, accountId: string): Promise<string> {
+export async function accountTokenFor(deps: AccountTokenDeps, accountId: string): Promise<AccountCredential> {
   const deadline = deps.clock.now() + WAIT_MS;
   for (;;) {
     const row = await connectionOf(deps.sql, accountId);
@@ -49,8 +53,10 @@ export async function accountTokenFor(deps: AccountTokenDeps, accountId: string)
         `The X user-context token of account ${accountId} was refused; connect the account again (${row.reauth_reason ?? "refresh refused"})`,
       );
     }
+    // OAuth 1.0a tokens are not explicitly expired (X's fundamentals/authentication/faq.mdx): never refreshed.
+    if (row.kind === "oauth1") return { oauth1: { token: deps.secretBox.open(row.access_token), secret: deps.secretBox.open(row.token_secret!) } };
     const now = deps.clock.now();
-    if (row.access_expires_at.getTime() - now > REFRESH_AHEAD_MS) return deps.secretBox.open(row.access_token);
+    if (row.access_expires_at!.getTime() - now > REFRESH_AHEAD_MS) return deps.secretBox.open(row.access_token);
     const refreshed = await refreshOnce(deps, accountId);
     if (refreshed) return refreshed;
     // Another process holds the lease: its new token shows up in the row.

@@ -33,6 +33,6 @@ export interface XProbeAnswer {
 export interface XProbe {
   /** A cheap read with the app-only bearer token. */
   app(): Promise<XProbeAnswer>;
-  /** `GET /2/users/me` acting as the account whose access token this is. */
-  me(actor: { userId: string; accessToken: string }): Promise<XProbeAnswer>;
+  /** `GET /2/users/me` acting as the account whose credential this is (an OAuth 2.0 access token or an OAuth 1.0a token). */
+  me(actor: { userId: string; accessToken: string } | { userId: string; oauth1: { token: string; secret: string } }): Promise<XProbeAnswer>;
 }

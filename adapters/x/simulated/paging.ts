@@ -31,15 +31,19 @@ export function readTimeCursor(cursor: string | undefined): TimeKey | undefined 
   return { ms: Number(match[1]), id: match[2] };
 }
 
-/** The cursor for an offset. */
+/**
+ * The cursor for an offset. Zero-padded so the token is at least 16 characters long, as X's
+ * tokens are (openapi.json gives `pagination_token` of `GET /2/users/:id/followers` minLength 16),
+ * and the fake X server can hand the world's cursors out as X's tokens.
+ */
 export function offsetCursor(offset: number): string {
-  return Buffer.from(`o:${offset}`).toString("base64url");
+  return Buffer.from(`o:${String(offset).padStart(12, "0")}`).toString("base64url");
 }
 
 /** The offset an offset cursor names (0 without one). */
 export function readOffsetCursor(cursor: string | undefined): number {
   if (cursor === undefined || cursor === "") return 0;
-  const match = /^o:(\d{1,9})$/.exec(Buffer.from(cursor, "base64url").toString());
+  const match = /^o:(\d{1,12})$/.exec(Buffer.from(cursor, "base64url").toString());
   if (!match) throw new NetworkBadRequestError("cursor", "is not a cursor this list issued");
   return Number(match[1]);
 }

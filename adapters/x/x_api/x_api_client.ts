@@ -1,15 +1,16 @@
 /**
- * One X API v2 request over fetch: the `Authorization: Bearer` header (the app-only
- * token for reads, a user-context token for writes and DMs), a bounded wait
+ * One X API v2 request over fetch: the `Authorization` header (the app-only bearer
+ * token for reads, a user-context credential for writes and DMs), a bounded wait
  * (AbortSignal.timeout covers the headers and the body), and the answer parsed or
  * turned into the port's typed errors (x_api_errors.ts). No retries here: a failed
  * read is cheap to repeat by the caller, and a write must not be repeated blindly
  * (publishPost reconciles instead).
  */
 import type { Clock } from "../../../core/clock.ts";
-import { NetworkTimeoutError, NetworkUnavailableError, NetworkUpstreamError } from "../../../core/network/network_errors.ts";
+import { NetworkRejectedError, NetworkTimeoutError, NetworkUnavailableError, NetworkUpstreamError } from "../../../core/network/network_errors.ts";
 import { errorOfProblem, errorOfStatus, type XSubject } from "./x_api_errors.ts";
 import type { XBody } from "./x_api_types.ts";
+import { oauth1Authorization, type XConsumer, type XOAuth1Token } from "./x_oauth1.ts";
 
 /** How to reach X. */
 export interface XApiClientOptions {
@@ -23,16 +24,16 @@ export interface XApiClientOptions {
   clock: Clock;
   /** Watchers of every request, in order (metering, rate windows). */
   watchers?: readonly XCallWatcher[];
+  /** The X app's API key and secret, to sign as accounts whose credential is an OAuth 1.0a token. */
+  consumer?: XConsumer;
 }
 
 /**
- * Who a user-context request acts as: the account (its X user id) and its credential. The
- * credential is what the Authorization header carries (an OAuth 2.0 user access token).
+ * Who a user-context request acts as: the account (its X user id) and its credential: an OAuth 2.0
+ * user access token (sent as `Bearer`), or an OAuth 1.0a access token and secret (each request is
+ * signed with them and the app's consumer key, x_oauth1.ts).
  */
-export interface XActor {
-  userId: string;
-  accessToken: string;
-}
+export type XActor = { userId: string; accessToken: string } | { userId: string; oauth1: XOAuth1Token };
 
 /** What a watcher learns of one request: enough to meter it and to keep X's rate windows. */
 export interface XCallFacts {
@@ -109,7 +110,7 @@ export function createXApiClient(options: XApiClientOptions): XApiClient {
       }
       const facts: XCallFacts = { method, path: request.path, endpoint: endpointOf(method, request.path), userId: request.actingAs?.userId };
       for (const watcher of watchers) await watcher.before?.(facts);
-      const headers: Record<string, string> = { Authorization: `Bearer ${request.actingAs?.accessToken ?? options.bearerToken}`, Accept: "application/json" };
+      const headers: Record<string, string> = { Authorization: authorizationOf(options, request.actingAs, method, url), Accept: "application/json" };
       if (request.body !== undefined) headers["Content-Type"] = "application/json";
       const signal = AbortSignal.timeout(options.timeoutMs);
       let response: Response;
@@ -152,6 +153,16 @@ export function createXApiClient(options: XApiClientOptions): XApiClient {
     },
   };
   return client;
+}
+
+/** The Authorization header of a request acting as `actor` (the app-only bearer token when none). */
+function authorizationOf(options: XApiClientOptions, actor: XActor | undefined, method: string, url: URL): string {
+  if (actor === undefined) return `Bearer ${options.bearerToken}`;
+  if ("accessToken" in actor) return `Bearer ${actor.accessToken}`;
+  if (!options.consumer) {
+    throw new NetworkRejectedError("invalid", "Signing with an OAuth 1.0a token needs the X app's API key and secret (X_CONSUMER_KEY, X_CONSUMER_SECRET)");
+  }
+  return oauth1Authorization(options.consumer, actor.oauth1, method, url);
 }
 
 /** The endpoint a path hits: numeric ids (X's are) replaced by `:id`, `POST /2/users/:id/retweets`. */

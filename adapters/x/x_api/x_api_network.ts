@@ -26,6 +26,7 @@ import { SEARCH_WINDOW_DAYS, xTimelineReads } from "./x_timeline_reads.ts";
 import { xUserReads } from "./x_user_reads.ts";
 import { X_DM_SEND_LIMITS } from "./x_rate_limits.ts";
 import { createUserTokens, type UserTokenSource } from "./x_user_tokens.ts";
+import type { XConsumer } from "./x_oauth1.ts";
 
 /** How to reach X. */
 export interface XApiNetworkOptions {
@@ -42,6 +43,8 @@ export interface XApiNetworkOptions {
   clock?: Clock;
   /** Watchers of every request (metering, X's rate windows). */
   watchers?: readonly XCallWatcher[];
+  /** The X app's API key and secret (`X_CONSUMER_KEY`, `X_CONSUMER_SECRET`): signs as accounts holding OAuth 1.0a tokens. */
+  consumer?: XConsumer;
 }
 
 /** The bound on one request unless configured. */
@@ -58,6 +61,7 @@ export function createXApiNetwork(options: XApiNetworkOptions): SocialNetwork {
     timeoutMs: options.timeoutMs ?? DEFAULT_X_TIMEOUT_MS,
     clock: options.clock ?? systemClock,
     watchers: options.watchers,
+    consumer: options.consumer,
   });
   const ctx: XApiContext = { client, clock: options.clock ?? systemClock, actorFor: createUserTokens(client, options.userToken) };
   const writes = xPostWrites(ctx);

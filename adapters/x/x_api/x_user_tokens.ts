@@ -8,9 +8,13 @@
  */
 import { NetworkRejectedError } from "../../../core/network/network_errors.ts";
 import type { XActor, XApiClient } from "./x_api_client.ts";
+import type { XOAuth1Token } from "./x_oauth1.ts";
 
-/** A user-context token, or how to find the token of an account (undefined: none). */
-export type UserTokenSource = string | ((userId: string) => string | undefined | Promise<string | undefined>);
+/** An account's credential: an OAuth 2.0 user access token, or an OAuth 1.0a access token and secret. */
+export type UserCredential = string | { oauth1: XOAuth1Token };
+
+/** A user-context token, or how to find the credential of an account (undefined: none). */
+export type UserTokenSource = string | ((userId: string) => UserCredential | undefined | Promise<UserCredential | undefined>);
 
 /** Returns `actorFor(userId)`: `userId` with the token acting as it, or a NetworkRejectedError saying why there is none. */
 export function createUserTokens(client: XApiClient, source: UserTokenSource | undefined): (userId: string) => Promise<XActor> {
@@ -25,7 +29,7 @@ export function createUserTokens(client: XApiClient, source: UserTokenSource | u
     if (typeof source === "function") {
       const token = await source(userId);
       if (!token) throw new NetworkRejectedError("invalid", `No X user-context token is configured for user "${userId}"`);
-      return { userId, accessToken: token };
+      return typeof token === "string" ? { userId, accessToken: token } : { userId, oauth1: token.oauth1 };
     }
     owner ??= client
       .data<{ id: string }>({ path: "/2/users/me", actingAs: { userId: "me", accessToken: source }, subject: { resource: "user", ref: "me" } })

@@ -4,11 +4,15 @@
  * serves the X API v2 fake server in tests"). It serves the simulated network in X's
  * shapes (`{ data, includes, meta }`, `errors[]` problems, 200 partial errors for
  * missing things), checks the Bearer token (the app-only one, or a user-context token
- * that acts as one account), records every request, and can be scripted to answer a
+ * that acts as one account, or an OAuth 1.0a signature it verifies), records every request, and can be scripted to answer a
  * status with headers (429 with `x-rate-limit-reset`, 500, 503), malformed JSON, or
  * nothing at all (a hang, for timeouts). Like X, it keeps rate windows per endpoint and user
- * (x_rate_windows.ts): `x-rate-limit-*` on every answer, 429 once one is used up.
+ * (x_rate_windows.ts): `x-rate-limit-*` on every answer, 429 once one is used up. Every request
+ * is checked against X's own OpenAPI document (x_contract.ts): what X's document would reject is
+ * recorded in `violations`, and `close()` fails while any is left, so a test fails when
+ * Threadline sends such a request.
  */
+import { AssertionError } from "node:assert";
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { systemClock, type Clock } from "../../../core/clock.ts";
@@ -22,6 +26,8 @@ import type { RouteContext } from "./x_route.ts";
 import { WRITE_ROUTES } from "./x_write_routes.ts";
 import { createFakeXOAuth, type FakeXApp, type FakeXOAuth } from "./x_oauth_routes.ts";
 import { createFakeRateWindows, type FakeRateWindowOptions } from "./x_rate_windows.ts";
+import { oauth1UserOf, type FakeXOAuth1 } from "./x_oauth1_check.ts";
+import { xContract, type ContractViolation, type XAuthScheme } from "./x_contract.ts";
 
 /** One scripted answer; `path` (exact pathname or pattern) and `match` (on the parsed body) limit it to matching requests. */
 export type FakeXReply = { path?: string | RegExp; match?: (body: unknown) => boolean } & (
@@ -59,6 +65,8 @@ export interface FakeXServerOptions {
   port?: number;
   /** X's rate windows (default: X's documented limits, 15-minute windows); false: none, no headers. */
   rateWindows?: FakeRateWindowOptions | false;
+  /** The app's API key and secret and the OAuth 1.0a tokens whose signed requests are accepted. */
+  oauth1?: FakeXOAuth1;
 }
 
 /** A running fake. */
@@ -68,10 +76,15 @@ export interface FakeXServer {
   bearerToken: string;
   network: SimulatedNetwork;
   requests: RecordedXRequest[];
+  /** Requests X's OpenAPI document would reject (x_contract.ts); a test expecting some empties it before `close()`. */
+  violations: ContractViolation[];
+  /** Throws an AssertionError naming every recorded violation. */
+  assertNoContractViolations(): void;
   /** Queues scripted answers, used in order by the next requests they match. */
   script(...replies: FakeXReply[]): void;
   /** X's OAuth 2.0 flow, when started with `app`. */
   oauth?: FakeXOAuth;
+  /** Stops the fake; then throws when `violations` is not empty. */
   close(): Promise<void>;
 }
 
@@ -94,6 +107,11 @@ export async function startFakeXServer(options: FakeXServerOptions = {}): Promis
   const userTokens = new Map(Object.entries(options.userTokens ?? {}));
   const queue: FakeXReply[] = [];
   const requests: RecordedXRequest[] = [];
+  const violations: ContractViolation[] = [];
+  // The origin clients sign OAuth 1.0a requests for (the URL they were sent to).
+  let signedOrigin = "http://127.0.0.1";
+  const contract = xContract();
+  const checks = new Set<Promise<void>>();
   const drafts: RouteContext["drafts"] = new Map();
   const oauth = options.app ? createFakeXOAuth(options.app, clock) : undefined;
   const rateWindows = options.rateWindows === false ? undefined : createFakeRateWindows(options.rateWindows ?? {}, clock);
@@ -101,8 +119,9 @@ export async function startFakeXServer(options: FakeXServerOptions = {}): Promis
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => {
-      const raw = Buffer.concat(chunks).toString("utf8");
+    request.on("end", async () => {
+      const bytes = Buffer.concat(chunks);
+      const raw = bytes.toString("utf8");
       let body: unknown = raw === "" ? undefined : raw;
       try {
         body = raw ? JSON.parse(raw) : undefined;
@@ -126,7 +145,22 @@ export async function startFakeXServer(options: FakeXServerOptions = {}): Promis
         return send(response, authorizing);
       }
       const token = /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1];
-      const tokenUser = token ? (userTokens.get(token) ?? oauth?.userOf(token)) : undefined;
+      const oauth1 = (request.headers.authorization ?? "").startsWith("OAuth ");
+      const tokenUser = token
+        ? (userTokens.get(token) ?? oauth?.userOf(token))
+        : oauth1UserOf(options.oauth1, request.headers.authorization ?? "", method, new URL(`${url.pathname}${url.search}`, signedOrigin));
+      const auth: XAuthScheme = token === bearerToken ? "BearerToken" : token ? "OAuth2UserToken" : oauth1 ? "UserToken" : "none";
+      const check = contract
+        .check({ method, url, contentType: request.headers["content-type"], raw: bytes, auth })
+        .then((problems) => {
+          if (problems.length > 0) {
+            violations.push({ request: `${method} ${url.pathname}${url.search}`, operation: contract.operationOf(method, url.pathname), problems });
+          }
+        })
+        .finally(() => checks.delete(check));
+      checks.add(check);
+      // Answered once checked, so a test reading `violations` after its request sees this one.
+      await check;
       if (token !== bearerToken && tokenUser === undefined) {
         return send(response, { status: 401, body: { title: "Unauthorized", type: "about:blank", status: 401, detail: "Unauthorized" } });
       }
@@ -178,19 +212,30 @@ export async function startFakeXServer(options: FakeXServerOptions = {}): Promis
 
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
+  signedOrigin = `http://127.0.0.1:${port}`;
   return {
     url: `http://127.0.0.1:${port}`,
     bearerToken,
     network: world,
     requests,
+    violations,
+    assertNoContractViolations,
     script: (...replies) => void queue.push(...replies),
     oauth,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await database?.drop();
+      await Promise.all(checks);
+      assertNoContractViolations();
     },
   };
+
+  function assertNoContractViolations(): void {
+    if (violations.length === 0) return;
+    const list = violations.map((v) => `${v.request}${v.operation ? ` (${v.operation})` : ""}: ${v.problems.join("; ")}`).join("\n  ");
+    throw new AssertionError({ message: `X's OpenAPI document would reject ${violations.length} request(s):\n  ${list}` });
+  }
 }
 
 function send(response: ServerResponse, answer: XAnswer): void {
