@@ -46,6 +46,8 @@ export const OPERATIONS = [
   "POST /2/media/upload/{id}/finalize",
   "GET /2/media/upload",
   "POST /2/media/metadata",
+  // threadline x check's cheap app-only read (core/accounts/x_check.ts).
+  "GET /2/usage/tweets",
 ] as const;
 
 type Json = any;
