@@ -17,6 +17,12 @@ export type NetworkRejection =
   | "duplicate"
   /** Longer than the author's tier allows. */
   | "too_long"
+  /** A reply the original post's author did not summon (X since 2026-02-23). */
+  | "reply_restricted"
+  /** The acting account is suspended. */
+  | "suspended"
+  /** The app or the token lacks the access or scope the write needs. */
+  | "not_permitted"
   /** The recipient does not accept DMs from this sender. */
   | "dm_closed"
   /** Anything else the network says is malformed (empty post, DM to oneself, ...). */
