@@ -109,6 +109,21 @@ export class NetworkRejectedError extends NetworkError {
   }
 }
 
+/**
+ * The account's credentials are gone: it was never connected, X refused its refresh for good
+ * (`reauth_required`), or the configured token acts as another account. Its writes wait until it
+ * is connected again (the publisher and the DM sender pause it); elsewhere it is a refusal.
+ */
+export class NetworkAuthLostError extends NetworkRejectedError {
+  /** The account (its network user id) that must be connected again. */
+  readonly accountId: string;
+  constructor(accountId: string, message: string) {
+    super("invalid", message);
+    this.name = "NetworkAuthLostError";
+    this.accountId = accountId;
+  }
+}
+
 /** The caller sent something the network cannot use (a cursor it never issued). */
 export class NetworkBadRequestError extends NetworkError {
   /** The input field at fault (`cursor`). */
