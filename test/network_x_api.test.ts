@@ -31,6 +31,9 @@ import { SEARCH_STOP_WORDS as STOP_WORDS } from "../core/text/search_stop_words.
 import { createSimulatedNetwork, type SimulatedNetwork } from "../adapters/x/simulated/simulated_network.ts";
 import { createXApiNetwork } from "../adapters/x/x_api/x_api_network.ts";
 import { startFakeXServer, type FakeXServer } from "./support/fake_x_api/fake_x_server.ts";
+import { lookupProblem, refusalAnswer, type X_REFUSALS } from "./support/fake_x_api/x_problems.ts";
+import { isPermanentFailure } from "../core/network/permanent_failure.ts";
+import { failureReason } from "../core/scheduling/publish_failure.ts";
 import { startHarness, transports } from "./support/harness.ts";
 import { manualClock } from "./support/manual_clock.ts";
 import { createTestDatabase, type TestDatabase } from "./support/test_database.ts";
@@ -497,6 +500,40 @@ describe("writes need a user-context token", () => {
       body: { title: "Forbidden", detail: "You cannot send messages to this user.", type: "about:blank", status: 403 },
     });
     assert.equal((await rejects(x.sendDm({ senderId: ADA_ID, recipientId: ADA_LABS_ID, text: "closed" }), NetworkRejectedError)).reason, "dm_closed");
+  });
+
+  test("X's refusals of a post are classified: permanent ones end the post with the reason, others are retried", async () => {
+    const target = await recentBusyPost();
+    const permanent: Array<[keyof typeof X_REFUSALS, string]> = [
+      ["reply_restricted", "reply_restricted"],
+      ["suspended", "suspended"],
+      ["not_permitted", "not_permitted"],
+      ["missing_scope", "not_permitted"],
+    ];
+    for (const [answer, reason] of permanent) {
+      fake.script({ path: "/2/tweets", kind: "status", ...refusalAnswer(answer) });
+      const refused = await rejects(x.publishPost({ authorId: ADA_ID, text: `Refused: ${answer}`, replyToId: target.id }), NetworkRejectedError);
+      assert.equal(refused.reason, reason, answer);
+      assert.ok(isPermanentFailure(refused), `${answer} is permanent`);
+      assert.match(failureReason(refused, { index: 0, count: 1, attempts: 1 }), /^X refused the post: X refused the write: /);
+    }
+    const duplicate = await x.publishPost({ authorId: ADA_ID, text: "Said once" });
+    const again = await rejects(x.publishPost({ authorId: ADA_ID, text: "Said once" }), NetworkRejectedError);
+    assert.deepEqual([again.reason, isPermanentFailure(again)], ["duplicate", true]);
+    assert.match(failureReason(again, { index: 0, count: 1, attempts: 1 }), /duplicate content/);
+    await x.deletePost(ADA_ID, duplicate.id);
+    // A reply to a protected author's post: X's `not-authorized-for-resource`, permanent.
+    fake.script({ path: "/2/tweets", kind: "status", status: 403, body: { ...lookupProblem("post", target.id, "in_reply_to_tweet_id", true), status: 403 } });
+    const hidden = await rejects(x.publishPost({ authorId: ADA_ID, text: "To a protected author", replyToId: target.id }), NetworkPrivateError);
+    assert.ok(isPermanentFailure(hidden));
+    // The usage cap and a refused token are retryable, with the reason in the message.
+    fake.script({ path: "/2/tweets", kind: "status", ...refusalAnswer("usage_capped"), headers: { "retry-after": "60" } });
+    const capped = await rejects(x.publishPost({ authorId: ADA_ID, text: "Over the usage cap" }), NetworkRateLimitedError);
+    assert.deepEqual([isPermanentFailure(capped), capped.retryAfter], [false, 60]);
+    assert.match(failureReason(capped, { index: 0, count: 1, attempts: 3 }), /^X could not publish the post after 3 attempts: X usage cap reached/);
+    fake.script({ path: "/2/tweets", kind: "status", ...refusalAnswer("expired_token") });
+    const unauthorized = await rejects(x.publishPost({ authorId: ADA_ID, text: "With a refused token" }), NetworkUpstreamError);
+    assert.deepEqual([unauthorized.status, isPermanentFailure(unauthorized)], [401, false]);
   });
 
   test("articles publish through X's Articles API; without premium: 403 x_premium_required", async () => {

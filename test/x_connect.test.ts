@@ -14,7 +14,15 @@ import { expectError } from "./support/expect_error.ts";
 import { connectionOf, saveConnection } from "../core/accounts/x_connections_queries.ts";
 import { accountTokenFor } from "../core/accounts/x_tokens.ts";
 import { createXApiNetwork } from "../adapters/x/x_api/x_api_network.ts";
-import { NetworkRejectedError } from "../core/network/network_errors.ts";
+import { NetworkAuthLostError, NetworkRejectedError } from "../core/network/network_errors.ts";
+import { ApiError } from "../core/errors.ts";
+import { runJobsOnce } from "../core/jobs/job_runner.ts";
+import { deductPostQuota } from "../core/post_quota/post_quota.ts";
+import { REAUTH_RECHECK_MS } from "../core/scheduling/publish_pause.ts";
+import { publishNowAndRead } from "../core/scheduling/publish_now_request.ts";
+import { PUBLISH_JOB_KIND, schedulePublication } from "../core/scheduling/schedule_publication.ts";
+import { insertPost, updatePostColumns } from "../core/scheduling/scheduled_posts_queries.ts";
+import { jobHandlers } from "../jobs/task_list.ts";
 import { manualClock } from "./support/manual_clock.ts";
 
 /** The callback X is told about; the test delivers X's redirect to the harness itself. */
@@ -245,6 +253,63 @@ describe("staying connected", () => {
     const again = await connectAs(harness.world.keys.write, account);
     assert.equal(again.status, 200);
     assert.equal((await connectionOf(harness.services.sql, account))?.status, "connected");
+  });
+
+  test("a post due while its account is reauth_required stays scheduled without spending attempts, publish-now is 409 reauth_required, and reconnecting publishes it", async () => {
+    const account = await freshAccount(3);
+    fake.oauth!.revoke(account);
+    // Past the token's two hours the refresh is refused for good: the account is reauth_required.
+    await assert.rejects(accountTokenFor(depsAt(manualClock(Date.now() + 2 * 60 * 60 * 1000)), account), NetworkAuthLostError);
+    const clock = manualClock(Date.now());
+    const sql = harness.services.sql;
+    const x = createXApiNetwork({ baseUrl: fake.url, bearerToken: fake.bearerToken, userToken: (id) => accountTokenFor(depsAt(clock), id), clock });
+    const text = `Waits for its account ${Date.now()}`;
+    const postId = await sql.begin(async (tx) => {
+      const now = new Date(clock.now());
+      const id = await insertPost(tx, account, { status: "scheduled", scheduled_for: new Date(clock.now() - 1000), parts: [{ text, media: [] }] }, now);
+      const charge = await deductPostQuota(tx, account, [`post:${id}`], { now, reason: "scheduled" });
+      await updatePostColumns(tx, id, { quota_period_start: charge.periodStart }, now);
+      await schedulePublication(tx, [id]);
+      return id;
+    });
+    // One attempt only: waiting for the account must not spend it.
+    await sql`update jobs set max_attempts = 1 where kind = ${PUBLISH_JOB_KIND} and payload->>'postId' = ${String(postId)}`;
+    const handlers = jobHandlers({ sql, clock, network: x });
+    const runJob = () =>
+      runJobsOnce({ sql, handlers: { [PUBLISH_JOB_KIND]: handlers[PUBLISH_JOB_KIND] }, runnerId: "x-reauth-test", kinds: [PUBLISH_JOB_KIND] });
+    const job = async () =>
+      (
+        await sql<{ status: string; attempts: number; run_at: Date; last_error: string | null }[]>`
+          select status, attempts, run_at, last_error from jobs where kind = ${PUBLISH_JOB_KIND} and payload->>'postId' = ${String(postId)}`
+      )[0];
+    const post = async () => (await sql<{ status: string; error: string | null }[]>`select status, error from scheduled_posts where id = ${postId}`)[0];
+    const sent = () => fake.requests.filter((request) => request.method === "POST" && request.pathname === "/2/tweets").length;
+    const before = sent();
+
+    assert.equal((await runJob()).retried, 1);
+    const waiting = await job();
+    assert.deepEqual([waiting.status, waiting.attempts, waiting.run_at.getTime()], ["queued", 0, clock.now() + REAUTH_RECHECK_MS]);
+    assert.match(waiting.last_error ?? "", /waits for its account to be connected again/);
+    assert.deepEqual(await post(), { status: "scheduled", error: null });
+    assert.equal(sent(), before, "nothing was sent to X");
+
+    // Publish-now on the paused account: 409 reauth_required, the post still scheduled.
+    const ctx = { services: { ...harness.services, network: x, clock } } as unknown as Parameters<typeof publishNowAndRead>[0];
+    const refused = await publishNowAndRead(ctx, postId).then(
+      () => assert.fail("publish-now should be refused"),
+      (error: unknown) => error as ApiError,
+    );
+    assert.ok(refused instanceof ApiError);
+    assert.deepEqual([refused.status, refused.code], [409, "reauth_required"]);
+    assert.deepEqual(await post(), { status: "scheduled", error: null });
+
+    // Connecting the account again (X's redirect to the callback) makes the waiting job due at once.
+    const again = await connectAs(harness.world.keys.write, account);
+    assert.equal(again.status, 200);
+    assert.ok((await job()).run_at.getTime() <= Date.now(), "due at once, not in 15 minutes");
+    assert.equal((await runJob()).completed, 1);
+    assert.equal((await post()).status, "sent");
+    assert.equal(sent(), before + 1, "published once");
   });
 });
 

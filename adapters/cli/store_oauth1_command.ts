@@ -7,6 +7,7 @@
  */
 import type { Services } from "../../core/context.ts";
 import { storeXOAuth1Token } from "../../core/accounts/store_oauth1_token.ts";
+import { resumeAccountPublishing } from "../../core/scheduling/publish_pause.ts";
 import { configFromEnv } from "../runtime/config.ts";
 import { oauth1IdentityOf } from "../x/x_oauth1_identity.ts";
 import { type Args, integerFlag } from "./args.ts";
@@ -22,5 +23,8 @@ export async function storeOAuth1Command(services: Services, args: Args, env: Re
     consumer: { key: config.xConsumerKey, secret: config.xConsumerSecret },
     timeoutMs: config.xApiTimeoutMs,
   });
-  return storeXOAuth1Token(services, { userId, token: env.X_ACCESS_TOKEN ?? "", secret: env.X_ACCESS_TOKEN_SECRET ?? "" }, verify);
+  const stored = await storeXOAuth1Token(services, { userId, token: env.X_ACCESS_TOKEN ?? "", secret: env.X_ACCESS_TOKEN_SECRET ?? "" }, verify);
+  // Posts that waited for the account to be connected again publish now (docs/x.md).
+  await resumeAccountPublishing(services, stored.account_id);
+  return stored;
 }

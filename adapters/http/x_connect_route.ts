@@ -8,6 +8,7 @@
 import type { H3, H3Event } from "h3";
 import type { Services } from "../../core/context.ts";
 import { type ConnectedAccount, finishConnect } from "../../core/accounts/connect_finish.ts";
+import { resumeAccountPublishing } from "../../core/scheduling/publish_pause.ts";
 import { type ApiFailure, toApiFailure } from "../../core/api_failure.ts";
 import { failureResponse, jsonResponse } from "./responses.ts";
 import { escapeHtml } from "../../core/text/escape_html.ts";
@@ -39,6 +40,8 @@ export async function answerConnectCallback(request: Request, services: Services
       error: query.get("error") ?? undefined,
       error_description: query.get("error_description") ?? undefined,
     });
+    // Posts that waited for the account to be connected again publish now (docs/x.md).
+    await resumeAccountPublishing(services, connected.account_id);
     if (wantsJson) return { connected, response: jsonResponse(200, { data: connected }, headers) };
     return { connected, response: page(200, "Account connected", `@${connected.username} is connected to Threadline. You can close this window.`, headers) };
   } catch (error) {

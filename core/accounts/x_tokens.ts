@@ -9,7 +9,7 @@
  */
 import type { Clock } from "../clock.ts";
 import type { Sql } from "../db/sql.ts";
-import { NetworkRejectedError, NetworkUnavailableError } from "../network/network_errors.ts";
+import { NetworkAuthLostError, NetworkUnavailableError } from "../network/network_errors.ts";
 import type { SecretBox } from "../ports/secret_box.ts";
 import { XGrantRefused, type XOAuth } from "../ports/x_oauth.ts";
 import { connectionOf, markReauthRequired, releaseRefreshLease, saveRefreshedTokens, takeRefreshLease, usernameOf } from "./x_connections_queries.ts";
@@ -37,19 +37,18 @@ const LOOK_MS = 100;
 
 /**
  * The credential acting as `accountId` (its X user id): its access token, or its OAuth 1.0a token
- * and secret as stored. Rejects with a NetworkRejectedError
- * naming the user-context token when the account has no working connection (the publisher and
- * the DM sender read that as "reconnect the account"), or NetworkUnavailableError when X
+ * and secret as stored. Rejects with a NetworkAuthLostError when the account has no working
+ * connection (the publisher and the DM sender pause the account until it is connected again), or NetworkUnavailableError when X
  * could not be reached to refresh.
  */
 export async function accountTokenFor(deps: AccountTokenDeps, accountId: string): Promise<AccountCredential> {
   const deadline = deps.clock.now() + WAIT_MS;
   for (;;) {
     const row = await connectionOf(deps.sql, accountId);
-    if (!row) throw new NetworkRejectedError("invalid", `No X user-context token: the account ${accountId} is not connected (POST /v1/accounts/connect)`);
+    if (!row) throw new NetworkAuthLostError(accountId, `No X user-context token: the account ${accountId} is not connected (POST /v1/accounts/connect)`);
     if (row.status === "reauth_required") {
-      throw new NetworkRejectedError(
-        "invalid",
+      throw new NetworkAuthLostError(
+        accountId,
         `The X user-context token of account ${accountId} was refused; connect the account again (${row.reauth_reason ?? "refresh refused"})`,
       );
     }
@@ -73,7 +72,7 @@ async function refreshOnce(deps: AccountTokenDeps, accountId: string): Promise<s
   if (!row) return undefined;
   if (!row.refresh_token) {
     await needsReconnect(deps, accountId, holder, "no refresh token (offline.access was not granted)");
-    throw new NetworkRejectedError("invalid", `The X user-context token of account ${accountId} expired and cannot be refreshed; connect the account again`);
+    throw new NetworkAuthLostError(accountId, `The X user-context token of account ${accountId} expired and cannot be refreshed; connect the account again`);
   }
   try {
     const tokens = await deps.oauth.refresh(deps.secretBox.open(row.refresh_token));
@@ -94,7 +93,7 @@ async function refreshOnce(deps: AccountTokenDeps, accountId: string): Promise<s
   } catch (error) {
     if (error instanceof XGrantRefused) {
       await needsReconnect(deps, accountId, holder, `X refused the refresh: ${error.message}`);
-      throw new NetworkRejectedError("invalid", `The X user-context token of account ${accountId} was refused (${error.message}); connect the account again`);
+      throw new NetworkAuthLostError(accountId, `The X user-context token of account ${accountId} was refused (${error.message}); connect the account again`);
     }
     await releaseRefreshLease(deps.sql, accountId, holder);
     throw new NetworkUnavailableError(`X could not be reached to refresh the token of account ${accountId}: ${(error as Error).message}`);

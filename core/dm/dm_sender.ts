@@ -23,6 +23,7 @@ import { settleDmRecorded } from "./dm_events.ts";
 import type { Clock } from "../clock.ts";
 import type { Sql } from "../db/sql.ts";
 import {
+  NetworkAuthLostError,
   NetworkError,
   NetworkNotFoundError,
   NetworkRateLimitedError,
@@ -205,10 +206,10 @@ async function settleFailure(deps: DmSendDeps, row: MessageRow, lease: Lease, er
   throw error;
 }
 
-/** The network refused the account's credentials (X: HTTP 401, or no user-context token for it). */
+/** The network refused the account's credentials (X: HTTP 401, or no working user-context token for it). */
 export function isAuthLost(error: unknown): boolean {
   if (error instanceof NetworkUpstreamError) return error.status === 401;
-  return error instanceof NetworkRejectedError && error.reason === "invalid" && /user[- ]context token|user token acts as/i.test(error.message);
+  return error instanceof NetworkAuthLostError;
 }
 
 /** The DM to the recipient with `text` sent since the message was queued, when it landed. */

@@ -17,6 +17,12 @@ export type NetworkRejection =
   | "duplicate"
   /** Longer than the author's tier allows. */
   | "too_long"
+  /** A reply the original post's author did not summon (X since 2026-02-23). */
+  | "reply_restricted"
+  /** The acting account is suspended. */
+  | "suspended"
+  /** The app or the token lacks the access or scope the write needs. */
+  | "not_permitted"
   /** The recipient does not accept DMs from this sender. */
   | "dm_closed"
   /** Anything else the network says is malformed (empty post, DM to oneself, ...). */
@@ -100,6 +106,21 @@ export class NetworkRejectedError extends NetworkError {
     super(message);
     this.name = "NetworkRejectedError";
     this.reason = reason;
+  }
+}
+
+/**
+ * The account's credentials are gone: it was never connected, X refused its refresh for good
+ * (`reauth_required`), or the configured token acts as another account. Its writes wait until it
+ * is connected again (the publisher and the DM sender pause it); elsewhere it is a refusal.
+ */
+export class NetworkAuthLostError extends NetworkRejectedError {
+  /** The account (its network user id) that must be connected again. */
+  readonly accountId: string;
+  constructor(accountId: string, message: string) {
+    super("invalid", message);
+    this.name = "NetworkAuthLostError";
+    this.accountId = accountId;
   }
 }
 

@@ -22,6 +22,9 @@ export async function publishNowAndRead(ctx: KeyContext, postId: number): Promis
   if (!row) throw new ApiError("not_found", `Cannot find scheduled post "${postId}"`);
   if (row.status === "scheduled") {
     const result = await publishNow({ sql, network, clock }, { postId, version: row.publish_version });
+    if (result.outcome === "reauth_required") {
+      throw new ApiError("reauth_required", `The account's X authorisation was lost; connect it again, then retry (the post stays scheduled): ${result.error}`);
+    }
     if (result.outcome === "retry") {
       throw new ApiError("upstream_unavailable", `The network did not take the post (${result.error}); it stays queued. Retry with the same Idempotency-Key`);
     }

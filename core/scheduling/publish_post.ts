@@ -41,6 +41,7 @@ import {
 import { armFollowUps } from "./post_follow_ups.ts";
 import { recordPostEvent } from "./post_events.ts";
 import { carriedParts } from "./carried_parts.ts";
+import { pausesPublishing, reauthDeferral } from "./publish_pause.ts";
 import type { PublishJobPayload } from "./schedule_publication.ts";
 
 /** What publishing needs: the pool (it commits part by part, so never a transaction), the network, the clock. */
@@ -115,7 +116,8 @@ export async function publishScheduledPost(deps: PublishDeps, payload: PublishJo
     }
   } catch (error) {
     // A used-up rate window is waited for, even on the last attempt: it is not a failure of the post.
-    const waiting = error instanceof NetworkRateLimitedError;
+    // So is an account waiting to be connected again (publish_pause.ts).
+    const waiting = error instanceof NetworkRateLimitedError || pausesPublishing(error);
     if (!waiting && (isPermanentFailure(error) || options.finalAttempt)) {
       return fail(deps, claim, failureReason(error, { index: ids.length, count: post.parts.length, attempts: post.publish_attempts }));
     }
@@ -231,7 +233,8 @@ async function unclaimedResult(deps: PublishDeps, payload: PublishJobPayload): P
  * due by this process's clock, is retried with the job's backoff. A used-up rate window
  * (X's 429, or one the network knows is used up) defers the job to the window's reset
  * without spending an attempt (docs/x.md "X's rate limits"); the part left `publishing` is
- * reconciled by its token before anything is sent again. Answers what publishing did.
+ * reconciled by its token before anything is sent again. So does an account that must be
+ * connected again (publish_pause.ts). Answers what publishing did.
  */
 export async function publishFromJob(
   deps: PublishDeps,
@@ -244,6 +247,7 @@ export async function publishFromJob(
   try {
     result = await publishScheduledPost(deps, payload, { ...options, finalAttempt });
   } catch (error) {
+    if (pausesPublishing(error)) throw reauthDeferral(payload.postId, error, deps.clock.now());
     if (!(error instanceof NetworkRateLimitedError)) throw error;
     const retryAt = new Date(deps.clock.now() + error.retryAfter * 1000);
     throw new JobDeferral(retryAt, `Scheduled post "${payload.postId}" waits for the network's rate window until ${retryAt.toISOString()}`, { cause: error });
@@ -254,8 +258,8 @@ export async function publishFromJob(
   return result;
 }
 
-/** What publishing now answers: a publish result, or `retry` when the network failed in a way worth retrying. */
-export type PublishNowResult = PublishResult | { outcome: "retry"; error: string };
+/** What publishing now answers: a publish result, `retry` when the network failed in a way worth retrying, `reauth_required` when the account must be connected again. */
+export type PublishNowResult = PublishResult | { outcome: "retry" | "reauth_required"; error: string };
 
 /** How long `publishNow` waits for another holder by default, and how often it looks. */
 const PUBLISH_NOW_WAIT_MS = 20_000;
@@ -278,6 +282,7 @@ export async function publishNow(deps: PublishDeps, payload: PublishJobPayload, 
     try {
       return await publishScheduledPost(deps, payload);
     } catch (error) {
+      if (pausesPublishing(error)) return { outcome: "reauth_required", error: error.message };
       if (error instanceof NetworkError) return { outcome: "retry", error: error.message };
       throw error;
     }

@@ -6,7 +6,7 @@
  * once against `GET /2/users/me`, so a write for another account is refused instead of
  * landing under the wrong name; a lookup function serves several accounts.
  */
-import { NetworkRejectedError } from "../../../core/network/network_errors.ts";
+import { NetworkAuthLostError } from "../../../core/network/network_errors.ts";
 import type { XActor, XApiClient } from "./x_api_client.ts";
 import type { XOAuth1Token } from "./x_oauth1.ts";
 
@@ -16,19 +16,19 @@ export type UserCredential = string | { oauth1: XOAuth1Token };
 /** A user-context token, or how to find the credential of an account (undefined: none). */
 export type UserTokenSource = string | ((userId: string) => UserCredential | undefined | Promise<UserCredential | undefined>);
 
-/** Returns `actorFor(userId)`: `userId` with the token acting as it, or a NetworkRejectedError saying why there is none. */
+/** Returns `actorFor(userId)`: `userId` with the token acting as it, or a NetworkAuthLostError saying why there is none. */
 export function createUserTokens(client: XApiClient, source: UserTokenSource | undefined): (userId: string) => Promise<XActor> {
   let owner: Promise<string> | undefined;
   return async (userId) => {
     if (source === undefined) {
-      throw new NetworkRejectedError(
-        "invalid",
+      throw new NetworkAuthLostError(
+        userId,
         "Writing to X needs a user-context token (OAuth 2.0 user access token); only the app-only bearer token is configured",
       );
     }
     if (typeof source === "function") {
       const token = await source(userId);
-      if (!token) throw new NetworkRejectedError("invalid", `No X user-context token is configured for user "${userId}"`);
+      if (!token) throw new NetworkAuthLostError(userId, `No X user-context token is configured for user "${userId}"`);
       return typeof token === "string" ? { userId, accessToken: token } : { userId, oauth1: token.oauth1 };
     }
     owner ??= client
@@ -42,7 +42,7 @@ export function createUserTokens(client: XApiClient, source: UserTokenSource | u
         },
       );
     const ownerId = await owner;
-    if (ownerId !== userId) throw new NetworkRejectedError("invalid", `The X user token acts as user "${ownerId}", not as user "${userId}"`);
+    if (ownerId !== userId) throw new NetworkAuthLostError(userId, `The X user token acts as user "${ownerId}", not as user "${userId}"`);
     return { userId, accessToken: source };
   };
 }

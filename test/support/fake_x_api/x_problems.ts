@@ -93,6 +93,10 @@ function rejection(error: NetworkRejectedError, nowMs: number): XAnswer {
       return forbidden("Publishing Articles requires an X Premium subscription.");
     case "dm_closed":
       return forbidden("You cannot send messages to this user.");
+    case "reply_restricted":
+    case "suspended":
+    case "not_permitted":
+      return refusalAnswer(error.reason);
     case "daily_limit": {
       const reset = String(Math.ceil((Math.floor(nowMs / 86_400_000) + 1) * 86_400));
       return {
@@ -107,4 +111,62 @@ function rejection(error: NetworkRejectedError, nowMs: number): XAnswer {
         body: { errors: [{ message: error.message }], title: "Invalid Request", detail: error.message, type: `${PROBLEMS}/invalid-request` },
       };
   }
+}
+
+/**
+ * X's newer refusals of `POST /2/tweets`, as the fake answers them. X documents the types
+ * (`x-api/fundamentals/response-codes-and-errors.mdx`, "Error types"; `openapi.json`
+ * `ResourceUnavailableProblem`) but not every detail's wording: the details here are
+ * plausible sentences carrying the words Threadline matches on.
+ */
+export const X_REFUSALS = {
+  /** `x-api/posts/manage-tweets/integrate.mdx`, "Reply restrictions". */
+  reply_restricted: {
+    status: 403,
+    body: {
+      title: "Forbidden",
+      detail:
+        "Reply to this conversation is not allowed because you have not been mentioned or otherwise engaged by the author of the post you are replying to.",
+      type: "about:blank",
+      status: 403,
+    },
+  },
+  suspended: {
+    status: 403,
+    body: { title: "Forbidden", detail: "This account is suspended.", resource_type: "user", type: `${PROBLEMS}/resource-unavailable`, status: 403 },
+  },
+  not_permitted: {
+    status: 403,
+    body: {
+      title: "Client Forbidden",
+      detail: "This request must be made using an approved developer account with the required scopes.",
+      reason: "client-not-enrolled",
+      type: `${PROBLEMS}/client-forbidden`,
+      status: 403,
+    },
+  },
+  missing_scope: {
+    status: 403,
+    body: { title: "Forbidden", detail: "Missing required scope: tweet.write", type: "about:blank", status: 403 },
+  },
+  usage_capped: {
+    status: 429,
+    body: {
+      title: "UsageCapExceeded",
+      detail: "Usage cap exceeded: Monthly product cap",
+      period: "Monthly",
+      scope: "Product",
+      type: `${PROBLEMS}/usage-capped`,
+      status: 429,
+    },
+  },
+  expired_token: {
+    status: 401,
+    body: { title: "Unauthorized", detail: "Unauthorized", type: "about:blank", status: 401 },
+  },
+} satisfies Record<string, XAnswer>;
+
+/** The fake's answer for one of X's newer refusals. */
+export function refusalAnswer(kind: keyof typeof X_REFUSALS): XAnswer {
+  return structuredClone(X_REFUSALS[kind]);
 }
