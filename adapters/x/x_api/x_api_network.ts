@@ -19,6 +19,7 @@ import { createXApiClient, type XCallWatcher } from "./x_api_client.ts";
 import type { XApiContext } from "./x_api_context.ts";
 import { xArticleWrites } from "./x_article_writes.ts";
 import { xDirectMessages } from "./x_direct_messages.ts";
+import { xMediaUpload } from "./x_media_upload.ts";
 import { xListReads } from "./x_list_reads.ts";
 import { xPostReads } from "./x_post_reads.ts";
 import { xPostWrites } from "./x_post_writes.ts";
@@ -77,6 +78,7 @@ export function createXApiNetwork(options: XApiNetworkOptions): SocialNetwork {
     ...xTimelineReads(ctx),
     ...xListReads(ctx),
     ...writes,
+    ...xMediaUpload(ctx),
     publishThread: (input) => publishThreadParts(network, input),
     ...xArticleWrites(ctx),
     ...xDirectMessages(ctx),
