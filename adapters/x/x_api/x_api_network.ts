@@ -46,6 +46,8 @@ export interface XApiNetworkOptions {
   watchers?: readonly XCallWatcher[];
   /** The X app's API key and secret (`X_CONSUMER_KEY`, `X_CONSUMER_SECRET`): signs as accounts holding OAuth 1.0a tokens. */
   consumer?: XConsumer;
+  /** How to wait between media status checks (default: a timer); tests move a manual clock instead. */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 /** The bound on one request unless configured. */
@@ -78,7 +80,7 @@ export function createXApiNetwork(options: XApiNetworkOptions): SocialNetwork {
     ...xTimelineReads(ctx),
     ...xListReads(ctx),
     ...writes,
-    ...xMediaUpload(ctx),
+    ...xMediaUpload(ctx, options.sleep),
     publishThread: (input) => publishThreadParts(network, input),
     ...xArticleWrites(ctx),
     ...xDirectMessages(ctx),
