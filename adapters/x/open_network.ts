@@ -14,6 +14,8 @@ import type { UserTokenSource } from "./x_api/x_user_tokens.ts";
 import { createXOAuthClient, type XOAuthSettings } from "./x_oauth_client.ts";
 import type { SecretBox } from "../../core/ports/secret_box.ts";
 import { accountTokenFor } from "../../core/accounts/x_tokens.ts";
+import { DEFAULT_X_PRICES, type XPrices } from "../../core/x_usage/x_prices.ts";
+import { createXUsageWatcher } from "./x_api/x_usage_watcher.ts";
 
 /** The seed of the simulated world unless configured (any fixed number keeps demos repeatable). */
 export const DEFAULT_NETWORK_SEED = 20_261_121;
@@ -35,6 +37,10 @@ export interface NetworkOptions {
     timeoutMs?: number;
     /** The operator's X app (`X_CLIENT_ID`): writes act with each account's connected token, refreshed as it expires (docs/x.md). */
     oauth?: XOAuthSettings;
+    /** X's unit prices (`X_PRICES` over x-api/getting-started/pricing.mdx; docs/x.md "X's prices and your budget"). */
+    prices?: XPrices;
+    /** The monthly X budget in USD of a user without one of their own (`X_MONTHLY_BUDGET_USD`); absent: no budget. */
+    monthlyBudgetUsd?: number;
   };
   /** Opens the connected accounts' sealed tokens (with `xApi.oauth`). */
   secretBox?: SecretBox;
@@ -51,7 +57,19 @@ export function openNetwork(options: NetworkOptions): SocialNetwork {
     throw new Error(`The network seed must be an integer (THREADLINE_NETWORK_SEED), got "${options.seed}"`);
   }
   const network = options.xApi
-    ? createXApiNetwork({ ...options.xApi, userToken: userTokensOf(options, options.xApi), clock: options.clock })
+    ? createXApiNetwork({
+        ...options.xApi,
+        userToken: userTokensOf(options, options.xApi),
+        clock: options.clock,
+        watchers: [
+          createXUsageWatcher({
+            sql: options.sql,
+            clock: options.clock,
+            prices: options.xApi.prices ?? DEFAULT_X_PRICES,
+            defaultBudgetUsd: options.xApi.monthlyBudgetUsd,
+          }),
+        ],
+      })
     : createSimulatedNetwork({ sql: options.sql, clock: options.clock, seed: options.seed ?? DEFAULT_NETWORK_SEED });
   return options.faulty ? createFaultyNetwork(network) : network;
 }
