@@ -14,7 +14,7 @@ import { schedulePublication } from "../core/scheduling/schedule_publication.ts"
 import { insertPost, updatePostColumns } from "../core/scheduling/scheduled_posts_queries.ts";
 import { XBudgetSpentError } from "../core/x_usage/x_budget_error.ts";
 import { DEFAULT_X_PRICES, xPricesOf } from "../core/x_usage/x_prices.ts";
-import { setUserXBudget } from "../core/x_usage/x_usage_queries.ts";
+import { adminApi } from "../core/admin/admin_api.ts";
 import { configFromEnv } from "../adapters/runtime/config.ts";
 import { kindOfCall } from "../adapters/x/x_api/x_usage_watcher.ts";
 import { isPermanentFailure } from "../core/network/permanent_failure.ts";
@@ -138,7 +138,7 @@ describe("X's prices", { timeout: 120_000 }, () => {
     // What the user's accounts spent so far, and less than a plain post ($0.015) more.
     const budget = Math.ceil((Number(spent) + 0.005) * 100) / 100;
     assert.ok(budget - Number(spent) < DEFAULT_X_PRICES.post_create);
-    assert.ok(await setUserXBudget(sql, adaUser, budget));
+    await adminApi(harness.services).setXBudget(adaUser, budget);
     try {
       const from = fake.requests.length;
       const second = await schedulePost(`Over budget ${tag()}`);
@@ -155,7 +155,18 @@ describe("X's prices", { timeout: 120_000 }, () => {
         return true;
       });
     } finally {
-      await setUserXBudget(sql, adaUser, null);
+      await adminApi(harness.services).setXBudget(adaUser, null);
     }
+  });
+
+  test("the admin API sets a user's monthly X budget, clears it, and refuses a bad one or an unknown user", async () => {
+    const admin = adminApi(harness.services);
+    const budgetOf = async () => (await sql<{ b: string | null }[]>`select x_monthly_budget_usd::text as b from users where id = ${adaUser}`)[0].b;
+    await admin.setXBudget(adaUser, 12.5);
+    assert.equal(Number(await budgetOf()), 12.5);
+    await admin.setXBudget(adaUser, null);
+    assert.equal(await budgetOf(), null);
+    await assert.rejects(admin.setXBudget(adaUser, -1), /at least 0, got "-1"/);
+    await assert.rejects(admin.setXBudget(987_654_321, 5), /Cannot find user "987654321"/);
   });
 });
