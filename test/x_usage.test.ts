@@ -19,7 +19,7 @@ import { configFromEnv } from "../adapters/runtime/config.ts";
 import { kindOfCall } from "../adapters/x/x_api/x_usage_watcher.ts";
 import { isPermanentFailure } from "../core/network/permanent_failure.ts";
 import { startFakeXServer, type FakeXServer } from "./support/fake_x_api/fake_x_server.ts";
-import { startHarness, type Harness } from "./support/harness.ts";
+import { startHarness, transports, type Harness } from "./support/harness.ts";
 
 const ADA_ID = "1600000000000000001";
 const ADA_LABS_ID = "1600000000000000002";
@@ -169,4 +169,26 @@ describe("X's prices", { timeout: 120_000 }, () => {
     await assert.rejects(admin.setXBudget(adaUser, -1), /at least 0, got "-1"/);
     await assert.rejects(admin.setXBudget(987_654_321, 5), /Cannot find user "987654321"/);
   });
+
+  for (const transport of ["in-process", "http"] as const) {
+    test(`a post whose text holds a URL answers an x_url_price warning; a plain one none (${transport})`, async () => {
+      const t = transports(harness)[transport === "in-process" ? 0 : 1];
+      const key = harness.world.keys.write;
+      const linked = await t.request("POST", "/v1/scheduled-posts", {
+        key,
+        body: { parts: [{ text: `Plain ${tag()}` }, { text: `Read www.example.com/${tag()}` }] },
+      });
+      assert.equal(linked.status, 201, JSON.stringify(linked.body));
+      assert.deepEqual(
+        linked.body.data.warnings.map((warning: { code: string }) => warning.code),
+        ["x_url_price"],
+      );
+      assert.match(linked.body.data.warnings[0].message, /^Part 2 holds a URL: X charges about 13 times/);
+      const read = await t.request("GET", `/v1/scheduled-posts/${linked.body.data.id}`, { key });
+      assert.deepEqual(read.body.data.warnings, linked.body.data.warnings);
+      const plain = await t.request("POST", "/v1/scheduled-posts", { key, body: { text: `No link here ${tag()}` } });
+      assert.equal(plain.status, 201);
+      assert.equal(plain.body.data.warnings, undefined);
+    });
+  }
 });

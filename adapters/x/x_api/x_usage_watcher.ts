@@ -5,6 +5,7 @@
  */
 import type { Clock } from "../../../core/clock.ts";
 import type { Sql } from "../../../core/db/sql.ts";
+import { textHasUrl } from "../../../core/x_usage/url_price_warning.ts";
 import { XBudgetSpentError } from "../../../core/x_usage/x_budget_error.ts";
 import type { XPriceKind, XPrices } from "../../../core/x_usage/x_prices.ts";
 import { addXUsage, budgetOfAccount, monthSpendOfUser } from "../../../core/x_usage/x_usage_queries.ts";
@@ -27,8 +28,6 @@ const OWNED_READ =
   /^GET \/2\/users\/:id\/(tweets|mentions|liked_tweets|bookmarks|followers|following|blocking|muting|owned_lists|followed_lists|list_memberships|pinned_lists)$/;
 const USER_READ = /^GET \/2\/(users(\/|$)|lists\/:id\/members$|tweets\/:id\/(liking_users|retweeted_by)$)/;
 const POST_READ = /^GET \/2\/(tweets(\/|$)|users\/:id\/(tweets|mentions|liked_tweets|timelines)|lists\/:id\/tweets$)/;
-// A link in a post's text: what X prices as "Post: Create (with URL)".
-const URL_IN_TEXT = /\bhttps?:\/\/\S|\bwww\.\S+\.\S/i;
 
 /**
  * The price kind of a call, or undefined when it is not metered (media uploads, likes, lists, DM
@@ -49,7 +48,7 @@ export function kindOfCall(call: XCallFacts): XPriceKind | undefined {
 /** Whether a post body's text holds a URL. */
 export function hasUrl(body: unknown): boolean {
   const text = typeof body === "object" && body !== null ? (body as { text?: unknown }).text : undefined;
-  return typeof text === "string" && URL_IN_TEXT.test(text);
+  return typeof text === "string" && textHasUrl(text);
 }
 
 /** Units a call is charged for: one request for a write; for a read, the resources returned (`data`). */
