@@ -191,4 +191,43 @@ describe("X's prices", { timeout: 120_000 }, () => {
       assert.equal(plain.body.data.warnings, undefined);
     });
   }
+
+  test("GET /v1/x/usage shows the key's user's accounts per month with kinds, spend, budget and what is left", async () => {
+    const admin = adminApi(harness.services);
+    await admin.setXBudget(adaUser, 50);
+    try {
+      for (const t of transports(harness)) {
+        const answer = await t.request("GET", `/v1/x/usage?month=${month()}`, { key: harness.world.keys.read });
+        assert.equal(answer.status, 200, JSON.stringify(answer.body));
+        const report = answer.body.data;
+        const ada = report.accounts.find((account: { account_id: string }) => account.account_id === ADA_ID);
+        const rows = await usageOf(ADA_ID);
+        assert.deepEqual(
+          Object.fromEntries(
+            ada.kinds.map((kind: { kind: string; calls: number; units: number; spend_usd: number }) => [
+              kind.kind,
+              { calls: kind.calls, units: kind.units, spend: kind.spend_usd },
+            ]),
+          ),
+          rows,
+        );
+        assert.ok(ada.kinds.some((kind: { kind: string }) => kind.kind === "post_create_url"));
+        assert.equal(report.budget_usd, 50);
+        assert.ok(Math.abs(report.left_usd - (50 - report.spend_usd)) < 1e-6);
+        assert.ok(
+          report.accounts.every((account: { account_id: string }) => account.account_id !== "app"),
+          "app-only reads belong to no user",
+        );
+        const other = await t.request("GET", `/v1/x/usage?month=${month()}`, { key: harness.world.keys.other_user });
+        assert.deepEqual(other.body.data.accounts, []);
+        assert.equal(other.body.data.budget_usd, null);
+        const past = await t.request("GET", "/v1/x/usage?month=2020-01", { key: harness.world.keys.read });
+        assert.deepEqual([past.body.data.month, past.body.data.accounts, past.body.data.spend_usd], ["2020-01", [], 0]);
+        const bad = await t.request("GET", "/v1/x/usage?month=2026-13", { key: harness.world.keys.read });
+        assert.deepEqual([bad.status, bad.body.error.code], [400, "invalid_parameter"]);
+      }
+    } finally {
+      await admin.setXBudget(adaUser, null);
+    }
+  });
 });

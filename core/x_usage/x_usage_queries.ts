@@ -54,3 +54,9 @@ export async function setUserXBudget(sql: Queryable, userId: number, budgetUsd: 
   const rows = await sql`update users set x_monthly_budget_usd = ${budgetUsd} where id = ${userId} returning id`;
   return rows.length > 0;
 }
+
+/** A user's own monthly X budget in USD, or null (the default applies). */
+export async function budgetOfUser(sql: Queryable, userId: number): Promise<number | null> {
+  const [row] = await sql<{ budget: string | null }[]>`select x_monthly_budget_usd::text as budget from users where id = ${userId}`;
+  return row?.budget == null ? null : Number(row.budget);
+}
