@@ -3,7 +3,8 @@ import type { KeyContext } from "../context.ts";
 import type { XUsageInput } from "./x_usage_schema.ts";
 import { budgetOfUser, usageOfUser } from "./x_usage_queries.ts";
 
-const cents = (usd: number) => Math.round(usd * 1e6) / 1e6;
+// Sums of numeric(14, 6) values: rounded to the column's millionths so float noise does not show.
+const roundUsd = (usd: number) => Math.round(usd * 1e6) / 1e6;
 
 /** Calls, units and estimated spend per account and kind in a month, with the budget and what is left. */
 export async function xUsageReport(ctx: KeyContext, input: XUsageInput) {
@@ -18,11 +19,11 @@ export async function xUsageReport(ctx: KeyContext, input: XUsageInput) {
   for (const row of rows) {
     const account = accounts.get(row.account_id) ?? { account_id: row.account_id, calls: 0, spend_usd: 0, kinds: [] };
     account.calls += row.calls;
-    account.spend_usd = cents(account.spend_usd + row.spend_usd);
-    account.kinds.push({ kind: row.kind, calls: row.calls, units: row.units, spend_usd: cents(row.spend_usd) });
+    account.spend_usd = roundUsd(account.spend_usd + row.spend_usd);
+    account.kinds.push({ kind: row.kind, calls: row.calls, units: row.units, spend_usd: roundUsd(row.spend_usd) });
     accounts.set(row.account_id, account);
   }
-  const spend = cents(rows.reduce((sum, row) => sum + row.spend_usd, 0));
+  const spend = roundUsd(rows.reduce((sum, row) => sum + row.spend_usd, 0));
   const budget = (await budgetOfUser(sql, userId)) ?? settings.xMonthlyBudgetUsd ?? null;
   return {
     data: {
@@ -30,7 +31,7 @@ export async function xUsageReport(ctx: KeyContext, input: XUsageInput) {
       accounts: [...accounts.values()],
       spend_usd: spend,
       budget_usd: budget,
-      left_usd: budget === null ? null : cents(Math.max(0, budget - spend)),
+      left_usd: budget === null ? null : roundUsd(Math.max(0, budget - spend)),
     },
   };
 }
