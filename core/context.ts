@@ -79,6 +79,8 @@ export interface Settings {
   coverWaitMs?: number;
   /** Open `GET /v1/events` streams allowed per key and per user (`EVENT_STREAMS_PER_KEY`, `EVENT_STREAMS_PER_USER`; default 10 and 25). */
   eventStreamLimits?: { perKey: number; perUser: number };
+  /** The monthly X budget in USD of a user without one of their own (`X_MONTHLY_BUDGET_USD`; docs/x.md); absent: none. */
+  xMonthlyBudgetUsd?: number;
 }
 
 /** The documents `GET /v1/docs` serves. */

@@ -6,6 +6,8 @@ import { cursorPagination, xPost, xUser } from "../core/lookups/lookup_records.t
 import { lookupPostInput, lookupRepliesInput, lookupUserInput, lookupUserPostsInput } from "../core/lookups/lookup_input_schema.ts";
 import { lookupPost, lookupReplies, lookupUser, lookupUserPosts } from "../core/lookups/x_lookups.ts";
 import type { ErrorCode } from "../core/errors.ts";
+import { xUsageInput, xUsageReport as xUsageReportSchema } from "../core/x_usage/x_usage_schema.ts";
+import { xUsageReport } from "../core/x_usage/x_usage_report.ts";
 
 const liveErrors: ErrorCode[] = ["lookup_quota_exceeded", "upstream_unavailable", "upstream_error", "upstream_timeout"];
 const costs = "Costs enrichment units (request bucket) and, unless answered from the 15-minute cache, the daily live allowance (300 per account per UTC day).";
@@ -70,4 +72,22 @@ export const xLookupsRouter = router({
     .input(lookupUserPostsInput)
     .output(z.object({ data: z.array(xPost), pagination: cursorPagination }))
     .query(({ ctx, input }) => lookupUserPosts(ctx, input)),
+
+  usage: keyProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/v1/x/usage",
+        tags: ["X Lookups"],
+        summary: "What your accounts spent on X in a month",
+        description:
+          "Beyond the spec: for the key's user's own accounts, calls to the X API by kind (X's pay-per-use prices, x-api/getting-started/pricing.mdx, " +
+          "or the operator's `X_PRICES`), units (requests for writes, resources returned for reads) and estimated spend in USD, with the user's " +
+          "monthly X budget and what is left. App-only reads act as no account and are not in it. Empty on the simulated network.",
+      },
+      beyondSpec: "The spec's server is billed by the companion service; a self-hosted server pays X per call and reports it.",
+    })
+    .input(xUsageInput)
+    .output(dataOf(xUsageReportSchema))
+    .query(({ ctx, input }) => xUsageReport(ctx, input)),
 });

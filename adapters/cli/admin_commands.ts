@@ -67,6 +67,16 @@ const commands: Record<string, Command> = {
     await adminApi(services).revokeKey(requiredInteger(args, "key"));
     return { revoked: true, note: "Other server processes stop accepting it within 30 s" };
   },
+  "accounts x-budget": async (services, args) => {
+    // `--usd none` goes back to X_MONTHLY_BUDGET_USD (docs/x.md "X's prices and your budget").
+    const raw = requiredFlag(args, "usd");
+    const budget = raw === "none" ? null : Number(raw);
+    if (budget !== null && (raw.trim() === "" || !Number.isFinite(budget) || budget < 0))
+      throw new Error(`--usd must be a number of at least 0 or "none", got "${raw}"`);
+    const userId = requiredInteger(args, "user");
+    await adminApi(services).setXBudget(userId, budget);
+    return { user_id: userId, x_monthly_budget_usd: budget };
+  },
   "workers create": createWorkerCommand,
   "plug-templates create": createPlugTemplateCommand,
 };

@@ -20,7 +20,7 @@ const HELP = `threadline <command>
   demo --json                      create or refresh the demo world; print it as JSON
   accounts create --name N --username U [--plan pro] [--subscription active] [--email E] [--premium] [--not-onboarded]
   accounts link --user ID --username U      accounts share --account ID --with-user ID [--permission viewer|editor]
-  accounts list
+  accounts list                    accounts x-budget --user ID --usd N|none   (a user's monthly X budget; none: X_MONTHLY_BUDGET_USD)
   accounts connect --user ID|EMAIL [--port 8788] [--timeout 300] [--json]
                                    connect an X account: prints X's consent URL, waits on http://127.0.0.1:PORT/connect/x/callback
   x check [--json]                 check the X app token and every connected account (exit 0 healthy, 1 attention, 2 not configured)

@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import type { Clock } from "../../core/clock.ts";
 import type { FaultName } from "../../core/faults.ts";
 import { parseFaults } from "../../core/faults.ts";
+import { type XPrices, xPricesOf } from "../../core/x_usage/x_prices.ts";
 import type { NetworkSettings } from "../x/open_network.ts";
 import type { ModelConfig } from "../ai/open_model.ts";
 import type { MediaLibrarySettings } from "../inspiration/open_media_library.ts";
@@ -105,6 +106,10 @@ export interface ThreadlineConfig {
   xConsumerKey?: string;
   /** The X app's API secret (`X_CONSUMER_SECRET`). */
   xConsumerSecret?: string;
+  /** X's unit prices in USD (`X_PRICES`, JSON of kind to USD over x-api/getting-started/pricing.mdx; docs/x.md). */
+  xPrices?: XPrices;
+  /** Monthly X budget in USD of a user without one of their own (`X_MONTHLY_BUDGET_USD`); unset: no budget. */
+  xMonthlyBudgetUsd?: number;
   /** The operator's X app for connecting accounts (`X_CLIENT_ID`; docs/x.md). Absent: `POST /v1/accounts/connect` answers 503 x_oauth_not_configured. */
   xClientId?: string;
   /** Its secret (`X_CLIENT_SECRET`), for a confidential client; absent: a public client. */
@@ -177,6 +182,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ThreadlineC
     xApiTimeoutMs: numberFrom(env, "X_API_TIMEOUT_MS"),
     xConsumerKey: env.X_CONSUMER_KEY || undefined,
     xConsumerSecret: env.X_CONSUMER_SECRET || undefined,
+    xPrices: env.X_PRICES ? xPricesOf(env.X_PRICES) : undefined,
+    xMonthlyBudgetUsd: numberFrom(env, "X_MONTHLY_BUDGET_USD"),
     xClientId: env.X_CLIENT_ID || undefined,
     xClientSecret: env.X_CLIENT_SECRET || undefined,
     xOAuthCallbackUrl: env.X_OAUTH_CALLBACK_URL || undefined,
@@ -274,6 +281,8 @@ export function networkSettingsOf(config: ThreadlineConfig): NetworkSettings {
             oauth: xOAuthOf(config),
             rateWindows: { redisUrl: config.redisUrl, redisPrefix: config.redisPrefix },
             consumer: config.xConsumerKey && config.xConsumerSecret ? { key: config.xConsumerKey, secret: config.xConsumerSecret } : undefined,
+            prices: config.xPrices,
+            monthlyBudgetUsd: config.xMonthlyBudgetUsd,
           }
         : undefined,
     faulty: faultsOf(config).has("x"),

@@ -106,6 +106,7 @@ export async function openRuntime(router: AnyRouter, config: ThreadlineConfig): 
       baseUrl: config.publicUrl ? `${config.publicUrl.replace(/\/+$/, "")}/v1` : undefined,
       mcpWebhookTools: config.mcpWebhookTools ?? false,
       coverWaitMs: config.coverWaitMs,
+      xMonthlyBudgetUsd: config.xMonthlyBudgetUsd,
       eventStreamLimits: {
         perKey: config.eventStreamLimits?.perKey ?? DEFAULT_STREAM_LIMITS.perKey,
         perUser: config.eventStreamLimits?.perUser ?? DEFAULT_STREAM_LIMITS.perUser,

@@ -20,6 +20,8 @@ import type { RateWindows } from "../../core/ports/rate_windows.ts";
 import { createMemoryRateWindows } from "../counters/memory_rate_windows.ts";
 import { createRedisRateWindows } from "../counters/redis_rate_windows.ts";
 import { xRateWindows } from "./x_api/x_rate_windows.ts";
+import { DEFAULT_X_PRICES, type XPrices } from "../../core/x_usage/x_prices.ts";
+import { createXUsageWatcher } from "./x_api/x_usage_watcher.ts";
 
 /** The seed of the simulated world unless configured (any fixed number keeps demos repeatable). */
 export const DEFAULT_NETWORK_SEED = 20_261_121;
@@ -45,6 +47,10 @@ export interface NetworkOptions {
     rateWindows?: { redisUrl?: string; redisPrefix?: string };
     /** The X app's API key and secret (`X_CONSUMER_KEY`, `X_CONSUMER_SECRET`): signs as accounts holding OAuth 1.0a tokens. */
     consumer?: XConsumer;
+    /** X's unit prices (`X_PRICES` over x-api/getting-started/pricing.mdx; docs/x.md "X's prices and your budget"). */
+    prices?: XPrices;
+    /** The monthly X budget in USD of a user without one of their own (`X_MONTHLY_BUDGET_USD`); absent: no budget. */
+    monthlyBudgetUsd?: number;
   };
   /** The opened store of X's rate windows (openXRateWindows); absent with `xApi`: one in this network's memory. */
   rateWindows?: RateWindows;
@@ -67,7 +73,16 @@ export function openNetwork(options: NetworkOptions): SocialNetwork {
         ...options.xApi,
         userToken: userTokensOf(options, options.xApi),
         clock: options.clock,
-        watchers: [xRateWindows({ store: options.rateWindows ?? createMemoryRateWindows(), clock: options.clock })],
+        // The budget first: a call it refuses takes no slot of X's rate windows.
+        watchers: [
+          createXUsageWatcher({
+            sql: options.sql,
+            clock: options.clock,
+            prices: options.xApi.prices ?? DEFAULT_X_PRICES,
+            defaultBudgetUsd: options.xApi.monthlyBudgetUsd,
+          }),
+          xRateWindows({ store: options.rateWindows ?? createMemoryRateWindows(), clock: options.clock }),
+        ],
       })
     : createSimulatedNetwork({ sql: options.sql, clock: options.clock, seed: options.seed ?? DEFAULT_NETWORK_SEED });
   return options.faulty ? createFaultyNetwork(network) : network;

@@ -10,6 +10,7 @@ import { type KeyRow, keysOfUser } from "../auth/keys_queries.ts";
 import { type AccountInput, createUser, linkAccount, shareAccount, type UserInput } from "../accounts/users.ts";
 import { usersWithMainAccount } from "../accounts/users_queries.ts";
 import { type DemoWorld, ensureDemoWorld } from "../demo/demo_world.ts";
+import { setUserXBudget } from "../x_usage/x_usage_queries.ts";
 
 /**
  * A user to create with its main account (`account.id`: the network's numeric id, generated
@@ -37,6 +38,8 @@ export interface AdminApi {
   listKeys(userId: number, options?: { includeRevoked?: boolean }): Promise<KeyRow[]>;
   /** Creates the demo world, or refreshes its keys (docs/demo_world.md). */
   demoWorld(): Promise<DemoWorld>;
+  /** Sets a user's monthly X budget in USD (docs/x.md "X's prices and your budget"); null: back to `X_MONTHLY_BUDGET_USD`. */
+  setXBudget(userId: number, budgetUsd: number | null): Promise<void>;
 }
 
 /** The admin API over `services`. */
@@ -52,6 +55,11 @@ export function adminApi(services: Services): AdminApi {
     revokeKey: (keyId) => revokeKey(sql, keyCache, keyId),
     listKeys: (userId, options = {}) => keysOfUser(sql, userId, options.includeRevoked === true),
     demoWorld: () => ensureDemoWorld(services),
+    setXBudget: async (userId, budgetUsd) => {
+      if (budgetUsd !== null && !(Number.isFinite(budgetUsd) && budgetUsd >= 0))
+        throw new Error(`The monthly X budget must be a number of USD of at least 0, got "${budgetUsd}"`);
+      if (!(await setUserXBudget(sql, userId, budgetUsd))) throw new Error(`Cannot find user "${userId}"`);
+    },
   };
 }
 
@@ -66,6 +74,7 @@ export const ADMIN_METHODS = [
   "revokeKey",
   "listKeys",
   "demoWorld",
+  "setXBudget",
 ] as const satisfies readonly (keyof AdminApi)[];
 
 /** An AdminApi whose calls first wait for `open` (an instance that opens on first use). */

@@ -2,10 +2,13 @@
 import { postUrl } from "../network/post_url.ts";
 import type { ScheduledPost } from "./scheduled_post_schema.ts";
 import type { ScheduledPostRow } from "./scheduled_posts_queries.ts";
+import { urlPriceWarnings } from "../x_usage/url_price_warning.ts";
 
 /** The record of `row` with its `tags`. */
 export function toScheduledPost(row: ScheduledPostRow, tags: ScheduledPost["tags"]): ScheduledPost {
   const xPostIds = row.x_post_ids ?? [];
+  // Always, whatever the network: the simulated world stands in for X, whose price it warns of.
+  const warnings = urlPriceWarnings(row.parts);
   return {
     id: String(row.id),
     account_id: row.account_id,
@@ -32,6 +35,7 @@ export function toScheduledPost(row: ScheduledPostRow, tags: ScheduledPost["tags
     error: row.status === "error" ? row.error : null,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
+    ...(warnings.length > 0 ? { warnings } : {}),
   };
 }
 

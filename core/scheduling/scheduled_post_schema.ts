@@ -128,6 +128,13 @@ export const scheduledPost = z.object({
   error: z.string().nullable().meta({ description: "Why publishing failed (status `error`)" }),
   created_at: z.string(),
   updated_at: z.string(),
+  warnings: z
+    .array(z.object({ code: z.literal("x_url_price"), message: z.string() }))
+    .optional()
+    .meta({
+      description:
+        "Beyond the spec: present when a part's text holds a URL (`x_url_price`): X's pay-per-use pricing charges a post with a URL about 13 times a plain post's price (docs/x.md \"X's prices and your budget\")",
+    }),
 });
 
 /** A Scheduled post. */

@@ -44,6 +44,8 @@ export interface XCallFacts {
   endpoint: string;
   /** The account a user-context request acts as; undefined for app-only requests. */
   userId?: string;
+  /** The JSON body of a POST as sent (metering tells a post holding a URL by its text). */
+  body?: unknown;
 }
 
 /** What X answered, for a watcher: the status and headers (`x-rate-limit-*`) and the parsed body when there was one. */
@@ -108,7 +110,13 @@ export function createXApiClient(options: XApiClientOptions): XApiClient {
       for (const [name, value] of Object.entries(request.query ?? {})) {
         if (value !== undefined && value !== "") url.searchParams.set(name, String(value));
       }
-      const facts: XCallFacts = { method, path: request.path, endpoint: endpointOf(method, request.path), userId: request.actingAs?.userId };
+      const facts: XCallFacts = {
+        method,
+        path: request.path,
+        endpoint: endpointOf(method, request.path),
+        userId: request.actingAs?.userId,
+        body: request.body,
+      };
       for (const watcher of watchers) await watcher.before?.(facts);
       const headers: Record<string, string> = { Authorization: authorizationOf(options, request.actingAs, method, url), Accept: "application/json" };
       if (request.body !== undefined) headers["Content-Type"] = "application/json";
