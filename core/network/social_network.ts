@@ -49,20 +49,6 @@ export interface RepliesOptions extends PageRequest {
   sort?: "recent" | "relevance";
 }
 
-/** A file to upload to a network that hosts media itself (X), as `authorId`. */
-export interface MediaUploadInput {
-  authorId: string;
-  bytes: Uint8Array;
-  mimeType: string;
-  altText?: string;
-}
-
-/** The network's id for an uploaded file, to pass as a `mediaKeys` item, and when it stops being usable (null: never). */
-export interface UploadedMedia {
-  mediaId: string;
-  expiresAt: string | null;
-}
-
 /** A post to publish as `authorId`. */
 export interface PublishPostInput {
   authorId: string;
@@ -165,11 +151,6 @@ export interface SocialNetwork {
   /** Lists a user owns, private ones included (default 100, at most 100). */
   ownedLists(userId: string, options?: PageRequest): Promise<Page<NetworkList>>;
 
-  /**
-   * Uploads a file to a network that hosts media itself (X) and answers its id for `mediaKeys`.
-   * Absent where the network takes our object keys as they are (the simulated network).
-   */
-  uploadMedia?(input: MediaUploadInput): Promise<UploadedMedia>;
   publishPost(input: PublishPostInput): Promise<NetworkPost>;
   /** Publishes the parts in order and returns one post per part. */
   publishThread(input: PublishThreadInput): Promise<NetworkPost[]>;

@@ -21,8 +21,6 @@ import { NetworkError, NetworkRateLimitedError } from "../network/network_errors
 import { JobDeferral } from "../jobs/job_deferral.ts";
 import type { NetworkPost } from "../network/network_records.ts";
 import type { SocialNetwork } from "../network/social_network.ts";
-import type { MediaStore } from "../ports/media_store.ts";
-import { networkMediaKeys } from "./network_media.ts";
 import { releaseLease } from "../publishing/lease_queries.ts";
 import { failHeldPublication, isFinalAttempt } from "../publishing/publication_lease.ts";
 import { newLease, retryWhileBusy } from "../leases/lease.ts";
@@ -51,8 +49,6 @@ export interface PublishDeps {
   sql: Sql;
   network: SocialNetwork;
   clock: Clock;
-  /** Where attached files are read from, to upload them to a network that hosts media itself (X). */
-  media?: MediaStore;
 }
 
 /** How one publish call behaves. */
@@ -164,9 +160,7 @@ async function publishPart(
     // (Part 0 of a fresh publication was recorded `publishing` by the claim itself.)
     return undefined;
   }
-  const mediaKeys = landed
-    ? []
-    : await networkMediaKeys(deps, { postId: claim.postId, version: claim.version, partIndex: index, authorId: post.account_id }, part.media ?? []);
+  const mediaKeys = (part.media ?? []).map((item) => item.object_key);
   const published =
     landed ??
     (await network.publishPost({

@@ -19,7 +19,6 @@ import { createXApiClient, type XCallWatcher } from "./x_api_client.ts";
 import type { XApiContext } from "./x_api_context.ts";
 import { xArticleWrites } from "./x_article_writes.ts";
 import { xDirectMessages } from "./x_direct_messages.ts";
-import { xMediaUpload } from "./x_media_upload.ts";
 import { xListReads } from "./x_list_reads.ts";
 import { xPostReads } from "./x_post_reads.ts";
 import { xPostWrites } from "./x_post_writes.ts";
@@ -46,8 +45,6 @@ export interface XApiNetworkOptions {
   watchers?: readonly XCallWatcher[];
   /** The X app's API key and secret (`X_CONSUMER_KEY`, `X_CONSUMER_SECRET`): signs as accounts holding OAuth 1.0a tokens. */
   consumer?: XConsumer;
-  /** How to wait between media status checks (default: a timer); tests move a manual clock instead. */
-  sleep?: (ms: number) => Promise<void>;
 }
 
 /** The bound on one request unless configured. */
@@ -80,7 +77,6 @@ export function createXApiNetwork(options: XApiNetworkOptions): SocialNetwork {
     ...xTimelineReads(ctx),
     ...xListReads(ctx),
     ...writes,
-    ...xMediaUpload(ctx, options.sleep),
     publishThread: (input) => publishThreadParts(network, input),
     ...xArticleWrites(ctx),
     ...xDirectMessages(ctx),

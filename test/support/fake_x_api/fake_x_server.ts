@@ -24,7 +24,6 @@ import { answerOfError, type XAnswer } from "./x_problems.ts";
 import { READ_ROUTES } from "./x_read_routes.ts";
 import type { RouteContext } from "./x_route.ts";
 import { WRITE_ROUTES } from "./x_write_routes.ts";
-import { createFakeXMedia, mediaRoutes, type FakeXMedia } from "./x_media_routes.ts";
 import { createFakeXOAuth, type FakeXApp, type FakeXOAuth } from "./x_oauth_routes.ts";
 import { createFakeRateWindows, type FakeRateWindowOptions } from "./x_rate_windows.ts";
 import { oauth1UserOf, type FakeXOAuth1 } from "./x_oauth1_check.ts";
@@ -68,8 +67,6 @@ export interface FakeXServerOptions {
   rateWindows?: FakeRateWindowOptions | false;
   /** The app's API key and secret and the OAuth 1.0a tokens whose signed requests are accepted. */
   oauth1?: FakeXOAuth1;
-  /** Milliseconds on `clock` a GIF or video spends in each of X's processing states, pending then in_progress (default 1000). */
-  mediaProcessingStepMs?: number;
 }
 
 /** A running fake. */
@@ -87,11 +84,11 @@ export interface FakeXServer {
   script(...replies: FakeXReply[]): void;
   /** X's OAuth 2.0 flow, when started with `app`. */
   oauth?: FakeXOAuth;
-  /** Media uploads and how many were initialized (x_media_routes.ts). */
-  media: FakeXMedia;
   /** Stops the fake; then throws when `violations` is not empty. */
   close(): Promise<void>;
 }
+
+const ROUTES = [...READ_ROUTES, ...WRITE_ROUTES];
 
 /** Starts the fake on 127.0.0.1 with an OS-chosen port. */
 export async function startFakeXServer(options: FakeXServerOptions = {}): Promise<FakeXServer> {
@@ -116,8 +113,6 @@ export async function startFakeXServer(options: FakeXServerOptions = {}): Promis
   const contract = xContract();
   const checks = new Set<Promise<void>>();
   const drafts: RouteContext["drafts"] = new Map();
-  const media = createFakeXMedia(clock, options.mediaProcessingStepMs);
-  const routes = [...READ_ROUTES, ...WRITE_ROUTES, ...mediaRoutes(media)];
   const oauth = options.app ? createFakeXOAuth(options.app, clock) : undefined;
   const rateWindows = options.rateWindows === false ? undefined : createFakeRateWindows(options.rateWindows ?? {}, clock);
 
@@ -191,7 +186,7 @@ export async function startFakeXServer(options: FakeXServerOptions = {}): Promis
   });
 
   async function answer(method: string, url: URL, body: unknown, userId: string | undefined): Promise<XAnswer> {
-    for (const route of routes) {
+    for (const route of ROUTES) {
       const match = route.method === method ? route.pattern.exec(url.pathname) : null;
       if (!match) continue;
       if (route.userContext && userId === undefined) {
@@ -207,7 +202,7 @@ export async function startFakeXServer(options: FakeXServerOptions = {}): Promis
         };
       }
       try {
-        return await route.handle({ network: world, clock, url, params: match.slice(1), body, userId, drafts, media });
+        return await route.handle({ network: world, clock, url, params: match.slice(1), body, userId, drafts });
       } catch (error) {
         return answerOfError(error, route.tokenParam ?? "pagination_token", clock.now());
       }
@@ -227,7 +222,6 @@ export async function startFakeXServer(options: FakeXServerOptions = {}): Promis
     assertNoContractViolations,
     script: (...replies) => void queue.push(...replies),
     oauth,
-    media,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

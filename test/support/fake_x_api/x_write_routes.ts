@@ -21,8 +21,6 @@ export const WRITE_ROUTES: Route[] = [
     async handle(c) {
       const body = c.body ?? {};
       if (typeof body.text !== "string") throw new FakeParameterError("text", String(body.text), "The `text` field is required");
-      const refused = c.media.refusal(body.media?.media_ids ?? [], c.userId!);
-      if (refused) return refused;
       const post = await c.network.publishPost({
         authorId: c.userId!,
         text: body.text,
