@@ -53,12 +53,13 @@ export function xMediaUpload(ctx: XApiContext, options: XMediaUploadOptions = {}
       if (segments === 0) throw new NetworkRejectedError("invalid", "X cannot take an empty media file");
       if (segments > MAX_SEGMENTS)
         throw new NetworkRejectedError("invalid", `X takes at most ${MAX_SEGMENTS} chunks; the file has ${input.bytes.length} bytes`);
-      const actor = await ctx.actorFor(input.authorId);
+      // Asked before every request: a long upload or X's processing may outlive an access token (refreshed when due).
+      const actor = () => ctx.actorFor(input.authorId);
       const started = await client.data<XMediaUploadData>({
         method: "POST",
         path: "/2/media/upload/initialize",
         body: { media_type: input.mimeType, total_bytes: input.bytes.length, media_category: category },
-        actingAs: actor,
+        actingAs: await actor(),
         subject: subject(""),
       });
       const id = started.data.id;
@@ -69,18 +70,23 @@ export function xMediaUpload(ctx: XApiContext, options: XMediaUploadOptions = {}
           method: "POST",
           path: `/2/media/upload/${id}/append`,
           body: { segment_index: index, media: Buffer.from(chunk).toString("base64") },
-          actingAs: actor,
+          actingAs: await actor(),
           subject: subject(id),
         });
       }
-      const finalized = await client.data<XMediaUploadData>({ method: "POST", path: `/2/media/upload/${id}/finalize`, actingAs: actor, subject: subject(id) });
+      const finalized = await client.data<XMediaUploadData>({
+        method: "POST",
+        path: `/2/media/upload/${id}/finalize`,
+        actingAs: await actor(),
+        subject: subject(id),
+      });
       const ready = await processed(finalized.data, actor);
       if (input.altText) {
         await client.request({
           method: "POST",
           path: "/2/media/metadata",
           body: { id, metadata: { alt_text: { text: input.altText } } },
-          actingAs: actor,
+          actingAs: await actor(),
           subject: subject(id),
         });
       }
@@ -91,7 +97,7 @@ export function xMediaUpload(ctx: XApiContext, options: XMediaUploadOptions = {}
   };
 
   /** Polls STATUS while X processes the media; answers the last data, or throws when processing failed. */
-  async function processed(data: XMediaUploadData, actor: XActor): Promise<XMediaUploadData> {
+  async function processed(data: XMediaUploadData, actor: () => Promise<XActor>): Promise<XMediaUploadData> {
     let current = data;
     for (let poll = 0; current.processing_info && poll <= MAX_STATUS_POLLS; poll++) {
       const state = current.processing_info.state;
@@ -102,7 +108,7 @@ export function xMediaUpload(ctx: XApiContext, options: XMediaUploadOptions = {}
       const status = await client.data<XMediaUploadData>({
         path: "/2/media/upload",
         query: { command: "STATUS", media_id: current.id },
-        actingAs: actor,
+        actingAs: await actor(),
         subject: subject(current.id),
       });
       current = status.data;
