@@ -172,6 +172,17 @@ describe("media on X", () => {
     assert.equal(tweetsOf(label).length, 0, "nothing was posted");
   });
 
+  test("a GIF X fails to process leaves the post error", async () => {
+    const gif = await upload(GIF_1X1, "image/gif");
+    const label = text("Broken GIF");
+    const { postId, version } = await schedulePost([{ text: label, media: [{ object_key: gif, alt_text: null }] }]);
+    fake.script({ path: "/2/media/upload", kind: "status", status: 200, body: { data: { id: "1880000000000000999", processing_info: { state: "failed" } } } });
+    const result = await publishScheduledPost(deps, { postId, version });
+    assert.equal(result.outcome, "failed", JSON.stringify(result));
+    assert.equal((await postRow(postId)).error, 'X refused the post: X could not process media "1880000000000000999"');
+    assert.equal(tweetsOf(label).length, 0);
+  });
+
   test("X refuses a post with media ids it does not know or has not finished", async () => {
     const post = (mediaId: string) =>
       fetch(`${fake.url}/2/tweets`, {
