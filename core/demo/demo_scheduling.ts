@@ -51,7 +51,7 @@ export async function ensureDemoPosts(services: Services, accountId: string): Pr
     // Only the simulated world is written to: a demo never posts on a real X account.
     if (services.network.info.kind !== "simulated") return id;
     const row = await postById(sql, id);
-    const result = await publishNow({ sql, network: services.network, clock }, { postId: id, version: row!.publish_version });
+    const result = await publishNow({ sql, network: services.network, clock, media: services.media }, { postId: id, version: row!.publish_version });
     // A world seeded with the network switched off (THREADLINE_FAULTS=x) keeps it queued.
     if (result.outcome !== "sent") console.warn(`Demo world: the "sent" demo post stays queued (${JSON.stringify(result)})`);
     return id;

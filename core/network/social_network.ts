@@ -49,6 +49,22 @@ export interface RepliesOptions extends PageRequest {
   sort?: "recent" | "relevance";
 }
 
+/** One file to upload to the network for a post (`SocialNetwork.uploadMedia`). */
+export interface UploadMediaInput {
+  /** The account the post is published as (uploads act as it). */
+  authorId: string;
+  bytes: Uint8Array;
+  /** `image/png`, `image/gif`, ... */
+  mimeType: string;
+  altText?: string | null;
+}
+
+/** The network's id of an uploaded file, and until when a post may attach it. */
+export interface UploadedMedia {
+  mediaId: string;
+  expiresAt: Date;
+}
+
 /** A post to publish as `authorId`. */
 export interface PublishPostInput {
   authorId: string;
@@ -151,6 +167,12 @@ export interface SocialNetwork {
   /** Lists a user owns, private ones included (default 100, at most 100). */
   ownedLists(userId: string, options?: PageRequest): Promise<Page<NetworkList>>;
 
+  /**
+   * Uploads one file for a post and answers the network's media id, which `publishPost`
+   * then attaches (`mediaKeys`). X API v2 needs it (docs/x.md "Media on X"); the simulated
+   * world leaves it out and attaches our object keys as they are.
+   */
+  uploadMedia?(input: UploadMediaInput): Promise<UploadedMedia>;
   publishPost(input: PublishPostInput): Promise<NetworkPost>;
   /** Publishes the parts in order and returns one post per part. */
   publishThread(input: PublishThreadInput): Promise<NetworkPost[]>;

@@ -17,11 +17,11 @@ const BUSY_RETRY_SECONDS = 5;
 
 /** Publishes post `postId` now (unless already sent) and answers its record. */
 export async function publishNowAndRead(ctx: KeyContext, postId: number): Promise<ScheduledPost> {
-  const { sql, network, clock } = ctx.services;
+  const { sql, network, clock, media } = ctx.services;
   const row = await postById(sql, postId);
   if (!row) throw new ApiError("not_found", `Cannot find scheduled post "${postId}"`);
   if (row.status === "scheduled") {
-    const result = await publishNow({ sql, network, clock }, { postId, version: row.publish_version });
+    const result = await publishNow({ sql, network, clock, media }, { postId, version: row.publish_version });
     if (result.outcome === "reauth_required") {
       throw new ApiError("reauth_required", `The account's X authorisation was lost; connect it again, then retry (the post stays scheduled): ${result.error}`);
     }

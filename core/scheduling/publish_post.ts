@@ -21,6 +21,7 @@ import { NetworkError, NetworkRateLimitedError } from "../network/network_errors
 import { JobDeferral } from "../jobs/job_deferral.ts";
 import type { NetworkPost } from "../network/network_records.ts";
 import type { SocialNetwork } from "../network/social_network.ts";
+import type { MediaStore } from "../ports/media_store.ts";
 import { releaseLease } from "../publishing/lease_queries.ts";
 import { failHeldPublication, isFinalAttempt } from "../publishing/publication_lease.ts";
 import { newLease, retryWhileBusy } from "../leases/lease.ts";
@@ -42,13 +43,15 @@ import { armFollowUps } from "./post_follow_ups.ts";
 import { recordPostEvent } from "./post_events.ts";
 import { carriedParts } from "./carried_parts.ts";
 import { pausesPublishing, reauthDeferral } from "./publish_pause.ts";
+import { partMediaKeys } from "./x_media_ids.ts";
 import type { PublishJobPayload } from "./schedule_publication.ts";
 
-/** What publishing needs: the pool (it commits part by part, so never a transaction), the network, the clock. */
+/** What publishing needs: the pool (it commits part by part, so never a transaction), the network, the clock, and the media store (uploads to X). */
 export interface PublishDeps {
   sql: Sql;
   network: SocialNetwork;
   clock: Clock;
+  media?: MediaStore;
 }
 
 /** How one publish call behaves. */
@@ -160,7 +163,10 @@ async function publishPart(
     // (Part 0 of a fresh publication was recorded `publishing` by the claim itself.)
     return undefined;
   }
-  const mediaKeys = (part.media ?? []).map((item) => item.object_key);
+  // On X each file is uploaded first and attached by its media id (x_media_ids.ts).
+  const mediaKeys = landed
+    ? []
+    : await partMediaKeys(deps, { postId: claim.postId, version: claim.version, partIndex: index, accountId: post.account_id }, part.media ?? []);
   const published =
     landed ??
     (await network.publishPost({

@@ -13,7 +13,7 @@ import { type FollowUpPayload, runFollowUp } from "./post_follow_ups.ts";
 /** The scheduling area's job kinds (assembled in jobs/task_list.ts). */
 export const schedulingJobs = {
   publish_scheduled_post: {
-    handler: async (deps: Pick<JobDeps, "sql" | "network" | "clock" | "events">, payload: PublishJobPayload, job: JobRow) => {
+    handler: async (deps: Pick<JobDeps, "sql" | "network" | "clock" | "events" | "media">, payload: PublishJobPayload, job: JobRow) => {
       // The job runner's id prefixes the lease holder, so graceful shutdown releases its leases.
       const holderPrefix = job.locked_by ? runnerHolderPrefix(job.locked_by) : undefined;
       const result = await publishFromJob(deps, payload, job, { holderPrefix });

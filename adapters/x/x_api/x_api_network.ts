@@ -19,6 +19,7 @@ import { createXApiClient, type XCallWatcher } from "./x_api_client.ts";
 import type { XApiContext } from "./x_api_context.ts";
 import { xArticleWrites } from "./x_article_writes.ts";
 import { xDirectMessages } from "./x_direct_messages.ts";
+import { xMediaUpload, type XMediaUploadOptions } from "./x_media_upload.ts";
 import { xListReads } from "./x_list_reads.ts";
 import { xPostReads } from "./x_post_reads.ts";
 import { xPostWrites } from "./x_post_writes.ts";
@@ -45,6 +46,8 @@ export interface XApiNetworkOptions {
   watchers?: readonly XCallWatcher[];
   /** The X app's API key and secret (`X_CONSUMER_KEY`, `X_CONSUMER_SECRET`): signs as accounts holding OAuth 1.0a tokens. */
   consumer?: XConsumer;
+  /** How media uploads wait between status polls (default: as long as X says). */
+  mediaUpload?: XMediaUploadOptions;
 }
 
 /** The bound on one request unless configured. */
@@ -77,6 +80,7 @@ export function createXApiNetwork(options: XApiNetworkOptions): SocialNetwork {
     ...xTimelineReads(ctx),
     ...xListReads(ctx),
     ...writes,
+    ...xMediaUpload(ctx, options.mediaUpload),
     publishThread: (input) => publishThreadParts(network, input),
     ...xArticleWrites(ctx),
     ...xDirectMessages(ctx),

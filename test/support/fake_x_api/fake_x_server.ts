@@ -25,6 +25,7 @@ import { READ_ROUTES } from "./x_read_routes.ts";
 import type { RouteContext } from "./x_route.ts";
 import { WRITE_ROUTES } from "./x_write_routes.ts";
 import { createFakeXOAuth, type FakeXApp, type FakeXOAuth } from "./x_oauth_routes.ts";
+import { createFakeXMedia, mediaRoutes, type FakeXMedia } from "./x_media_routes.ts";
 import { createFakeRateWindows, type FakeRateWindowOptions } from "./x_rate_windows.ts";
 import { oauth1UserOf, type FakeXOAuth1 } from "./x_oauth1_check.ts";
 import { xContract, type ContractViolation, type XAuthScheme } from "./x_contract.ts";
@@ -67,6 +68,8 @@ export interface FakeXServerOptions {
   rateWindows?: FakeRateWindowOptions | false;
   /** The app's API key and secret and the OAuth 1.0a tokens whose signed requests are accepted. */
   oauth1?: FakeXOAuth1;
+  /** How long an uploaded media id may be attached (default 86400 s, as the chunked-upload quickstart's finalize answer). */
+  mediaExpiresAfterSecs?: number;
 }
 
 /** A running fake. */
@@ -84,6 +87,8 @@ export interface FakeXServer {
   script(...replies: FakeXReply[]): void;
   /** X's OAuth 2.0 flow, when started with `app`. */
   oauth?: FakeXOAuth;
+  /** Media uploaded through `/2/media/upload` (x_media_routes.ts): `uploads` counts them. */
+  media: FakeXMedia;
   /** Stops the fake; then throws when `violations` is not empty. */
   close(): Promise<void>;
 }
@@ -114,6 +119,8 @@ export async function startFakeXServer(options: FakeXServerOptions = {}): Promis
   const checks = new Set<Promise<void>>();
   const drafts: RouteContext["drafts"] = new Map();
   const oauth = options.app ? createFakeXOAuth(options.app, clock) : undefined;
+  const media = createFakeXMedia(clock, options.mediaExpiresAfterSecs);
+  const routes = [...ROUTES, ...mediaRoutes(media, clock)];
   const rateWindows = options.rateWindows === false ? undefined : createFakeRateWindows(options.rateWindows ?? {}, clock);
 
   const server = createServer((request, response) => {
@@ -186,7 +193,7 @@ export async function startFakeXServer(options: FakeXServerOptions = {}): Promis
   });
 
   async function answer(method: string, url: URL, body: unknown, userId: string | undefined): Promise<XAnswer> {
-    for (const route of ROUTES) {
+    for (const route of routes) {
       const match = route.method === method ? route.pattern.exec(url.pathname) : null;
       if (!match) continue;
       if (route.userContext && userId === undefined) {
@@ -202,7 +209,7 @@ export async function startFakeXServer(options: FakeXServerOptions = {}): Promis
         };
       }
       try {
-        return await route.handle({ network: world, clock, url, params: match.slice(1), body, userId, drafts });
+        return await route.handle({ network: world, clock, url, params: match.slice(1), body, userId, drafts, media });
       } catch (error) {
         return answerOfError(error, route.tokenParam ?? "pagination_token", clock.now());
       }
@@ -222,6 +229,7 @@ export async function startFakeXServer(options: FakeXServerOptions = {}): Promis
     assertNoContractViolations,
     script: (...replies) => void queue.push(...replies),
     oauth,
+    media,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,6 +1,7 @@
 /** What a route of the fake X server receives, and the query parameters X validates. */
 import type { Clock } from "../../../core/clock.ts";
 import type { SimulatedNetwork } from "../../../adapters/x/simulated/simulated_network.ts";
+import type { FakeXMedia } from "./x_media_routes.ts";
 import { FakeParameterError, type XAnswer } from "./x_problems.ts";
 
 /** One request as a route sees it. */
@@ -15,6 +16,8 @@ export interface RouteContext {
   userId: string | undefined;
   /** Article drafts made through `POST /2/articles/draft` (id -> draft). */
   drafts: Map<string, { authorId: string; title: string; markdown: string }>;
+  /** Uploaded media (x_media_routes.ts): `POST /2/tweets` attaches only ids it holds, finished and unexpired. */
+  media: FakeXMedia;
 }
 
 /** One endpoint. */

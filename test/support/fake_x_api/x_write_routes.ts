@@ -21,6 +21,11 @@ export const WRITE_ROUTES: Route[] = [
     async handle(c) {
       const body = c.body ?? {};
       if (typeof body.text !== "string") throw new FakeParameterError("text", String(body.text), "The `text` field is required");
+      // X attaches only media ids its upload answered, processed and unexpired (x_media_routes.ts).
+      for (const id of body.media?.media_ids ?? []) {
+        const refusal = c.media.refusal(String(id), c.userId!);
+        if (refusal) throw new FakeParameterError("media.media_ids", String(id), refusal);
+      }
       const post = await c.network.publishPost({
         authorId: c.userId!,
         text: body.text,
