@@ -15,13 +15,14 @@ import type { XOAuth } from "../../core/ports/x_oauth.ts";
 import type { UserTokenSource } from "./x_api/x_user_tokens.ts";
 import { createXOAuthClient, type XOAuthSettings } from "./x_oauth_client.ts";
 import type { SecretBox } from "../../core/ports/secret_box.ts";
-import { accountTokenFor } from "../../core/accounts/x_tokens.ts";
+import { accountTokenFor, forceTokenRefresh } from "../../core/accounts/x_tokens.ts";
 import type { RateWindows } from "../../core/ports/rate_windows.ts";
 import { createMemoryRateWindows } from "../counters/memory_rate_windows.ts";
 import { createRedisRateWindows } from "../counters/redis_rate_windows.ts";
 import { xRateWindows } from "./x_api/x_rate_windows.ts";
 import { DEFAULT_X_PRICES, type XPrices } from "../../core/x_usage/x_prices.ts";
 import { createXUsageWatcher } from "./x_api/x_usage_watcher.ts";
+import type { XCallWatcher } from "./x_api/x_api_client.ts";
 
 /** The seed of the simulated world unless configured (any fixed number keeps demos repeatable). */
 export const DEFAULT_NETWORK_SEED = 20_261_121;
@@ -82,10 +83,24 @@ export function openNetwork(options: NetworkOptions): SocialNetwork {
             defaultBudgetUsd: options.xApi.monthlyBudgetUsd,
           }),
           xRateWindows({ store: options.rateWindows ?? createMemoryRateWindows(), clock: options.clock }),
+          ...(options.xApi.oauth ? [refreshOnRefusal(options)] : []),
         ],
       })
     : createSimulatedNetwork({ sql: options.sql, clock: options.clock, seed: options.seed ?? DEFAULT_NETWORK_SEED });
   return options.faulty ? createFaultyNetwork(network) : network;
+}
+
+/**
+ * A 401 on a request acting as a connected account (X refused its access token) makes the next
+ * call refresh that token first (core/accounts/x_tokens.ts, forceTokenRefresh): the write is
+ * retried with the refreshed token, and a refresh X refuses marks the account `reauth_required`.
+ */
+function refreshOnRefusal(options: NetworkOptions): XCallWatcher {
+  return {
+    async after(call, answer) {
+      if (answer?.status === 401 && call.userId) await forceTokenRefresh(options, call.userId);
+    },
+  };
 }
 
 /**

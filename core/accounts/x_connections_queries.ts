@@ -157,6 +157,18 @@ export async function releaseRefreshLease(sql: Queryable, accountId: string, hol
   await sql`update x_connections set ${refreshLease.drop(sql)} where account_id = ${accountId} and ${refreshLease.heldBy(sql, { holder })}`;
 }
 
+/**
+ * Treats the account's OAuth 2.0 access token as expired at `now` (X answered 401 to a request
+ * acting with it), so the next call refreshes it first. Answers whether a connection was changed.
+ */
+export async function expireAccessToken(sql: Queryable, accountId: string, now: Date): Promise<boolean> {
+  const rows = await sql`
+    update x_connections set access_expires_at = ${now}, updated_at = ${now}
+     where account_id = ${accountId} and kind = 'oauth2' and status = 'connected' and access_expires_at > ${now}
+    returning 1`;
+  return rows.length > 0;
+}
+
 /** Marks the account as needing a new connection (X refused its refresh for good); answers the row when this call marked it. */
 export async function markReauthRequired(sql: Queryable, accountId: string, holder: string, reason: string, now: Date): Promise<ConnectionRow | undefined> {
   const [row] = await sql<ConnectionRow[]>`

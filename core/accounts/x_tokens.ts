@@ -12,7 +12,15 @@ import type { Sql } from "../db/sql.ts";
 import { NetworkAuthLostError, NetworkUnavailableError } from "../network/network_errors.ts";
 import type { SecretBox } from "../ports/secret_box.ts";
 import { XGrantRefused, type XOAuth } from "../ports/x_oauth.ts";
-import { connectionOf, markReauthRequired, releaseRefreshLease, saveRefreshedTokens, takeRefreshLease, usernameOf } from "./x_connections_queries.ts";
+import {
+  connectionOf,
+  expireAccessToken,
+  markReauthRequired,
+  releaseRefreshLease,
+  saveRefreshedTokens,
+  takeRefreshLease,
+  usernameOf,
+} from "./x_connections_queries.ts";
 import { connectionView } from "./x_connection_view.ts";
 import { recordEvent } from "../events/record_event.ts";
 
@@ -26,6 +34,15 @@ export interface AccountTokenDeps {
 
 /** What acts as an account: an OAuth 2.0 access token, or an OAuth 1.0a access token and its secret (signed with the app's API key). */
 export type AccountCredential = string | { oauth1: { token: string; secret: string } };
+
+/**
+ * Forces a refresh of the account's access token before its next use: X refused it (a 401 on a
+ * request acting as the account: revoked or expired early; `x-api/fundamentals/response-codes-and-errors.mdx`,
+ * "401 Unauthorized"). A refresh X then refuses for good marks the account `reauth_required`.
+ */
+export async function forceTokenRefresh(deps: Pick<AccountTokenDeps, "sql" | "clock">, accountId: string): Promise<boolean> {
+  return expireAccessToken(deps.sql, accountId, new Date(deps.clock.now()));
+}
 
 /** A token expiring within this is refreshed before use. */
 export const REFRESH_AHEAD_MS = 5 * 60 * 1000;
