@@ -178,12 +178,15 @@ for (const mode of modes) {
     test("the usage report shows each account's X calls and their price", async () => {
       const report = await call(0, "GET", "/v1/x/usage");
       assert.equal(report.status, 200, JSON.stringify(report.body));
-      const rows = JSON.stringify(report.body.data);
-      for (const id of [world.accounts.main, world.accounts.linked]) assert.ok(rows.includes(id), `the report names ${id}`);
-      assert.ok(
-        report.body.data.accounts.every((row: any) => row.estimated_spend_usd > 0),
-        JSON.stringify(report.body.data),
-      );
+      for (const id of [world.accounts.main, world.accounts.linked]) {
+        const row = report.body.data.accounts.find((account: any) => account.account_id === id);
+        assert.ok(row, `the report names ${id}: ${JSON.stringify(report.body.data)}`);
+        const posts = row.kinds.find((kind: any) => kind.kind === "post_create");
+        assert.ok(posts?.calls >= 2, `both parts of ${id}'s thread are counted: ${JSON.stringify(row)}`);
+        assert.ok(posts.spend_usd >= 2 * 0.015 - 1e-9, "at X's $0.015 a post");
+        const sum = row.kinds.reduce((total: number, kind: any) => total + kind.spend_usd, 0);
+        assert.ok(Math.abs(sum - row.spend_usd) < 1e-6, "the account's spend is the sum of its kinds");
+      }
     });
 
     test("threadline x check reports both accounts healthy", async () => {
