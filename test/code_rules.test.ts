@@ -172,7 +172,7 @@ describe("code rules (STYLE.md)", () => {
         "DatasetRefineInput",
       ].map((name): [string, string] => [name, join("core", "model", "task_inputs.ts")]),
       // The social network port's writes (core/network/social_network.ts).
-      ...["PublishPostInput", "PublishThreadInput", "PublishArticleInput", "SendDmInput"].map((name): [string, string] => [
+      ...["PublishPostInput", "PublishThreadInput", "PublishArticleInput", "SendDmInput", "UploadMediaInput"].map((name): [string, string] => [
         name,
         join("core", "network", "social_network.ts"),
       ]),
