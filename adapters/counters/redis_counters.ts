@@ -5,7 +5,7 @@
  * windows happen atomically: no other client can slip in between "is there
  * room?" and "take it" (spec, Limits 1: all windows are charged, or none).
  */
-import { Redis } from "ioredis";
+import { openRedisConnection } from "./redis_connection.ts";
 import { windowStart } from "../../core/ports/counters.ts";
 import type { CounterCheck, Counters, WindowState } from "../../core/ports/counters.ts";
 import { assertTokenBucket, gcraState } from "../../core/limits/token_bucket.ts";
@@ -85,11 +85,6 @@ return {1, next_tat}
  */
 const EXPIRY_MARGIN_MS = 10_000;
 
-/** Callers choose to fail open or closed, so a dead Redis must answer fast. */
-const CONNECT_TIMEOUT_MS = 2_000;
-const COMMAND_TIMEOUT_MS = 1_000;
-const DISCONNECT_TIMEOUT_MS = 200;
-
 interface ScriptCommands {
   threadlineConsume(numKeys: number, ...keysAndArgs: (string | number)[]): Promise<unknown>;
   threadlineRelease(numKeys: number, ...keysAndArgs: (string | number)[]): Promise<unknown>;
@@ -99,49 +94,16 @@ interface ScriptCommands {
 /** Creates fixed-window counters stored in Redis under `prefix` (default `tl:`). */
 export function createRedisCounters(options: { url: string; prefix?: string }): Counters {
   const prefix = options.prefix ?? "tl:";
-  // Without the offline queue, commands sent while Redis is unreachable
-  // reject at once instead of waiting for a reconnect that may never come.
-  const redis = new Redis(options.url, {
-    lazyConnect: true,
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 1,
-    connectTimeout: CONNECT_TIMEOUT_MS,
-    commandTimeout: COMMAND_TIMEOUT_MS,
-    // disconnect() arms this timer even when the socket is already closed
-    // (Redis down), and it then holds the process open for its full length.
-    disconnectTimeout: DISCONNECT_TIMEOUT_MS,
-    // Concurrent requests' scripts leave in one write per event-loop tick: the
-    // benchmark measured the socket write per EVALSHA as a quarter of the per-request cost.
-    enableAutoPipelining: true,
-  });
+  // Concurrent requests' scripts leave in one write per event-loop tick: the
+  // benchmark measured the socket write per EVALSHA as a quarter of the per-request cost.
+  const connection = openRedisConnection(options.url, "Redis counters", { autoPipelining: true });
+  const { redis, ready } = connection;
   // defineCommand sends EVALSHA and falls back to EVAL when the server
   // has not seen the script yet (after a restart or SCRIPT FLUSH).
   redis.defineCommand("threadlineConsume", { lua: CONSUME_LUA });
   redis.defineCommand("threadlineRelease", { lua: RELEASE_LUA });
   redis.defineCommand("threadlineTakeTokens", { lua: TAKE_TOKENS_LUA });
   const scripts = redis as unknown as ScriptCommands;
-
-  // Connection errors reach callers as rejected commands; remembering the
-  // last one gives those rejections a cause, and listening keeps ioredis
-  // from printing "Unhandled error event" on every reconnect attempt.
-  let lastError: unknown;
-  redis.on("error", (error: unknown) => {
-    lastError = error;
-  });
-
-  let connecting: Promise<void> | undefined;
-  let closed = false;
-  async function ready(): Promise<void> {
-    // Checked first: connect() after close() would quietly open a new connection.
-    if (closed) throw new Error("Redis counters are closed");
-    // The first call waits for the initial connection; later ones never wait,
-    // ioredis reconnects in the background while commands fail fast.
-    connecting ??= redis.connect().catch(() => {});
-    await connecting;
-    if (redis.status !== "ready") {
-      throw new Error(`Redis is not ready (status "${redis.status}")`, { cause: lastError });
-    }
-  }
 
   function keyOf(check: CounterCheck, nowMs: number): string {
     return `${prefix}${check.key}:${windowStart(nowMs, check.windowSeconds)}`;
@@ -192,19 +154,7 @@ export function createRedisCounters(options: { url: string; prefix?: string }): 
       await redis.ping();
     },
 
-    async close() {
-      closed = true;
-      if (redis.status === "ready") {
-        try {
-          await redis.quit();
-          return;
-        } catch {
-          // Fall through: the connection dropped while quitting.
-        }
-      }
-      // Also stops any pending reconnect timer, so the process can exit.
-      redis.disconnect();
-    },
+    close: connection.close,
   };
 }
 

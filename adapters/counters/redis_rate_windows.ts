@@ -4,7 +4,7 @@
  * request. A reported window is a hash (`limit`, `remaining`, `reset` in epoch ms) that
  * expires after its reset; a rolling window a sorted set of request times.
  */
-import { Redis } from "ioredis";
+import { openRedisConnection } from "./redis_connection.ts";
 import type { RateWindows } from "../../core/ports/rate_windows.ts";
 
 /**
@@ -72,31 +72,12 @@ interface ScriptCommands {
 /** Creates rate windows stored in Redis under `prefix` (default `tl:`). */
 export function createRedisRateWindows(options: { url: string; prefix?: string }): RateWindows {
   const prefix = `${options.prefix ?? "tl:"}xw:`;
-  // The counters' connection settings (redis_counters.ts): fail fast while Redis is down.
-  const redis = new Redis(options.url, {
-    lazyConnect: true,
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 1,
-    connectTimeout: 2_000,
-    commandTimeout: 1_000,
-    disconnectTimeout: 200,
-  });
+  const connection = openRedisConnection(options.url, "Redis rate windows");
+  const { redis, ready } = connection;
   redis.defineCommand("threadlineReserveWindows", { lua: RESERVE_LUA });
   redis.defineCommand("threadlineRecordWindow", { lua: RECORD_LUA });
   const scripts = redis as unknown as ScriptCommands;
-  let lastError: unknown;
-  redis.on("error", (error: unknown) => {
-    lastError = error;
-  });
-  let connecting: Promise<void> | undefined;
-  let closed = false;
   let unique = 0;
-  async function ready(): Promise<void> {
-    if (closed) throw new Error("Redis rate windows are closed");
-    connecting ??= redis.connect().catch(() => {});
-    await connecting;
-    if (redis.status !== "ready") throw new Error(`Redis is not ready (status "${redis.status}")`, { cause: lastError });
-  }
 
   return {
     async reserve(request, nowMs) {
@@ -128,17 +109,6 @@ export function createRedisRateWindows(options: { url: string; prefix?: string }
       return { limit, remaining: Math.max(0, remaining), resetAtMs: reset };
     },
 
-    async close() {
-      closed = true;
-      if (redis.status === "ready") {
-        try {
-          await redis.quit();
-          return;
-        } catch {
-          // Fall through: the connection dropped while quitting.
-        }
-      }
-      redis.disconnect();
-    },
+    close: connection.close,
   };
 }
