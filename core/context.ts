@@ -100,6 +100,13 @@ export interface Transport {
    * (`EndpointMeta.stream` and a matching `Accept`): the handler may answer `reply.stream`.
    */
   acceptsStream?: boolean;
+  /**
+   * The context carries exactly one procedure call (REST, an MCP tool call): the key path
+   * lets the call write the answer headers and reply here directly instead of on a copy
+   * merged back (core/trpc.ts `keyRequest`). Left unset where one context may carry several
+   * calls (a tRPC batch, a server-side caller).
+   */
+  oneCall?: boolean;
 }
 
 /** The context procedures receive. */
@@ -140,13 +147,24 @@ export interface RequestReport {
 }
 
 /** Builds a context without HTTP; adapters and tests call this. */
-export function createContextInner(options: { services: Services; headers?: HeadersInit; ip?: string; acceptsStream?: boolean }): Context {
+export function createContextInner(options: {
+  services: Services;
+  headers?: HeadersInit;
+  ip?: string;
+  acceptsStream?: boolean;
+  oneCall?: boolean;
+  /** The answer's headers when the caller already holds them (the request id set by observed_fetch.ts). */
+  responseHeaders?: Headers;
+}): Context {
   const headers = options.headers instanceof Headers ? options.headers : new Headers(options.headers);
+  const transport: Transport = { headers, ip: options.ip ?? "unknown" };
+  if (options.acceptsStream) transport.acceptsStream = true;
+  if (options.oneCall) transport.oneCall = true;
   return {
     services: options.services,
     // The request's own Headers are used as they are (read-only here): copying them per request cost measurable time.
-    transport: options.acceptsStream ? { headers, ip: options.ip ?? "unknown", acceptsStream: true } : { headers, ip: options.ip ?? "unknown" },
-    responseHeaders: new Headers(),
+    transport,
+    responseHeaders: options.responseHeaders ?? new Headers(),
     report: {},
     reply: {},
   };

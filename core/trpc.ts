@@ -136,9 +136,12 @@ export const publicProcedure = t.procedure;
  * starts from, so a call's credit headers, replay mark and chosen status would otherwise
  * reach its neighbours (and be stored with their idempotent answers). What a call set is
  * added to the request's context when it ends: the single-call surfaces (REST, MCP) read
- * it there, and a batch answers the headers of all its calls.
+ * it there, and a batch answers the headers of all its calls. A context that carries one
+ * call only (`transport.oneCall`: REST, MCP) is the call's own already and is not copied.
  */
 const keyRequest = t.middleware(async function keyRequest(opts) {
+  // A context of one call (REST, MCP) needs no copy: nothing else answers from it.
+  if (opts.ctx.transport.oneCall) return keyCall(opts, undefined);
   const own: Pick<Context, "responseHeaders" | "reply"> = { responseHeaders: new Headers(), reply: {} };
   try {
     return await keyCall({ ...opts, ctx: { ...opts.ctx, ...own } }, own);
@@ -151,8 +154,8 @@ const keyRequest = t.middleware(async function keyRequest(opts) {
 /** What a middleware of this tRPC instance receives. */
 type MiddlewareOptions = Parameters<Parameters<typeof t.middleware>[0]>[0];
 
-/** One call's key path (keyRequest), on the call's own context. */
-async function keyCall({ ctx, type, meta, path, getRawInput, batchIndex, next }: MiddlewareOptions, own: Pick<Context, "responseHeaders" | "reply">) {
+/** One call's key path (keyRequest), on the call's own context (`own`: its answer headers and reply, when copied). */
+async function keyCall({ ctx, type, meta, path, getRawInput, batchIndex, next }: MiddlewareOptions, own: Pick<Context, "responseHeaders" | "reply"> | undefined) {
   const principal = await authenticate(ctx);
   ctx.report.principal = principal;
   const write = type === "mutation";
@@ -162,10 +165,10 @@ async function keyCall({ ctx, type, meta, path, getRawInput, batchIndex, next }:
   const rawInput = await getRawInput();
   assertStorableText(rawInput);
   if (meta?.exactlyOneOf) assertExactlyOneOf(rawInput, meta.exactlyOneOf);
-  if (!meta?.idempotent) return next({ ctx: { ...own, principal } });
+  if (!meta?.idempotent) return next({ ctx: own ? { ...own, principal } : { principal } });
 
   const decision = await beginIdempotent(ctx, principal, path, rawInput, batchIndex);
-  if (decision.kind === "none") return next({ ctx: { ...own, principal } });
+  if (decision.kind === "none") return next({ ctx: own ? { ...own, principal } : { principal } });
   if (decision.kind === "replay") {
     for (const [name, value] of Object.entries(decision.headers)) ctx.responseHeaders.set(name, value);
     ctx.responseHeaders.set("Idempotency-Replayed", "true");
@@ -173,7 +176,7 @@ async function keyCall({ ctx, type, meta, path, getRawInput, batchIndex, next }:
     if (decision.status === 200 || decision.status === 201 || decision.status === 202) ctx.reply.status = decision.status;
     return { ok: true as const, data: decision.body, marker: middlewareResultMarker };
   }
-  const result = await next({ ctx: { ...own, principal, idempotency: decision.run } });
+  const result = await next({ ctx: own ? { ...own, principal, idempotency: decision.run } : { principal, idempotency: decision.run } });
   await finishIdempotent(ctx, decision.run, result.ok ? { status: ctx.reply.status ?? meta.successStatus ?? 200, body: result.data } : undefined);
   return result;
 }

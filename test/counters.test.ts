@@ -326,6 +326,47 @@ describe("redis counters keys", { skip: REDIS_SKIP }, () => {
   });
 });
 
+describe("redis counters batching", { skip: REDIS_SKIP }, () => {
+  test("consumes issued in one turn share one script call, decided in the order issued, each all or nothing", async () => {
+    const prefix = `tl-test:${randomUUID()}:`;
+    const counters = createRedisCounters({ url: REDIS_URL!, prefix });
+    const raw = new Redis(REDIS_URL!);
+    const scriptCalls = async () => {
+      const stats = await raw.info("commandstats");
+      return Number(/cmdstat_evalsha:calls=(\d+)/.exec(stats)?.[1] ?? 0);
+    };
+    try {
+      const now = Date.now();
+      await counters.consume([check("warm", 5)], now);
+      const before = await scriptCalls();
+      // Five of one window of 3, issued in order; a consume charging a full window and a fresh
+      // one, which must charge neither; and one on another owner, untouched by the rest.
+      const results = await Promise.all([
+        ...Array.from({ length: 5 }, () => counters.consume([check("shared", 3)], now)),
+        counters.consume([check("shared", 3), check("fresh", 10)], now),
+        counters.consume([check("other", 1)], now),
+      ]);
+      assert.equal((await scriptCalls()) - before, 1, "the seven consumes left as one script call");
+      assert.deepEqual(
+        results.map((result) => result.allowed),
+        [true, true, true, false, false, false, true],
+      );
+      assert.deepEqual(
+        results.slice(0, 3).map((result) => result.windows[0].remaining),
+        [2, 1, 0],
+      );
+      assert.equal(results[5].windows[1].used, 0, "the refused consume charged no window");
+      assert.equal(await raw.get(`${prefix}fresh:${windowStart(now, 60)}`), null);
+      assert.equal(await raw.get(`${prefix}shared:${windowStart(now, 60)}`), "3");
+    } finally {
+      await counters.close();
+      const keys = await raw.keys(`${prefix}*`);
+      if (keys.length > 0) await raw.del(...keys);
+      await raw.quit();
+    }
+  });
+});
+
 /** A port nothing listens on: bind an ephemeral one, then free it. */
 async function closedPort(): Promise<number> {
   const server = createServer();

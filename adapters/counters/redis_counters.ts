@@ -1,43 +1,58 @@
 /**
  * Fixed-window counters and token buckets in Redis, shared by every server process.
  *
- * Each consume and each token take is one Lua script, so the check and the charge of all its
- * windows happen atomically: no other client can slip in between "is there
- * room?" and "take it" (spec, Limits 1: all windows are charged, or none).
+ * Each consume and each token take runs inside one Lua script, so the check and the charge of all
+ * its windows happen atomically: no other client can slip in between "is there
+ * room?" and "take it" (spec, Limits 1: all windows are charged, or none). Consumes issued in
+ * the same turn of the event loop (the requests one socket poll delivered) share one script
+ * call, which decides them one after the other in the order they were issued, each all or
+ * nothing: the same outcome as separate calls, for one command's cost (consume_batch.ts).
  */
 import { openRedisConnection } from "./redis_connection.ts";
+import { consumeBatches } from "./consume_batch.ts";
 import { windowStart } from "../../core/ports/counters.ts";
 import type { CounterCheck, Counters, WindowState } from "../../core/ports/counters.ts";
 import { assertTokenBucket, gcraState } from "../../core/limits/token_bucket.ts";
 
 /**
- * KEYS: one window key per check. ARGV: limit, cost, ttl_ms per check.
- * Costs are summed per key before comparing, so two checks naming the same
- * window cannot together pass its limit. Replies {allowed, used_1..used_n}.
+ * KEYS: every window key of every consume in the batch, in order. ARGV: the number of consumes,
+ * then per consume its number of checks followed by limit, cost, ttl_ms per check. Each consume
+ * is decided in turn, all or nothing, after the ones before it have charged; costs are summed
+ * per key within a consume, so two checks naming the same window cannot together pass its
+ * limit. Replies, per consume in order, {allowed, used_1..used_n}.
  */
-const CONSUME_LUA = `
-local n = #KEYS
-local used = {}
-local pending = {}
-local allowed = 1
-for i = 1, n do
-  local limit = tonumber(ARGV[3 * i - 2])
-  local cost = tonumber(ARGV[3 * i - 1])
-  used[i] = tonumber(redis.call('GET', KEYS[i]) or '0')
-  pending[KEYS[i]] = (pending[KEYS[i]] or 0) + cost
-  if used[i] + pending[KEYS[i]] > limit then allowed = 0 end
-end
-if allowed == 1 then
+const CONSUME_BATCH_LUA = `
+local reply = {}
+local k = 0
+local a = 2
+for c = 1, tonumber(ARGV[1]) do
+  local n = tonumber(ARGV[a])
+  local used = {}
+  local pending = {}
+  local allowed = 1
   for i = 1, n do
-    local cost = tonumber(ARGV[3 * i - 1])
-    if cost > 0 then
-      used[i] = redis.call('INCRBY', KEYS[i], cost)
-      redis.call('PEXPIRE', KEYS[i], ARGV[3 * i])
+    local key = KEYS[k + i]
+    local limit = tonumber(ARGV[a + 3 * i - 2])
+    local cost = tonumber(ARGV[a + 3 * i - 1])
+    used[i] = tonumber(redis.call('GET', key) or '0')
+    pending[key] = (pending[key] or 0) + cost
+    if used[i] + pending[key] > limit then allowed = 0 end
+  end
+  if allowed == 1 then
+    for i = 1, n do
+      local cost = tonumber(ARGV[a + 3 * i - 1])
+      if cost > 0 then
+        used[i] = redis.call('INCRBY', KEYS[k + i], cost)
+        redis.call('PEXPIRE', KEYS[k + i], ARGV[a + 3 * i])
+      end
     end
   end
+  table.insert(reply, allowed)
+  for i = 1, n do table.insert(reply, used[i]) end
+  k = k + n
+  a = a + 1 + 3 * n
 end
-table.insert(used, 1, allowed)
-return used
+return reply
 `;
 
 /**
@@ -86,7 +101,7 @@ return {1, next_tat}
 const EXPIRY_MARGIN_MS = 10_000;
 
 interface ScriptCommands {
-  threadlineConsume(numKeys: number, ...keysAndArgs: (string | number)[]): Promise<unknown>;
+  threadlineConsumeBatch(numKeys: number, ...keysAndArgs: (string | number)[]): Promise<unknown>;
   threadlineRelease(numKeys: number, ...keysAndArgs: (string | number)[]): Promise<unknown>;
   threadlineTakeTokens(numKeys: number, ...keysAndArgs: (string | number)[]): Promise<unknown>;
 }
@@ -97,13 +112,19 @@ export function createRedisCounters(options: { url: string; prefix?: string }): 
   // Concurrent requests' scripts leave in one write per event-loop tick: the
   // benchmark measured the socket write per EVALSHA as a quarter of the per-request cost.
   const connection = openRedisConnection(options.url, "Redis counters", { autoPipelining: true });
-  const { redis, ready } = connection;
+  const { redis, ready, isReady } = connection;
   // defineCommand sends EVALSHA and falls back to EVAL when the server
   // has not seen the script yet (after a restart or SCRIPT FLUSH).
-  redis.defineCommand("threadlineConsume", { lua: CONSUME_LUA });
+  redis.defineCommand("threadlineConsumeBatch", { lua: CONSUME_BATCH_LUA });
   redis.defineCommand("threadlineRelease", { lua: RELEASE_LUA });
   redis.defineCommand("threadlineTakeTokens", { lua: TAKE_TOKENS_LUA });
   const scripts = redis as unknown as ScriptCommands;
+  const batches = consumeBatches(async (batch) => {
+    const keys = batch.flatMap((consume) => consume.keys);
+    const args = batch.flatMap((consume) => consume.args);
+    const reply = await scripts.threadlineConsumeBatch(keys.length, ...keys, batch.length, ...args);
+    return splitReply(reply, batch.map((consume) => consume.keys.length));
+  });
 
   function keyOf(check: CounterCheck, nowMs: number): string {
     return `${prefix}${check.key}:${windowStart(nowMs, check.windowSeconds)}`;
@@ -112,14 +133,15 @@ export function createRedisCounters(options: { url: string; prefix?: string }): 
   return {
     async consume(checks, nowMs) {
       if (checks.length === 0) return { allowed: true, windows: [] };
-      await ready();
+      // Every request comes here: no extra promise while connected.
+      if (!isReady()) await ready();
       const keys = checks.map((check) => keyOf(check, nowMs));
-      const args = checks.flatMap((check) => {
+      const args: number[] = [checks.length];
+      for (const check of checks) {
         const endMs = (windowStart(nowMs, check.windowSeconds) + check.windowSeconds) * 1000;
-        return [check.limit, check.cost, Math.ceil(endMs - nowMs) + EXPIRY_MARGIN_MS];
-      });
-      const reply = await scripts.threadlineConsume(keys.length, ...keys, ...args);
-      const [allowed, ...used] = parseReply(reply, checks.length + 1);
+        args.push(check.limit, check.cost, Math.ceil(endMs - nowMs) + EXPIRY_MARGIN_MS);
+      }
+      const [allowed, ...used] = await batches.decide({ keys, args });
       const windows = checks.map(
         (check, i): WindowState => ({
           key: check.key,
@@ -156,6 +178,13 @@ export function createRedisCounters(options: { url: string; prefix?: string }): 
 
     close: connection.close,
   };
+}
+
+/** The batch script's flat reply cut into each consume's {allowed, used...}. */
+function splitReply(reply: unknown, checkCounts: number[]): number[][] {
+  const flat = parseReply(reply, checkCounts.reduce((sum, n) => sum + n + 1, 0));
+  let at = 0;
+  return checkCounts.map((n) => flat.slice(at, (at += n + 1)));
 }
 
 function parseReply(reply: unknown, length: number): number[] {

@@ -23,6 +23,8 @@ export interface ObservedContext extends H3EventContext {
   apiContext?: Context;
   /** An error the API answered as a 500 (tRPC's onError, h3's onError). */
   unexpected?: unknown;
+  /** The handler's answer carries `X-Request-Id` already (rest_routes.ts): not set again. */
+  requestIdAnswered?: boolean;
 }
 
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
@@ -44,7 +46,7 @@ export function observedFetch(app: H3, options: { logger: Logger; metrics?: Thre
       context.unexpected = error;
       response = Response.json({ error: { code: "internal_error", message: "Internal server error" } }, { status: 500 });
     }
-    response = withHeader(response, "X-Request-Id", requestId);
+    if (!context.requestIdAnswered) response = withHeader(response, "X-Request-Id", requestId);
     const seconds = (performance.now() - started) / 1000;
     const method = METHODS.has(request.method) ? request.method : "OTHER";
     const route = routeTemplate(context);

@@ -1,12 +1,13 @@
 /**
  * The `/v1` REST surface: one h3 route per procedure with OpenAPI meta, calling the
- * procedure through tRPC's public `callTRPCProcedure` with the same context the tRPC
- * surface builds. Paths come from the procedure meta only (ARCHITECTURE: one source of
+ * procedure through its middleware chain (core/trpc_internals.ts `procedureCaller`) with the
+ * same context the tRPC surface builds. Paths come from the procedure meta only (ARCHITECTURE: one source of
  * truth for paths). The input is built when the procedure's input parser asks for it,
  * after the key middleware, so the body is read only after authentication, and within
  * its bound (bounded_body.ts).
  */
-import { type AnyRouter, callTRPCProcedure } from "@trpc/server";
+import type { AnyRouter } from "@trpc/server";
+import { procedureCaller } from "../../core/trpc_internals.ts";
 import { type H3, type H3Event, getRequestIP, getRouterParams } from "h3";
 import { createContextInner, type Services } from "../../core/context.ts";
 import { ApiError } from "../../core/errors.ts";
@@ -20,6 +21,7 @@ import type { FileDownload } from "../../core/file_download.ts";
 import type { StreamTiming } from "../../core/message_stream.ts";
 import { eventStreamResponse } from "./event_stream_response.ts";
 import { keyNoLongerWorks } from "../../core/auth/key_standing.ts";
+import type { ObservedContext } from "./observed_fetch.ts";
 
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
@@ -36,7 +38,8 @@ export function mountRestRoutes(app: H3, router: AnyRouter, services: Services, 
   for (const operation of operations) {
     const plan = coercionPlan(operation.inputs);
     const route = operation.path.replace(/\{([^}]+)\}/g, ":$1");
-    const binding = { operation, router, plan, services, trustProxy: options.trustProxy, streams: options.streams ?? {} };
+    const call = procedureCaller(router, operation.procedurePath, operation.type);
+    const binding = { operation, call, plan, services, trustProxy: options.trustProxy, streams: options.streams ?? {} };
     app.on(operation.method, route, (event) => callOperation(event, binding));
   }
   app.all("/v1/**", (event) => unknownRoute(event, operations));
@@ -44,7 +47,7 @@ export function mountRestRoutes(app: H3, router: AnyRouter, services: Services, 
 
 interface RouteBinding {
   operation: RestOperation;
-  router: AnyRouter;
+  call: ReturnType<typeof procedureCaller>;
   plan: CoercionPlan;
   services: Services;
   trustProxy: boolean;
@@ -52,22 +55,19 @@ interface RouteBinding {
 }
 
 async function callOperation(event: H3Event, binding: RouteBinding): Promise<Response> {
-  const { operation, router, plan, services } = binding;
+  const { operation, call, plan, services } = binding;
   const ip = getRequestIP(event, { xForwardedFor: binding.trustProxy }) ?? "unknown";
   // A stream operation streams when the client asks for its type (`Accept: text/event-stream`).
   const acceptsStream = operation.meta.stream !== undefined && (event.req.headers.get("accept") ?? "").includes(operation.meta.stream);
-  const ctx = createContextInner({ services, headers: event.req.headers, ip, acceptsStream });
+  const ctx = createContextInner({ services, headers: event.req.headers, ip, acceptsStream, oneCall: true, responseHeaders: answerHeaders(event) });
   // For the request log (observed_fetch.ts): the principal, once authenticated.
   event.context.apiContext = ctx;
   // Read once, when first asked (the idempotency step and the input parser both ask).
   let input: Promise<Record<string, unknown>> | undefined;
   try {
-    const output = await callTRPCProcedure({
-      router,
+    const output = await call({
       ctx,
       getRawInput: () => (input ??= readInput(event, operation, plan)),
-      path: operation.procedurePath,
-      type: operation.type,
       // No signal: reading event.req.signal builds an AbortController per request, and
       // no handler cancels work yet.
       signal: undefined,
@@ -86,6 +86,17 @@ async function callOperation(event: H3Event, binding: RouteBinding): Promise<Res
   } catch (error) {
     return failureResponse(toApiFailure(error), ctx.responseHeaders);
   }
+}
+
+/**
+ * The answer's headers, starting with the request id observed_fetch.ts gave the request: set
+ * here, the answer needs no copy of its headers to add it afterwards (measured per request).
+ */
+function answerHeaders(event: H3Event): Headers {
+  const context = event.context as ObservedContext;
+  if (context.requestId === undefined) return new Headers();
+  context.requestIdAnswered = true;
+  return new Headers([["X-Request-Id", context.requestId]]);
 }
 
 /** Query, then JSON body (bounded), then path parameters (path wins: the URL names the object). */

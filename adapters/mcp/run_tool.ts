@@ -5,7 +5,8 @@
  * body as `structuredContent`; a refusal is `isError` with the spec's error envelope,
  * never a protocol error (docs/mcp.md).
  */
-import { type AnyRouter, callTRPCProcedure } from "@trpc/server";
+import type { AnyRouter } from "@trpc/server";
+import { procedureCaller } from "../../core/trpc_internals.ts";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { createContextInner, type Services } from "../../core/context.ts";
 import { toApiFailure } from "../../core/api_failure.ts";
@@ -36,14 +37,11 @@ export async function runTool(tool: CatalogTool, args: Record<string, unknown> |
     headers = new Headers(headers);
     headers.set("Idempotency-Key", idempotencyKey);
   }
-  const ctx = createContextInner({ services: source.services, headers, ip: source.ip });
+  const ctx = createContextInner({ services: source.services, headers, ip: source.ip, oneCall: true });
   try {
-    const output = await callTRPCProcedure({
-      router: source.router,
+    const output = await callerOf(source.router, tool)({
       ctx,
       getRawInput: async () => input,
-      path: tool.procedurePath,
-      type: tool.type,
       signal: undefined,
       batchIndex: 0,
     });
@@ -61,6 +59,17 @@ export async function runTool(tool: CatalogTool, args: Record<string, unknown> |
       _meta: { [RESPONSE_META_KEY]: { status: failure.status, headers: Object.fromEntries(headers) } },
     };
   }
+}
+
+/** Each router's procedure callers by path, built on a tool's first call. */
+const callers = new WeakMap<AnyRouter, Map<string, ReturnType<typeof procedureCaller>>>();
+
+function callerOf(router: AnyRouter, tool: CatalogTool): ReturnType<typeof procedureCaller> {
+  let byPath = callers.get(router);
+  if (!byPath) callers.set(router, (byPath = new Map()));
+  let caller = byPath.get(tool.procedurePath);
+  if (!caller) byPath.set(tool.procedurePath, (caller = procedureCaller(router, tool.procedurePath, tool.type)));
+  return caller;
 }
 
 /**
