@@ -1,5 +1,6 @@
 /**
- * `tsx bench/profile.ts [full|bare|both]` (default both): the same setup as `npm run
+ * `tsx bench/profile.ts [full|bare|both|mcp]` (default both; `mcp` profiles the MCP tool call
+ * `tools/call tags_list` against the full path it wraps): the same setup as `npm run
  * bench`, each route loaded by autocannon in a child process while this (the server's)
  * process records a V8 CPU profile through node:inspector. Prints where the busy time
  * went per request, and for `both` the components that make the full path's extra CPU.
@@ -14,7 +15,7 @@ import { fileURLToPath } from "node:url";
 import type { CleanupStack } from "./cleanup_stack.ts";
 import { runBenchProcess } from "./bench_process.ts";
 import { type BenchSettings, settingsFromEnv } from "./bench_settings.ts";
-import { setUpRoutes, type Target } from "./routes_under_test.ts";
+import { type RoutesUnderTest, setUpRoutes, type Target } from "./routes_under_test.ts";
 import { runLoad } from "./load_run.ts";
 import { type CpuProfile, type ProfileSummary, type Share, summariseProfile } from "./cpu_profile_summary.ts";
 
@@ -62,7 +63,7 @@ await runBenchProcess(profile);
 
 async function profile(cleanup: CleanupStack, signal: AbortSignal): Promise<number> {
   const which = process.argv[2] ?? "both";
-  if (!["full", "bare", "both"].includes(which)) throw new Error(`Unknown route "${which}"; use full, bare or both`);
+  if (!["full", "bare", "both", "mcp"].includes(which)) throw new Error(`Unknown route "${which}"; use full, bare, both or mcp`);
   const settings = settingsFromEnv();
   const routes = await setUpRoutes(cleanup, signal);
   console.log(`Storage: ${routes.storage.database.description}; ${routes.storage.counters.description}`);
@@ -72,7 +73,7 @@ async function profile(cleanup: CleanupStack, signal: AbortSignal): Promise<numb
   await session.post("Profiler.enable");
   await session.post("Profiler.setSamplingInterval", { interval: 200 });
 
-  const targets = which === "both" ? [routes.full, routes.bare] : [which === "full" ? routes.full : routes.bare];
+  const targets = which === "both" ? [routes.full, routes.bare] : which === "mcp" ? [mcpTarget(routes), routes.full] : [which === "full" ? routes.full : routes.bare];
   const profiled: Profiled[] = [];
   for (const target of targets) {
     const one = await profileRoute(session, target, settings, signal);
@@ -83,8 +84,20 @@ async function profile(cleanup: CleanupStack, signal: AbortSignal): Promise<numb
   return 0;
 }
 
+/** `tools/call tags_list` with the full path's key and limit: the MCP section's call (mcp_section.ts). */
+function mcpTarget(routes: RoutesUnderTest): Target {
+  const limit = Number(new URL(routes.full.url).searchParams.get("limit") ?? 20);
+  return {
+    label: "mcp tool call",
+    url: `${routes.fullOrigin}/v1/mcp`,
+    method: "POST",
+    headers: { ...routes.full.headers, "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "tags_list", arguments: { limit } } }),
+  };
+}
+
 async function profileRoute(session: Session, target: Target, settings: BenchSettings, signal: AbortSignal): Promise<Profiled> {
-  const load = { url: target.url, headers: target.headers, connections: settings.connections, pipelining: settings.pipelining, signal };
+  const load = { url: target.url, method: target.method, body: target.body, headers: target.headers, connections: settings.connections, pipelining: settings.pipelining, signal };
   console.log(`\n${target.label}: warming up for ${settings.warmupSeconds} s, then profiling for ${settings.durationSeconds} s ...`);
   if (settings.warmupSeconds > 0) await runLoad({ ...load, durationSeconds: settings.warmupSeconds });
   await session.post("Profiler.start");

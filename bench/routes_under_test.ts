@@ -28,6 +28,9 @@ export interface Target {
   label: string;
   url: string;
   headers: Record<string, string>;
+  /** A POST target's method and body (the MCP tool call); GET without a body otherwise. */
+  method?: "POST";
+  body?: string;
 }
 
 /** Both routes, ready and checked. */

@@ -107,6 +107,11 @@ export interface Transport {
    * calls (a tRPC batch, a server-side caller).
    */
   oneCall?: boolean;
+  /**
+   * The key of these headers, already authenticated by the transport for this request (the MCP
+   * route checks it before reading the body): the key path uses it instead of looking it up again.
+   */
+  authenticated?: Principal;
 }
 
 /** The context procedures receive. */
@@ -153,6 +158,7 @@ export function createContextInner(options: {
   ip?: string;
   acceptsStream?: boolean;
   oneCall?: boolean;
+  authenticated?: Principal;
   /** The answer's headers when the caller already holds them (the request id set by observed_fetch.ts). */
   responseHeaders?: Headers;
 }): Context {
@@ -160,6 +166,7 @@ export function createContextInner(options: {
   const transport: Transport = { headers, ip: options.ip ?? "unknown" };
   if (options.acceptsStream) transport.acceptsStream = true;
   if (options.oneCall) transport.oneCall = true;
+  if (options.authenticated) transport.authenticated = options.authenticated;
   return {
     services: options.services,
     // The request's own Headers are used as they are (read-only here): copying them per request cost measurable time.

@@ -54,6 +54,11 @@ export interface ProcedureCallOptions {
   batchIndex: number;
 }
 
+/** A middleware's failure as the level above it sees it (tRPC's `callRecursive` does the same). */
+function failed(cause: unknown): MiddlewareResult {
+  return { ok: false, error: getTRPCErrorFromUnknown(cause), marker: middlewareMarker };
+}
+
 /** A middleware of a built procedure, as tRPC stores it under `_def.middlewares`. */
 type StoredMiddleware = (options: Record<string, unknown>) => Promise<MiddlewareResult>;
 type MiddlewareResult = { ok: true; data: unknown; marker: unknown } | { ok: false; error: unknown; marker: unknown };
@@ -76,9 +81,10 @@ export function procedureCaller(router: AnyRouter, path: string, type: Procedure
   return async ({ ctx, getRawInput, signal, batchIndex }) => {
     // One object shape for every level's options (what tRPC passes a middleware), built
     // as a literal: V8 creates it in one step.
-    const callFrom = async (index: number, ctx: unknown, input: unknown, getRawInput: () => Promise<unknown>): Promise<MiddlewareResult> => {
+    // Not an async function: a level adds one promise (the failure handler), not three.
+    const callFrom = (index: number, ctx: unknown, input: unknown, getRawInput: () => Promise<unknown>): Promise<MiddlewareResult> => {
       try {
-        return await middlewares[index]({
+        return Promise.resolve(middlewares[index]({
           ctx,
           type,
           path,
@@ -96,9 +102,9 @@ export function procedureCaller(router: AnyRouter, path: string, type: Procedure
               nextOptions.getRawInput ?? getRawInput,
             );
           },
-        });
+        })).catch(failed);
       } catch (cause) {
-        return { ok: false, error: getTRPCErrorFromUnknown(cause), marker: middlewareMarker };
+        return Promise.resolve(failed(cause));
       }
     };
     const result = await callFrom(0, ctx, undefined, getRawInput);

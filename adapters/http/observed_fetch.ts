@@ -9,12 +9,12 @@
  * leave what they learn in the event context (`apiContext`, `unexpected`) and this reads it
  * after the answer, so the surfaces stay free to change how they call procedures.
  */
-import type { H3, H3EventContext } from "h3";
+import type { H3, H3Event, H3EventContext } from "h3";
 import type { Context } from "../../core/context.ts";
 import type { Logger } from "../observability/open_logger.ts";
 import type { ThreadlineMetrics } from "../observability/threadline_metrics.ts";
 import { requestIdFor } from "../observability/request_id.ts";
-import { unexpectedErrorOf } from "./responses.ts";
+import { carriesRequestId, unexpectedErrorOf } from "./responses.ts";
 
 /** What handlers leave in the event context for this wrapper. */
 export interface ObservedContext extends H3EventContext {
@@ -23,8 +23,6 @@ export interface ObservedContext extends H3EventContext {
   apiContext?: Context;
   /** An error the API answered as a 500 (tRPC's onError, h3's onError). */
   unexpected?: unknown;
-  /** The handler's answer carries `X-Request-Id` already (rest_routes.ts): not set again. */
-  requestIdAnswered?: boolean;
 }
 
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
@@ -46,7 +44,7 @@ export function observedFetch(app: H3, options: { logger: Logger; metrics?: Thre
       context.unexpected = error;
       response = Response.json({ error: { code: "internal_error", message: "Internal server error" } }, { status: 500 });
     }
-    if (!context.requestIdAnswered) response = withHeader(response, "X-Request-Id", requestId);
+    if (!carriesRequestId(response)) response = withHeader(response, "X-Request-Id", requestId);
     const seconds = (performance.now() - started) / 1000;
     const method = METHODS.has(request.method) ? request.method : "OTHER";
     const route = routeTemplate(context);
@@ -70,6 +68,16 @@ export function observedFetch(app: H3, options: { logger: Logger; metrics?: Thre
     }
     return response;
   };
+}
+
+/**
+ * Headers for a handler's answer, starting with the request id this wrapper gave the request.
+ * An answer built on them by responses.ts (REST, the MCP route) is sent as it is; any other
+ * answer gets the id added here.
+ */
+export function answerHeaders(event: H3Event): Headers {
+  const { requestId } = event.context as ObservedContext;
+  return requestId === undefined ? new Headers() : new Headers([["X-Request-Id", requestId]]);
 }
 
 /**

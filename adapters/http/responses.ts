@@ -8,9 +8,31 @@ import type { ApiFailure } from "../../core/api_failure.ts";
 
 /** A JSON answer (no body when `body` is undefined, as for 204). */
 export function jsonResponse(status: number, body: unknown, headers: Headers): Response {
-  if (body === undefined) return new FastResponse(null, { status, headers }) as Response;
+  if (body === undefined) return noted(new FastResponse(null, { status, headers }) as Response, headers);
   headers.set("Content-Type", "application/json; charset=utf-8");
-  return new FastResponse(JSON.stringify(body), { status, headers }) as Response;
+  return noted(new FastResponse(JSON.stringify(body), { status, headers }) as Response, headers);
+}
+
+/** An answer whose JSON is already text, with `headers` as they are (Content-Type included). */
+export function jsonTextResponse(status: number, text: string, headers: Headers): Response {
+  return noted(new FastResponse(text, { status, headers }) as Response, headers);
+}
+
+/** Answers built here with `X-Request-Id` among their headers (observed_fetch.ts then adds nothing). */
+const withRequestId = new WeakSet<Response>();
+
+function noted(response: Response, headers: Headers): Response {
+  if (headers.has("x-request-id")) withRequestId.add(response);
+  return response;
+}
+
+/**
+ * Whether `response` was built here with `X-Request-Id` already set: a handler that starts its
+ * headers from observed_fetch.ts `answerHeaders` spares the copy of the answer's headers that
+ * adding the id afterwards costs (measured per request by the bench).
+ */
+export function carriesRequestId(response: Response): boolean {
+  return withRequestId.has(response);
 }
 
 /**

@@ -21,7 +21,7 @@ import type { FileDownload } from "../../core/file_download.ts";
 import type { StreamTiming } from "../../core/message_stream.ts";
 import { eventStreamResponse } from "./event_stream_response.ts";
 import { keyNoLongerWorks } from "../../core/auth/key_standing.ts";
-import type { ObservedContext } from "./observed_fetch.ts";
+import { answerHeaders } from "./observed_fetch.ts";
 
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
@@ -86,17 +86,6 @@ async function callOperation(event: H3Event, binding: RouteBinding): Promise<Res
   } catch (error) {
     return failureResponse(toApiFailure(error), ctx.responseHeaders);
   }
-}
-
-/**
- * The answer's headers, starting with the request id observed_fetch.ts gave the request: set
- * here, the answer needs no copy of its headers to add it afterwards (measured per request).
- */
-function answerHeaders(event: H3Event): Headers {
-  const context = event.context as ObservedContext;
-  if (context.requestId === undefined) return new Headers();
-  context.requestIdAnswered = true;
-  return new Headers([["X-Request-Id", context.requestId]]);
 }
 
 /** Query, then JSON body (bounded), then path parameters (path wins: the URL names the object). */

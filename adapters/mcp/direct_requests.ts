@@ -11,9 +11,15 @@
  */
 import { CallToolRequestSchema, ListToolsRequestSchema, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import { callTool, type ToolSession } from "./mcp_server.ts";
+import { toolResultJson } from "./run_tool.ts";
+import { jsonTextResponse } from "../http/responses.ts";
 
-/** The answer to `message` when it is a well-formed `tools/list` or `tools/call`, else undefined (the SDK answers). */
-export async function answerDirectly(message: unknown, headers: Headers, session: ToolSession): Promise<Response | undefined> {
+/**
+ * The answer to `message` when it is a well-formed `tools/list` or `tools/call`, else undefined
+ * (the SDK answers). `answerHeaders` (the request id, the route's own rate-limit headers) go
+ * out with it as they are: the answer is built once, never copied to add them.
+ */
+export async function answerDirectly(message: unknown, headers: Headers, session: ToolSession, answerHeaders: Headers): Promise<Response | undefined> {
   if (!acceptedHeaders(headers)) return undefined;
   // The JSON-RPC envelope by hand (JSONRPCRequestSchema's rules); the method's params with the SDK's schema below.
   if (message === null || typeof message !== "object" || Array.isArray(message)) return undefined;
@@ -25,13 +31,35 @@ export async function answerDirectly(message: unknown, headers: Headers, session
     // Serialized once per server and kind of key (tool_sessions.ts).
     result = session.listedJson;
   } else if (method === "tools/call") {
-    const call = CallToolRequestSchema.safeParse(message);
-    if (!call.success || !session.byName.has(call.data.params.name)) return undefined;
-    result = JSON.stringify(await callTool(session, call.data.params));
+    const params = plainCallParams(message) ?? sdkCallParams(message);
+    if (!params || !session.byName.has(params.name)) return undefined;
+    result = toolResultJson(await callTool(session, params));
   } else {
     return undefined;
   }
-  return new Response(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result}}`, { status: 200, headers: { "Content-Type": "application/json" } });
+  answerHeaders.set("Content-Type", "application/json");
+  return jsonTextResponse(200, `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result}}`, answerHeaders);
+}
+
+/**
+ * The params of a call in its everyday form, `{ name, arguments? }` with a string name and an
+ * object of arguments, which the SDK's CallToolRequestSchema accepts as it is: checked by hand,
+ * as the schema's parse cost a tenth of a tool call's CPU. Any other form is left to the schema.
+ */
+function plainCallParams(message: object): { name: string; arguments?: Record<string, unknown> } | undefined {
+  const { params } = message as { params?: unknown };
+  if (params === null || typeof params !== "object" || Object.getPrototypeOf(params) !== Object.prototype) return undefined;
+  const { name, arguments: args, ...others } = params as { name?: unknown; arguments?: unknown };
+  if (typeof name !== "string" || Object.keys(others).length > 0) return undefined;
+  if (args === undefined) return { name };
+  if (args === null || typeof args !== "object" || Object.getPrototypeOf(args) !== Object.prototype) return undefined;
+  return { name, arguments: args as Record<string, unknown> };
+}
+
+/** The params as the SDK's schema reads them, or undefined when it refuses the message (the SDK answers). */
+function sdkCallParams(message: object): { name: string; arguments?: Record<string, unknown> } | undefined {
+  const call = CallToolRequestSchema.safeParse(message);
+  return call.success ? call.data.params : undefined;
 }
 
 /** The transport's own checks (webStandardStreamableHttp.js): Accept, Content-Type, MCP-Protocol-Version. */

@@ -20,6 +20,7 @@ import { toApiFailure } from "../../core/api_failure.ts";
 import { MCP_PATH } from "../../core/docs/mcp_tools.ts";
 import { readBoundedText } from "../http/bounded_body.ts";
 import { failureResponse } from "../http/responses.ts";
+import { answerHeaders } from "../http/observed_fetch.ts";
 import { createMcpServer, type ToolSession } from "./mcp_server.ts";
 import { chargeRequestBuckets } from "../../core/limits/request_buckets.ts";
 import { answerDirectly } from "./direct_requests.ts";
@@ -33,7 +34,7 @@ export function mountMcpRoute(app: H3, router: AnyRouter, services: Services, op
 
 async function mcpResponse(event: H3Event, router: AnyRouter, services: Services, trustProxy: boolean): Promise<Response> {
   const ip = getRequestIP(event, { xForwardedFor: trustProxy }) ?? "unknown";
-  const ctx = createContextInner({ services, headers: event.req.headers, ip });
+  const ctx = createContextInner({ services, headers: event.req.headers, ip, responseHeaders: answerHeaders(event) });
   event.context.apiContext = ctx;
   try {
     const principal = await authenticate(ctx);
@@ -58,6 +59,7 @@ async function mcpResponse(event: H3Event, router: AnyRouter, services: Services
         services,
         headers: event.req.headers,
         ip,
+        principal,
         onUnexpected: (error) => {
           event.context.unexpected = error;
         },
@@ -66,8 +68,8 @@ async function mcpResponse(event: H3Event, router: AnyRouter, services: Services
     if (!callsKnownTool(Array.isArray(message) ? message[0] : message, session)) {
       await chargeRequestBuckets(ctx, principal, { write: false, charge: true });
     }
-    const direct = await answerDirectly(message, event.req.headers, session);
-    if (direct) return withHeaders(direct, ctx.responseHeaders);
+    const direct = await answerDirectly(message, event.req.headers, session, ctx.responseHeaders);
+    if (direct) return direct;
     const server = createMcpServer(session);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);

@@ -9,6 +9,7 @@ import type { AnyRouter } from "@trpc/server";
 import { procedureCaller } from "../../core/trpc_internals.ts";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { createContextInner, type Services } from "../../core/context.ts";
+import type { Principal } from "../../core/request_state/principal.ts";
 import { toApiFailure } from "../../core/api_failure.ts";
 import { coerceStrings } from "../http/input_coercion.ts";
 import { csvText } from "../http/csv_download.ts";
@@ -22,6 +23,8 @@ export interface ToolCallSource {
   /** The MCP request's headers (`Authorization` above all). */
   headers: Headers;
   ip: string;
+  /** The key of `headers` when the transport has authenticated it for this request already. */
+  principal?: Principal;
   /** Told about a failure the API did not mean to give (a 500), for the request log. */
   onUnexpected?: (error: unknown) => void;
 }
@@ -37,7 +40,7 @@ export async function runTool(tool: CatalogTool, args: Record<string, unknown> |
     headers = new Headers(headers);
     headers.set("Idempotency-Key", idempotencyKey);
   }
-  const ctx = createContextInner({ services: source.services, headers, ip: source.ip, oneCall: true });
+  const ctx = createContextInner({ services: source.services, headers, ip: source.ip, oneCall: true, authenticated: source.principal });
   try {
     const output = await callerOf(source.router, tool)({
       ctx,
@@ -131,11 +134,27 @@ function withoutSecrets(value: unknown): unknown {
 function success(tool: CatalogTool, answer: unknown, headers: Headers, chosen: number | undefined): CallToolResult {
   const _meta = { [RESPONSE_META_KEY]: { status: chosen ?? tool.successStatus, headers: Object.fromEntries(headers) } };
   if (tool.successStatus === 204 || answer === undefined) return { content: [{ type: "text", text: "Done" }], _meta };
-  const output = withoutSecrets(answer);
+  // Walked only where the answer's schema leaves room for a secret (tool_catalog.ts).
+  const output = tool.mayHoldSecret ? withoutSecrets(answer) : answer;
   const text = JSON.stringify(output);
   // MCP: structured results are also given as JSON text, for clients that read only `content`.
   if (output !== null && typeof output === "object" && !Array.isArray(output)) {
-    return { content: [{ type: "text", text }], structuredContent: output as Record<string, unknown>, _meta };
+    const result: CallToolResult = { content: [{ type: "text", text }], structuredContent: output as Record<string, unknown>, _meta };
+    structuredJson.set(result, text);
+    return result;
   }
   return { content: [{ type: "text", text }], _meta };
+}
+
+/** The JSON text of each structured result's `structuredContent`, kept from building its `content` text. */
+const structuredJson = new WeakMap<CallToolResult, string>();
+
+/**
+ * A tool result as JSON. A structured result's content is already serialized in its text, so
+ * `structuredContent` is written from that text instead of serializing the answer again.
+ */
+export function toolResultJson(result: CallToolResult): string {
+  const structured = structuredJson.get(result);
+  if (structured === undefined || Object.keys(result).length !== 3) return JSON.stringify(result);
+  return `{"content":${JSON.stringify(result.content)},"structuredContent":${structured},"_meta":${JSON.stringify(result._meta)}}`;
 }

@@ -11,6 +11,7 @@ import type { EndpointMeta } from "../../core/trpc.ts";
 import { coercionPlan, type CoercionPlan } from "../http/input_coercion.ts";
 import { MCP_TOOL_EXTENSION, toolsetOf } from "../../core/docs/mcp_tools.ts";
 import { inlineRefs } from "./json_schema_refs.ts";
+import { mayHoldSecret } from "./secret_fields.ts";
 
 type Json = Record<string, any>;
 
@@ -22,6 +23,8 @@ export interface CatalogTool {
   inputSchema: Json;
   /** The success body's schema; absent when the operation answers no JSON object (204). */
   outputSchema?: Json;
+  /** The answer may hold a `secret` field, withheld over MCP (secret_fields.ts); false only when the schema rules it out. */
+  mayHoldSecret: boolean;
   annotations: { title: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
   /** The toolset (the operation's tag as a slug: `scheduling`, `x_lookups`). */
   toolset: string;
@@ -88,12 +91,15 @@ function toolOf({ document, method, path, operation, procedurePath, meta, plan }
   const { inputSchema, urlArguments } = inputSchemaOf(document, operation, idempotent);
   const title = String(operation.summary ?? procedurePath);
   const destructive = method === "delete" || /\/(bulk\/)?delete$/.test(path);
+  const outputSchema = outputSchemaOf(document, operation, successStatus);
+  const answerSchema = operation.responses?.[successStatus]?.content?.["application/json"]?.schema;
   return {
     name: String(operation[MCP_TOOL_EXTENSION]),
     title,
     description: descriptionOf(method, path, operation),
     inputSchema,
-    outputSchema: outputSchemaOf(document, operation, successStatus),
+    outputSchema,
+    mayHoldSecret: answerSchema === undefined ? successStatus !== 204 : mayHoldSecret(inlineRefs(document, answerSchema)),
     annotations: {
       title,
       readOnlyHint: !write,

@@ -17,6 +17,8 @@ export interface ToolCatalog {
   toolsets: readonly string[];
   /** The `tools/list` answers built so far, by scope, toolsets and closed toolsets (a few per server). */
   lists: Map<string, ToolList>;
+  /** The tools callable by name per set of closed toolsets (the operator's: one or two per server). */
+  openByName: Map<string, ReadonlyMap<string, CatalogTool>>;
 }
 
 /** One `tools/list` answer: the tools and their `result` serialized once. */
@@ -40,6 +42,7 @@ export function toolCatalogOf(router: AnyRouter, services: Services): ToolCatalo
       byName: new Map(tools.map((tool) => [tool.name, tool])),
       toolsets: [...new Set(tools.map((tool) => tool.toolset))],
       lists: new Map(),
+      openByName: new Map(),
     };
     catalogs.set(router, catalog);
   }
@@ -89,7 +92,7 @@ export function toolSession(
 ): ToolSession {
   const closed = options.closed ?? new Set<string>();
   const open = (tool: CatalogTool) => !closed.has(tool.toolset);
-  const byName = closed.size === 0 ? catalog.byName : new Map([...catalog.byName].filter(([, tool]) => open(tool)));
+  const byName = closed.size === 0 ? catalog.byName : openTools(catalog, closed);
   // The list a key sees depends only on these three, so each answer is built and serialized
   // once per server (about 400 KB of JSON for a write key's whole catalog).
   const listKey = [options.canWrite, [...(options.toolsets ?? [])].sort().join(","), [...closed].sort().join(",")].join("|");
@@ -102,4 +105,15 @@ export function toolSession(
     if (catalog.lists.size < MAX_CACHED_LISTS) catalog.lists.set(listKey, list);
   }
   return { listed: list.listed, listedJson: list.json, byName, call };
+}
+
+/** The tools callable by name with `closed` toolsets shut, built once per catalog and set of closed toolsets (the operator's). */
+function openTools(catalog: ToolCatalog, closed: ReadonlySet<string>): ReadonlyMap<string, CatalogTool> {
+  const key = [...closed].sort().join(",");
+  let byName = catalog.openByName.get(key);
+  if (!byName) {
+    byName = new Map([...catalog.byName].filter(([, tool]) => !closed.has(tool.toolset)));
+    catalog.openByName.set(key, byName);
+  }
+  return byName;
 }

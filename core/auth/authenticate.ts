@@ -19,6 +19,7 @@ const TOUCH_INTERVAL_MS = 60_000;
 
 /** Finds the caller's principal or throws `401` (or `429` past the failed-attempt limit). */
 export async function authenticate(ctx: Context): Promise<Principal> {
+  if (ctx.transport.authenticated) return ctx.transport.authenticated;
   const token = bearerToken(ctx.transport.headers.get("authorization"));
   if (token === undefined) {
     return failedAttempt(ctx, new ApiError("unauthorized", 'Missing or malformed Authorization header; send "Authorization: Bearer <API_KEY>"'));

@@ -43,6 +43,16 @@ export function requestChecks(principal: Principal, write: boolean, units: Extra
   );
 }
 
+/** The checks of a charged request without extra units, built once per principal (the key cache keeps it) and kind. */
+const plainChecksOf = new WeakMap<Principal, { reads?: BucketCheck[]; writes?: BucketCheck[] }>();
+
+function plainChecks(principal: Principal, write: boolean): BucketCheck[] {
+  let kinds = plainChecksOf.get(principal);
+  if (!kinds) plainChecksOf.set(principal, (kinds = {}));
+  const kind = write ? "writes" : "reads";
+  return (kinds[kind] ??= requestChecks(principal, write, {}, true));
+}
+
 /**
  * Charges the request's buckets (or only reads them when `charge` is false, so an
  * answer refused earlier still carries the headers), sets the rate-limit headers and
@@ -54,7 +64,7 @@ export async function chargeRequestBuckets(
   options: { write: boolean; units?: RequestUnits; charge: boolean },
 ): Promise<void> {
   const { requestCounters, clock } = ctx.services;
-  const checks = requestChecks(principal, options.write, options.units ?? {}, options.charge);
+  const checks = options.charge && options.units === undefined ? plainChecks(principal, options.write) : requestChecks(principal, options.write, options.units ?? {}, options.charge);
   const now = clock.now();
   const result = await requestCounters.consume(checks, now);
   const windows: LabeledWindow[] = result.windows.map((state, i) => ({ ...state, bucket: checks[i].bucket, span: checks[i].span }));
