@@ -160,3 +160,36 @@ function parseResult(output: string): AutocannonJson {
   }
   return parsed;
 }
+
+/**
+ * Several runs of one route as one row: totals summed, rates and means weighted by requests,
+ * percentiles the request-weighted mean of the runs' (an approximation: autocannon reports
+ * no histogram), peaks the highest, load averages from the first start to the last end.
+ */
+export function combinedLoad(runs: LoadResult[]): LoadResult {
+  if (runs.length === 0) throw new Error("combinedLoad needs at least one run");
+  const requests = runs.reduce((sum, run) => sum + run.totalRequests, 0);
+  const seconds = runs.reduce((sum, run) => sum + run.durationSeconds, 0);
+  const weighted = (pick: (run: LoadResult) => number) =>
+    requests === 0 ? 0 : runs.reduce((sum, run) => sum + pick(run) * run.totalRequests, 0) / requests;
+  const statusCodes: Record<string, number> = {};
+  for (const run of runs) for (const [status, count] of Object.entries(run.statusCodes)) statusCodes[status] = (statusCodes[status] ?? 0) + count;
+  return {
+    requestsPerSecond: seconds === 0 ? 0 : requests / seconds,
+    totalRequests: requests,
+    latencyP50Ms: Math.round(weighted((run) => run.latencyP50Ms) * 10) / 10,
+    latencyP99Ms: Math.round(weighted((run) => run.latencyP99Ms) * 10) / 10,
+    latencyAverageMs: weighted((run) => run.latencyAverageMs),
+    non2xx: runs.reduce((sum, run) => sum + run.non2xx, 0),
+    statusCodes,
+    errors: runs.reduce((sum, run) => sum + run.errors, 0),
+    timeouts: runs.reduce((sum, run) => sum + run.timeouts, 0),
+    durationSeconds: seconds,
+    rssPeakBytes: Math.max(...runs.map((run) => run.rssPeakBytes)),
+    rssStartBytes: runs[0].rssStartBytes,
+    serverCpuPercent: weighted((run) => run.serverCpuPercent),
+    serverCpuMicrosPerRequest: weighted((run) => run.serverCpuMicrosPerRequest),
+    eventLoopUtilization: weighted((run) => run.eventLoopUtilization),
+    loadAverage: [runs[0].loadAverage[0], runs[runs.length - 1].loadAverage[1]],
+  };
+}

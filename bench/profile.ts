@@ -15,7 +15,7 @@ import { fileURLToPath } from "node:url";
 import type { CleanupStack } from "./cleanup_stack.ts";
 import { runBenchProcess } from "./bench_process.ts";
 import { type BenchSettings, settingsFromEnv } from "./bench_settings.ts";
-import { type RoutesUnderTest, setUpRoutes, type Target } from "./routes_under_test.ts";
+import { mcpTarget, setUpRoutes, type Target } from "./routes_under_test.ts";
 import { runLoad } from "./load_run.ts";
 import { type CpuProfile, type ProfileSummary, type Share, summariseProfile } from "./cpu_profile_summary.ts";
 
@@ -82,18 +82,6 @@ async function profile(cleanup: CleanupStack, signal: AbortSignal): Promise<numb
   }
   if (profiled.length === 2) printComparison(profiled[0], profiled[1]);
   return 0;
-}
-
-/** `tools/call tags_list` with the full path's key and limit: the MCP section's call (mcp_section.ts). */
-function mcpTarget(routes: RoutesUnderTest): Target {
-  const limit = Number(new URL(routes.full.url).searchParams.get("limit") ?? 20);
-  return {
-    label: "mcp tool call",
-    url: `${routes.fullOrigin}/v1/mcp`,
-    method: "POST",
-    headers: { ...routes.full.headers, "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "tags_list", arguments: { limit } } }),
-  };
 }
 
 async function profileRoute(session: Session, target: Target, settings: BenchSettings, signal: AbortSignal): Promise<Profiled> {

@@ -101,3 +101,15 @@ async function verify(target: Target, tagCount: number, rateLimited: boolean): P
   if (rateLimited && !response.headers.has("x-ratelimit-limit")) problems.push("no X-RateLimit-Limit header");
   if (problems.length > 0) throw new Error(`Check of ${target.label} (GET ${target.url}) failed: ${problems.join(", ")}: ${text.slice(0, 300)}`);
 }
+
+/** `tools/call tags_list` with the full path's key and limit: the MCP tool call wrapping the full path's read (mcp_section.ts). */
+export function mcpTarget(routes: RoutesUnderTest): Target {
+  const limit = Number(new URL(routes.full.url).searchParams.get("limit") ?? PAGE_SIZE);
+  return {
+    label: "mcp tool call",
+    url: `${routes.fullOrigin}/v1/mcp`,
+    method: "POST",
+    headers: { ...routes.full.headers, "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "tags_list", arguments: { limit } } }),
+  };
+}
