@@ -18,11 +18,15 @@ export function jsonTextResponse(status: number, text: string, headers: Headers)
   return noted(new FastResponse(text, { status, headers }) as Response, headers);
 }
 
-/** Answers built here with `X-Request-Id` among their headers (observed_fetch.ts then adds nothing). */
-const withRequestId = new WeakSet<Response>();
+/**
+ * Marks an answer built here with `X-Request-Id` among its headers (observed_fetch.ts then adds
+ * nothing). A property of the answer rather than a WeakSet entry: every answer would otherwise
+ * leave an entry for the garbage collector to clear.
+ */
+const CARRIES_REQUEST_ID = Symbol("carries X-Request-Id");
 
 function noted(response: Response, headers: Headers): Response {
-  if (headers.has("x-request-id")) withRequestId.add(response);
+  if (headers.has("x-request-id")) (response as Response & { [CARRIES_REQUEST_ID]?: true })[CARRIES_REQUEST_ID] = true;
   return response;
 }
 
@@ -32,7 +36,7 @@ function noted(response: Response, headers: Headers): Response {
  * adding the id afterwards costs (measured per request by the bench).
  */
 export function carriesRequestId(response: Response): boolean {
-  return withRequestId.has(response);
+  return (response as Response & { [CARRIES_REQUEST_ID]?: true })[CARRIES_REQUEST_ID] === true;
 }
 
 /**
