@@ -3,7 +3,7 @@
  * Bearer key: auth, subscription and scope gates, request buckets, tRPC, zod input and
  * output, account resolution) against a bare h3 route running the same SQL on the same
  * pool, in one run, with autocannon in a child process. Prints a table and the target line
- * (full keeps >= 75% of bare's throughput, issue 30). Then, on the same storage, two more sections:
+ * (full keeps >= 75% of bare's throughput). Then, on the same storage, two more sections:
  * job claim + completion throughput (jobs_section.ts: target >= 5,000 jobs/s batched) and
  * the added latency of the idempotency check on `POST /v1/tags` (idempotency_section.ts:
  * figures only), live X lookups cached vs uncached (lookups_section.ts) and the overhead of

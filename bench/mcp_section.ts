@@ -1,6 +1,6 @@
 /**
  * The MCP section of `npm run bench` (docs/mcp.md): a tool call's latency against the same
- * REST call (target: within 1.2x, issue 30), and `tools/list`'s latency. The call is
+ * REST call (target: within 1.2x), and `tools/list`'s latency. The call is
  * `tools/call tags_list {limit: 20}` against `GET /v1/tags?limit=20`, the request the
  * path section loads, on the full-path server with its key: both under autocannon (the
  * target is judged on the mean latency it sees, with the server's CPU per request
@@ -9,6 +9,7 @@
  */
 import type { BenchSettings } from "./bench_settings.ts";
 import { combinedLoad, runLoad, type LoadResult } from "./load_run.ts";
+import { median } from "./guard_figures.ts";
 import { formatTable, resultFigures, round } from "./report.ts";
 import type { RoutesUnderTest } from "./routes_under_test.ts";
 import { formatMicros, sequentialFigures, timeAlternating, timeSequential } from "./sequential_timing.ts";
@@ -122,10 +123,4 @@ export async function measureMcp(routes: RoutesUnderTest, settings: BenchSetting
     tool_load: resultFigures(toolLoad),
     cpu_per_request_ratio: round(toolLoad.serverCpuMicrosPerRequest / restLoad.serverCpuMicrosPerRequest, 3),
   };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }

@@ -11,6 +11,11 @@ import { completeJobs } from "./jobs_queries.ts";
 /** Completes the ids it is given, in groups; `settled()` answers how many it completed. */
 export interface CompletionGroup {
   add(id: number): void;
+  /**
+   * Takes back the ids no statement has started on (the last to succeed), for the caller to
+   * complete with its next claim (`claimJobsCompleting`); call before `settled()`.
+   */
+  takeWaiting(): number[];
   /** Waits for every added id; rejects with the first statement's error, if any failed. */
   settled(): Promise<number>;
 }
@@ -44,6 +49,11 @@ export function completionGroup(sql: Queryable, runnerId: string): CompletionGro
       flushing ??= flush().finally(() => {
         flushing = undefined;
       });
+    },
+    takeWaiting() {
+      const taken = waiting;
+      waiting = [];
+      return taken;
     },
     async settled() {
       while (flushing) await flushing;

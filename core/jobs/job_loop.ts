@@ -7,7 +7,7 @@
 import type { Clock } from "../clock.ts";
 import type { Queryable } from "../db/sql.ts";
 import { pause } from "../abortable_pause.ts";
-import { sweepStaleJobs, type JobRow } from "./jobs_queries.ts";
+import { completeJobs, sweepStaleJobs, type JobRow } from "./jobs_queries.ts";
 import { runJobsOnce, type JobHandlers } from "./job_runner.ts";
 import { enqueuePeriodicJobs, periodicSlot, type PeriodicJob } from "./enqueue_periodic_jobs.ts";
 import { errorFacts, type JobEventListener } from "./job_events.ts";
@@ -49,6 +49,14 @@ export async function runJobLoop(options: JobLoopOptions): Promise<void> {
   // The slot each periodic kind was last enqueued for: one statement per kind per slot per
   // process, not one per poll.
   const scheduled = new Map<string, number>();
+  // The last pass's final successes, still `running`: the next claim completes them in its
+  // statement (runJobsOnce `handOff`), or they are completed here before the loop waits or ends.
+  let handedOff: number[] = [];
+  const completeHandedOff = async () => {
+    if (handedOff.length === 0) return;
+    await completeJobs(sql, handedOff, { runnerId: options.runnerId });
+    handedOff = [];
+  };
   while (!signal.aborted) {
     let busy = false;
     try {
@@ -71,14 +79,24 @@ export async function runJobLoop(options: JobLoopOptions): Promise<void> {
         concurrency: options.concurrency,
         onFailure: options.onFailure,
         events: options.events,
+        completing: handedOff,
+        handOff: true,
       });
+      handedOff = result.handedOff ?? [];
       // A full batch suggests more are due: claim again at once instead of waiting.
       busy = result.claimed === batchSize;
+      if (!busy || signal.aborted) await completeHandedOff();
     } catch (error) {
       options.onError?.(error);
       options.events?.({ event: "loop_error", runnerId: options.runnerId, error: errorFacts(error) });
     }
     if (!busy) await pause(pollIntervalMs, signal);
+  }
+  try {
+    await completeHandedOff();
+  } catch (error) {
+    // Left `running`: once the lease lapses they run again (at least once, JobHandler).
+    options.onError?.(error);
   }
 }
 

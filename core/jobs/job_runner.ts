@@ -1,11 +1,13 @@
 /**
  * One pass of a job runner: claim a batch, run the handlers with bounded concurrency,
  * complete the successes as they end, grouped (completion_group.ts), record each failure.
+ * A runner that passes again at once may hand the last successes to its next claim, which
+ * completes them in the same statement (`handOff`).
  * Batching the claim and the completion is what makes thousands of jobs per second cheap
  * (bench/jobs_throughput.ts).
  */
 import type { Queryable } from "../db/sql.ts";
-import { claimJobs, extendJobLeases, failJob, type JobRow } from "./jobs_queries.ts";
+import { claimJobsCompleting, extendJobLeases, failJob, type JobRow } from "./jobs_queries.ts";
 import { claimLagSeconds, errorFacts, type JobEventListener } from "./job_events.ts";
 import { mapBounded } from "../concurrency/map_bounded.ts";
 import { completionGroup } from "./completion_group.ts";
@@ -41,6 +43,14 @@ export interface RunJobsOptions {
   onFailure?: (job: JobRow, error: unknown) => void;
   /** Told about each claim and failed attempt, as data (logs and metrics). */
   events?: JobEventListener;
+  /** Successes of this runner's previous pass, completed by this pass's claim statement (`handedOff`). */
+  completing?: readonly number[];
+  /**
+   * Leave the successes no completion statement has started on in `handedOff` instead of
+   * completing them here: the caller's next pass completes them with its claim, one round trip
+   * where there were two. The caller must complete them itself before it waits or stops.
+   */
+  handOff?: boolean;
 }
 
 /** What one pass did. */
@@ -51,6 +61,8 @@ export interface RunJobsResult {
   retried: number;
   /** Failed attempts that were the last (`max_attempts` reached). */
   failed: number;
+  /** Successes left `running` for the caller's next claim to complete (with `handOff` only). */
+  handedOff?: number[];
 }
 
 /**
@@ -61,8 +73,10 @@ export async function runJobsOnce(options: RunJobsOptions): Promise<RunJobsResul
   const batchSize = options.batchSize ?? 10;
   const leaseSeconds = options.leaseSeconds ?? 300;
   const { sql, runnerId, handlers } = options;
-  const jobs = await claimJobs(sql, { runnerId, kinds: options.kinds ?? Object.keys(handlers), limit: batchSize, leaseSeconds });
-  const result: RunJobsResult = { claimed: jobs.length, completed: 0, retried: 0, failed: 0 };
+  const claim = { runnerId, kinds: options.kinds ?? Object.keys(handlers), limit: batchSize, leaseSeconds, completing: options.completing ?? [] };
+  const { jobs, completed: carried } = await claimJobsCompleting(sql, claim);
+  const result: RunJobsResult = { claimed: jobs.length, completed: carried, retried: 0, failed: 0 };
+  if (options.handOff) result.handedOff = [];
   if (jobs.length === 0) return result;
   const { events } = options;
   if (events) for (const job of jobs) events({ event: "claimed", jobId: job.id, kind: job.kind, lagSeconds: claimLagSeconds(job, leaseSeconds) });
@@ -98,7 +112,8 @@ export async function runJobsOnce(options: RunJobsOptions): Promise<RunJobsResul
     clearInterval(heartbeat);
   }
 
-  result.completed = await succeeded.settled();
+  if (options.handOff) result.handedOff = succeeded.takeWaiting();
+  result.completed += await succeeded.settled();
   for (const { job, error } of failures) {
     if (error instanceof JobDeferral) {
       // Waiting for an upstream's window: not a failure, and no attempt spent.
