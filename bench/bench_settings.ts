@@ -1,6 +1,6 @@
 /**
  * Settings from the environment: BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS for the
- * read comparison; BENCH_JOBS, BENCH_JOBS_UNBATCHED, BENCH_JOB_BATCH, BENCH_JOB_RUNNERS for
+ * read comparison; BENCH_JOBS, BENCH_JOBS_UNBATCHED, BENCH_JOB_BATCH, BENCH_JOB_RUNNERS, BENCH_JOB_SLOTS for
  * the job queue; BENCH_WRITE_DURATION, BENCH_WRITE_WARMUP, BENCH_WRITE_CONNECTIONS for the
  * idempotency writes; BENCH_LOOKUP_MISSES, BENCH_LOOKUP_DURATION, BENCH_LOOKUP_WARMUP,
  * BENCH_LOOKUP_CONNECTIONS for the live lookups; BENCH_AI_CALLS, BENCH_AI_DURATION, BENCH_AI_WARMUP, BENCH_AI_CONNECTIONS
@@ -26,8 +26,10 @@ export interface JobSettings {
   jobs: number;
   batchSize: number;
   runners: number;
-  /** Jobs of the unbatched run (batch 1, one runner): two round trips a job, so fewer by default. */
+  /** Jobs of the unbatched run (batch 1 on `runners` runners). */
   unbatchedJobs: number;
+  /** Jobs each runner of the unbatched run has in flight, each its own claim loop. */
+  unbatchedSlots: number;
 }
 
 /**
@@ -90,7 +92,8 @@ export function settingsFromEnv(env: NodeJS.ProcessEnv = process.env): BenchSett
       jobs: wholeNumber(env, "BENCH_JOBS", 20_000, 1),
       batchSize: wholeNumber(env, "BENCH_JOB_BATCH", 200, 1),
       runners: wholeNumber(env, "BENCH_JOB_RUNNERS", 4, 1),
-      unbatchedJobs: wholeNumber(env, "BENCH_JOBS_UNBATCHED", 5_000, 1),
+      unbatchedJobs: wholeNumber(env, "BENCH_JOBS_UNBATCHED", 10_000, 1),
+      unbatchedSlots: wholeNumber(env, "BENCH_JOB_SLOTS", 4, 1),
     },
     writes: {
       durationSeconds: wholeNumber(env, "BENCH_WRITE_DURATION", 5, 1),

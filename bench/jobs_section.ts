@@ -1,15 +1,16 @@
 /**
  * The job queue section of `npm run bench`: claim + completion throughput of no-op jobs
- * on the bench's database, batched (the target: at least 5,000 jobs/s, issue "Platform
- * II", scope item 4) and unbatched (batch 1, one runner: the figure graphile-worker
- * quotes, ~15,600 jobs/s on a desktop i9).
+ * on the bench's database, batched (target: at least 5,000 jobs/s) and unbatched, one job per
+ * claim, graphile-worker's measure (target: at least 5,000 jobs/s with 4 runners, each with
+ * several jobs in flight as graphile-worker's 4 worker processes each run several; it quotes
+ * ~15,600 jobs/s on a desktop i9).
  */
 import type { Sql } from "../core/db/sql.ts";
 import type { JobSettings } from "./bench_settings.ts";
 import { benchJobThroughput, type JobThroughputResult } from "./jobs_throughput.ts";
 import { formatColumns, round } from "./report.ts";
 
-/** Batched runs must reach this many jobs per second. */
+/** Batched and unbatched runs must each reach this many jobs per second. */
 export const TARGET_JOBS_PER_SECOND = 5000;
 
 /**
@@ -23,8 +24,10 @@ export async function measureJobs(sql: Sql, settings: JobSettings, notPostgres: 
   signal.throwIfAborted();
   const batched = await run(sql, { jobs: settings.jobs, batchSize: settings.batchSize, runners: settings.runners });
   signal.throwIfAborted();
-  const unbatched = await run(sql, { jobs: settings.unbatchedJobs, batchSize: 1, runners: 1 });
-  const pass = batched.jobsPerSecond >= TARGET_JOBS_PER_SECOND;
+  const unbatched = await run(sql, { jobs: settings.unbatchedJobs, batchSize: 1, runners: settings.runners, slots: settings.unbatchedSlots });
+  const batchedPass = batched.jobsPerSecond >= TARGET_JOBS_PER_SECOND;
+  const unbatchedPass = unbatched.jobsPerSecond >= TARGET_JOBS_PER_SECOND;
+  const pass = batchedPass && unbatchedPass;
 
   console.log("");
   console.log("== Job queue throughput ==");
@@ -39,11 +42,13 @@ export async function measureJobs(sql: Sql, settings: JobSettings, notPostgres: 
       "after it, which gives each run the statistics and clean index a long-lived table has)",
   );
   console.log(
-    "reference: graphile-worker reports ~15,600 jobs/s unbatched on a desktop i9; its perf test runs 4 worker processes, each with " +
-      "several jobs at once, whereas the unbatched run here is one runner claiming and completing one job at a time",
+    "reference: graphile-worker reports ~15,600 jobs/s unbatched on a desktop i9 with 4 worker processes, each with several jobs at " +
+      `once; the unbatched run here is ${unbatched.runners} runners with ${unbatched.slots} jobs in flight each (one job per claim, the ` +
+      "success completed by the runner's next claim statement), in this process on the bench's pool",
   );
   const label = notPostgres ? ` (NOT the real target: ${notPostgres} instead of PostgreSQL)` : "";
-  console.log(`target: >= ${TARGET_JOBS_PER_SECOND} jobs/s with batching: ${pass ? "PASS" : "FAIL"}${label}`);
+  console.log(`target: >= ${TARGET_JOBS_PER_SECOND} jobs/s with batching: ${batchedPass ? "PASS" : "FAIL"}${label}`);
+  console.log(`target: >= ${TARGET_JOBS_PER_SECOND} jobs/s unbatched with ${unbatched.runners} runners: ${unbatchedPass ? "PASS" : "FAIL"}${label}`);
 
   return {
     target_jobs_per_second: TARGET_JOBS_PER_SECOND,
@@ -54,18 +59,19 @@ export async function measureJobs(sql: Sql, settings: JobSettings, notPostgres: 
   };
 }
 
-async function run(sql: Sql, options: { jobs: number; batchSize: number; runners: number }): Promise<JobThroughputResult> {
-  console.log(`jobs: ${options.jobs} jobs, batch ${options.batchSize}, ${options.runners} runner(s) ...`);
+async function run(sql: Sql, options: { jobs: number; batchSize: number; runners: number; slots?: number }): Promise<JobThroughputResult> {
+  console.log(`jobs: ${options.jobs} jobs, batch ${options.batchSize}, ${options.runners} runner(s), ${options.slots ?? 1} in flight each ...`);
   return benchJobThroughput(sql, options);
 }
 
 function formatJobTable(rows: [string, JobThroughputResult][]): string {
-  const header = ["run", "jobs", "batch", "runners", "enqueue s", "run s", "jobs/s"];
+  const header = ["run", "jobs", "batch", "runners", "in flight", "enqueue s", "run s", "jobs/s"];
   const body = rows.map(([label, result]) => [
     label,
     String(result.jobs),
     String(result.batchSize),
     String(result.runners),
+    String(result.slots),
     result.enqueueSeconds.toFixed(2),
     result.runSeconds.toFixed(2),
     String(result.jobsPerSecond),
@@ -78,6 +84,7 @@ function jobFigures(result: JobThroughputResult) {
     jobs: result.jobs,
     batch_size: result.batchSize,
     runners: result.runners,
+    in_flight_per_runner: result.slots,
     enqueue_s: round(result.enqueueSeconds, 3),
     run_s: round(result.runSeconds, 3),
     jobs_per_second: result.jobsPerSecond,

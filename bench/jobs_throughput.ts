@@ -14,6 +14,12 @@ export interface JobThroughputOptions {
   batchSize?: number;
   /** Runners claiming at once; default 4 (the pool needs at least as many connections). */
   runners?: number;
+  /**
+   * Jobs each runner has in flight, each its own claim loop (graphile-worker's per-process
+   * concurrency); default 1. A loop hands its success to its next claim (`handOff`), as the
+   * server's job loop does.
+   */
+  slots?: number;
 }
 
 /** What was measured. */
@@ -21,6 +27,7 @@ export interface JobThroughputResult {
   jobs: number;
   batchSize: number;
   runners: number;
+  slots: number;
   /** Seconds to enqueue the jobs (one `insert ... select generate_series` per 5 000). */
   enqueueSeconds: number;
   /** Seconds from the first claim until the last completion. */
@@ -39,6 +46,7 @@ export async function benchJobThroughput(sql: Sql, options: JobThroughputOptions
   const jobs = options.jobs ?? 20_000;
   const batchSize = options.batchSize ?? 200;
   const runners = options.runners ?? 4;
+  const slots = options.slots ?? 1;
   const enqueueStarted = performance.now();
   const [{ first }] = await sql<{ first: number }[]>`select coalesce(max(id), 0) + 1 as first from jobs`;
   for (let done = 0; done < jobs; done += ENQUEUE_CHUNK) {
@@ -60,16 +68,20 @@ export async function benchJobThroughput(sql: Sql, options: JobThroughputOptions
   const started = performance.now();
   let completed = 0;
   await Promise.all(
-    Array.from({ length: runners }, async (_, i) => {
+    Array.from({ length: runners * slots }, async (_, i) => {
+      const runnerId = `bench-${Math.floor(i / slots)}.${i % slots}`;
+      let completing: number[] = [];
       for (;;) {
-        const result = await runJobsOnce({ sql, handlers, runnerId: `bench-${i}`, batchSize, leaseSeconds: 60 });
-        if (result.claimed === 0) return;
+        const result = await runJobsOnce({ sql, handlers, runnerId, batchSize, leaseSeconds: 60, completing, handOff: true });
         completed += result.completed;
+        // Nothing claimed: the statement completed what it carried, and the queue is empty.
+        if (result.claimed === 0) return;
+        completing = result.handedOff ?? [];
       }
     }),
   );
   const runSeconds = (performance.now() - started) / 1000;
   await sql`delete from jobs where kind = ${KIND} and id >= ${first}`;
   if (completed !== jobs) throw new Error(`Bench completed ${completed} of ${jobs} jobs`);
-  return { jobs, batchSize, runners, enqueueSeconds, runSeconds, jobsPerSecond: Math.round(jobs / runSeconds) };
+  return { jobs, batchSize, runners, slots, enqueueSeconds, runSeconds, jobsPerSecond: Math.round(jobs / runSeconds) };
 }
