@@ -8,7 +8,10 @@
  * lease to run out, and the same delivery (same `webhook-id`) is posted again.
  */
 import { claimDueDeliveries } from "./deliveries_queries.ts";
-import { attemptDelivery, type DeliveryDeps } from "./deliver_attempt.ts";
+import { type DeliveryDeps, type DeliveryOutcome, sendDelivery, signingSecrets } from "./deliver_attempt.ts";
+import { recordOutcomes } from "./record_outcomes.ts";
+import { webhooksByIds } from "./webhooks_queries.ts";
+import type { DeliveryRow, WebhookRow } from "./webhook_schema.ts";
 import { DELIVERY_TIMEOUT_MS } from "./delivery_schedule.ts";
 import { DEFAULT_DELIVERY_LIMITS, type DeliveryLimits } from "./delivery_limits.ts";
 
@@ -36,8 +39,8 @@ export interface DeliverDueOptions {
   /** The caps in flight; default `DEFAULT_DELIVERY_LIMITS` (tests lower the slow threshold). */
   limits?: Partial<DeliveryLimits>;
   /**
-   * Queues new deliveries before each claim (the job's fan-out), so events committed while
-   * this run's posts are in flight are posted by this run.
+   * Queues new deliveries (the job's fan-out), run beside the claims at most once per poll, so
+   * events committed while this run's posts are in flight are posted by this run.
    */
   queueNew?: () => Promise<unknown>;
 }
@@ -45,6 +48,9 @@ export interface DeliverDueOptions {
 /**
  * Posts every due delivery, claiming as slots free, until nothing is claimable and nothing
  * is in flight (or a bound of the options is reached); answers how many attempts were made.
+ * Each claim loads its endpoints once and opens their secrets once. Outcomes are recorded in
+ * groups (record_outcomes.ts): while one group is being written the next gathers, and a slot
+ * frees when its outcome is written (until then its lease counts against the caps).
  * An attempt or a claim that throws (the database went away) stops the claims and is thrown
  * once the posts in flight ended.
  */
@@ -54,40 +60,85 @@ export async function deliverDue(deps: DeliveryDeps, options: DeliverDueOptions)
   const limits = { ...DEFAULT_DELIVERY_LIMITS, ...options.limits };
   const lease = { holder: options.holder, leaseSeconds: DELIVERY_LEASE_SECONDS };
   const claimUntil = performance.now() + (options.claimForMs ?? Number.POSITIVE_INFINITY);
-  const inFlight = new Set<Promise<void>>();
+  let inFlight = 0;
   let failure: { error: unknown } | undefined;
   let attempted = 0;
   let settled: () => void = () => {};
   let anySettled = new Promise<void>((resolve) => {
     settled = resolve;
   });
-  const post = (delivery: Parameters<typeof attemptDelivery>[1]) => {
-    const running: Promise<void> = attemptDelivery(deps, delivery, options.holder).then(
-      () => undefined,
+  const free = (count: number) => {
+    inFlight -= count;
+    settled();
+  };
+  const outcomes: DeliveryOutcome[] = [];
+  let recording: Promise<void> | undefined;
+  const record = async () => {
+    while (outcomes.length > 0) {
+      const group = outcomes.splice(0);
+      try {
+        await recordOutcomes(deps.sql, group, options.holder);
+      } catch (error) {
+        failure ??= { error };
+      }
+      free(group.length);
+    }
+    recording = undefined;
+  };
+  const post = (delivery: DeliveryRow, webhook: WebhookRow | undefined, secrets: readonly string[]) => {
+    inFlight++;
+    // An endpoint deleted since the claim: its deliveries went with it.
+    if (!webhook) return void queueMicrotask(() => free(1));
+    sendDelivery(deps, delivery, webhook, secrets).then(
+      (outcome) => {
+        outcomes.push(outcome);
+        recording ??= record();
+      },
       (error) => {
         failure ??= { error };
+        free(1);
       },
     );
-    const done = running.finally(() => {
-      inFlight.delete(done);
-      settled();
-    });
-    inFlight.add(done);
   };
+  // The fan-out runs beside the claims, at most once per poll: a post ending every millisecond
+  // need not run it each time, nor wait for it to claim. A claim after it ended takes what it queued.
   let queuedAt = Number.NEGATIVE_INFINITY;
+  let queueing = false;
+  let queuedSinceClaim = false;
+  const queueNew = (queue: () => Promise<unknown>) => {
+    queuedAt = performance.now();
+    queueing = true;
+    queue().then(
+      () => {
+        queueing = false;
+        queuedSinceClaim = true;
+        settled();
+      },
+      (error) => {
+        queueing = false;
+        failure ??= { error };
+        settled();
+      },
+    );
+  };
   for (;;) {
     const claiming = failure === undefined && !options.signal?.aborted && attempted < maxAttempts && performance.now() < claimUntil;
-    const slots = claiming ? Math.min(concurrency - inFlight.size, maxAttempts - attempted) : 0;
+    const slots = claiming ? Math.min(concurrency - inFlight, maxAttempts - attempted) : 0;
     let claimed = 0;
     if (slots > 0) {
+      if (options.queueNew && !queueing && performance.now() - queuedAt >= DELIVERY_POLL_MS) queueNew(options.queueNew);
+      queuedSinceClaim = false;
       try {
-        // The fan-out at most once per poll: a post ending every millisecond need not run it each time.
-        if (options.queueNew && performance.now() - queuedAt >= DELIVERY_POLL_MS) {
-          queuedAt = performance.now();
-          await options.queueNew();
-        }
         const deliveries = await claimDueDeliveries(deps.sql, lease, new Date(deps.clock.now()), slots, limits);
-        for (const delivery of deliveries) post(delivery);
+        if (deliveries.length > 0) {
+          const webhooks = await webhooksByIds(deps.sql, [...new Set(deliveries.map((delivery) => delivery.webhook_id))]);
+          const at = new Date(deps.clock.now());
+          const byId = new Map(webhooks.map((webhook) => [webhook.id, { webhook, secrets: signingSecrets(webhook, at, deps.secretBox) }]));
+          for (const delivery of deliveries) {
+            const endpoint = byId.get(delivery.webhook_id);
+            post(delivery, endpoint?.webhook, endpoint?.secrets ?? []);
+          }
+        }
         claimed = deliveries.length;
         attempted += claimed;
       } catch (error) {
@@ -95,8 +146,9 @@ export async function deliverDue(deps: DeliveryDeps, options: DeliverDueOptions)
         failure ??= { error };
       }
     }
-    if (inFlight.size === 0 && claimed === 0) break;
-    // Wait for a post to end (its slot, or the next event of its object, may be claimable), or,
+    // Done when nothing is in flight, nothing was claimed, and no fan-out is running or ran since the claim.
+    if (inFlight === 0 && claimed === 0 && !queueing && !(queuedSinceClaim && slots > 0 && failure === undefined)) break;
+    // Wait for a slot to free (its slot, or the next event of its object, may be claimable), or,
     // with slots free, for the poll: new deliveries may have been queued or come due.
     const waits: Promise<unknown>[] = [anySettled];
     let timer: ReturnType<typeof setTimeout> | undefined;

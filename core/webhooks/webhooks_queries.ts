@@ -56,6 +56,11 @@ export async function webhookById(sql: Queryable, id: number): Promise<WebhookRo
   return row;
 }
 
+/** Endpoints by id (a delivery run's claimed deliveries), any order. */
+export function webhooksByIds(sql: Queryable, ids: readonly number[]): Promise<WebhookRow[]> {
+  return sql<WebhookRow[]>`select ${COLUMNS(sql)} from webhooks where id = any(${sql.array([...ids])}::bigint[])`;
+}
+
 /** Changes the fields given; re-enabling clears the failure run and starts after the current events. */
 export async function updateWebhook(
   sql: Queryable,
