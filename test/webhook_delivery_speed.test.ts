@@ -17,7 +17,7 @@ import { fanOutEvents } from "../core/webhooks/deliver_fan_out.ts";
 import { deliverDue } from "../core/webhooks/deliver_due.ts";
 import { claimDueDeliveries } from "../core/webhooks/deliveries_queries.ts";
 import { DEFAULT_DELIVERY_LIMITS, LATENCY_AVERAGE_WEIGHT } from "../core/webhooks/delivery_limits.ts";
-import { webhookById, webhooksByIds } from "../core/webhooks/webhooks_queries.ts";
+import { webhookById } from "../core/webhooks/webhooks_queries.ts";
 import { averageStep, recordOutcomes } from "../core/webhooks/record_outcomes.ts";
 import { type DeliveryDeps, sendDelivery, signingSecrets } from "../core/webhooks/deliver_attempt.ts";
 import { createGuardedWebhookSender } from "../adapters/outbound/guarded_post.ts";
@@ -83,7 +83,8 @@ describe("webhook delivery fast path", () => {
     assert.equal(claimed.length, 3);
     // The third's lease is taken over (as if it ran out and another process claimed it).
     await sql`update webhook_deliveries set locked_by = 'group-b' where id = ${claimed[2].id}`;
-    const [webhook] = await webhooksByIds(sql, [hook.id]);
+    const webhook = await webhookById(sql, hook.id);
+    assert.ok(webhook);
     const secrets = signingSecrets(webhook, new Date(d.clock.now()), d.secretBox);
     const outcomes = await Promise.all(claimed.map((delivery) => sendDelivery(d, delivery, webhook, secrets)));
     for (const [n, outcome] of outcomes.entries()) outcome.latencyMs = [100, 200, 5000][n];

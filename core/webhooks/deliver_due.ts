@@ -7,10 +7,9 @@
  * two processes never post one attempt at once; a process that dies mid-attempt leaves the
  * lease to run out, and the same delivery (same `webhook-id`) is posted again.
  */
-import { claimDueDeliveries } from "./deliveries_queries.ts";
+import { recordAndClaim } from "./deliveries_queries.ts";
 import { type DeliveryDeps, type DeliveryOutcome, sendDelivery, signingSecrets } from "./deliver_attempt.ts";
-import { recordOutcomes } from "./record_outcomes.ts";
-import { webhooksByIds } from "./webhooks_queries.ts";
+import { recordOutcome, recordOutcomes } from "./record_outcomes.ts";
 import type { DeliveryRow, WebhookRow } from "./webhook_schema.ts";
 import { DELIVERY_TIMEOUT_MS } from "./delivery_schedule.ts";
 import { DEFAULT_DELIVERY_LIMITS, type DeliveryLimits } from "./delivery_limits.ts";
@@ -48,11 +47,13 @@ export interface DeliverDueOptions {
 /**
  * Posts every due delivery, claiming as slots free, until nothing is claimable and nothing
  * is in flight (or a bound of the options is reached); answers how many attempts were made.
- * Each claim loads its endpoints once and opens their secrets once. Outcomes are recorded in
- * groups (record_outcomes.ts): while one group is being written the next gathers, and a slot
- * frees when its outcome is written (until then its lease counts against the caps).
+ * Outcomes are recorded in groups: each failure in its own transaction, the successes
+ * gathered since the last claim in the next claim's transaction (`recordAndClaim`: one round
+ * trip records them, frees their slots and claims their replacements, with their endpoints).
+ * A slot frees when its outcome is recorded (until then its lease counts against the caps).
  * An attempt or a claim that throws (the database went away) stops the claims and is thrown
- * once the posts in flight ended.
+ * once the posts in flight ended; successes it did not record are posted again once their
+ * leases run out (the same `webhook-id`).
  */
 export async function deliverDue(deps: DeliveryDeps, options: DeliverDueOptions): Promise<number> {
   const concurrency = options.concurrency ?? 50;
@@ -60,6 +61,7 @@ export async function deliverDue(deps: DeliveryDeps, options: DeliverDueOptions)
   const limits = { ...DEFAULT_DELIVERY_LIMITS, ...options.limits };
   const lease = { holder: options.holder, leaseSeconds: DELIVERY_LEASE_SECONDS };
   const claimUntil = performance.now() + (options.claimForMs ?? Number.POSITIVE_INFINITY);
+  // Posted or posting, not yet recorded.
   let inFlight = 0;
   let failure: { error: unknown } | undefined;
   let attempted = 0;
@@ -67,36 +69,18 @@ export async function deliverDue(deps: DeliveryDeps, options: DeliverDueOptions)
   let anySettled = new Promise<void>((resolve) => {
     settled = resolve;
   });
-  const free = (count: number) => {
-    inFlight -= count;
-    settled();
-  };
   const outcomes: DeliveryOutcome[] = [];
-  let recording: Promise<void> | undefined;
-  const record = async () => {
-    while (outcomes.length > 0) {
-      const group = outcomes.splice(0);
-      try {
-        await recordOutcomes(deps.sql, group, options.holder);
-      } catch (error) {
-        failure ??= { error };
-      }
-      free(group.length);
-    }
-    recording = undefined;
-  };
-  const post = (delivery: DeliveryRow, webhook: WebhookRow | undefined, secrets: readonly string[]) => {
+  const post = (delivery: DeliveryRow, webhook: WebhookRow, secrets: readonly string[]) => {
     inFlight++;
-    // An endpoint deleted since the claim: its deliveries went with it.
-    if (!webhook) return void queueMicrotask(() => free(1));
     sendDelivery(deps, delivery, webhook, secrets).then(
       (outcome) => {
         outcomes.push(outcome);
-        recording ??= record();
+        settled();
       },
       (error) => {
         failure ??= { error };
-        free(1);
+        inFlight--;
+        settled();
       },
     );
   };
@@ -122,34 +106,46 @@ export async function deliverDue(deps: DeliveryDeps, options: DeliverDueOptions)
     );
   };
   for (;;) {
+    const group = outcomes.splice(0);
+    const successes = group.filter((outcome) => outcome.error === null);
+    try {
+      for (const outcome of group) if (outcome.error !== null) await recordOutcome(deps.sql, outcome, options.holder);
+    } catch (error) {
+      failure ??= { error };
+    }
+    inFlight -= group.length - successes.length;
     const claiming = failure === undefined && !options.signal?.aborted && attempted < maxAttempts && performance.now() < claimUntil;
-    const slots = claiming ? Math.min(concurrency - inFlight, maxAttempts - attempted) : 0;
+    const slots = claiming ? Math.min(concurrency - inFlight + successes.length, maxAttempts - attempted) : 0;
     let claimed = 0;
-    if (slots > 0) {
-      if (options.queueNew && !queueing && performance.now() - queuedAt >= DELIVERY_POLL_MS) queueNew(options.queueNew);
-      queuedSinceClaim = false;
-      try {
-        const deliveries = await claimDueDeliveries(deps.sql, lease, new Date(deps.clock.now()), slots, limits);
-        if (deliveries.length > 0) {
-          const webhooks = await webhooksByIds(deps.sql, [...new Set(deliveries.map((delivery) => delivery.webhook_id))]);
-          const at = new Date(deps.clock.now());
-          const byId = new Map(webhooks.map((webhook) => [webhook.id, { webhook, secrets: signingSecrets(webhook, at, deps.secretBox) }]));
-          for (const delivery of deliveries) {
-            const endpoint = byId.get(delivery.webhook_id);
-            post(delivery, endpoint?.webhook, endpoint?.secrets ?? []);
-          }
+    try {
+      if (slots > 0) {
+        if (options.queueNew && !queueing && performance.now() - queuedAt >= DELIVERY_POLL_MS) queueNew(options.queueNew);
+        queuedSinceClaim = false;
+        const turn = await recordAndClaim(deps.sql, lease, successes, new Date(deps.clock.now()), slots, limits);
+        inFlight -= successes.length;
+        const at = new Date(deps.clock.now());
+        const endpoints = new Map(turn.webhooks.map((webhook) => [webhook.id, { webhook, secrets: signingSecrets(webhook, at, deps.secretBox) }]));
+        for (const delivery of turn.claimed) {
+          const endpoint = endpoints.get(delivery.webhook_id);
+          // An endpoint deleted since the claim: its deliveries went with it.
+          if (endpoint) post(delivery, endpoint.webhook, endpoint.secrets);
         }
-        claimed = deliveries.length;
+        claimed = turn.claimed.length;
         attempted += claimed;
-      } catch (error) {
-        // Thrown once the posts in flight ended (they record their own outcomes).
-        failure ??= { error };
+      } else if (successes.length > 0) {
+        await recordOutcomes(deps.sql, successes, options.holder);
+        inFlight -= successes.length;
       }
+    } catch (error) {
+      // Thrown once the posts in flight ended (they record their own outcomes).
+      failure ??= { error };
+      inFlight -= successes.length;
     }
     // Done when nothing is in flight, nothing was claimed, and no fan-out is running or ran since the claim.
     if (inFlight === 0 && claimed === 0 && !queueing && !(queuedSinceClaim && slots > 0 && failure === undefined)) break;
-    // Wait for a slot to free (its slot, or the next event of its object, may be claimable), or,
+    // Wait for a post to end (its slot, or the next event of its object, may be claimable), or,
     // with slots free, for the poll: new deliveries may have been queued or come due.
+    if (outcomes.length > 0) continue;
     const waits: Promise<unknown>[] = [anySettled];
     let timer: ReturnType<typeof setTimeout> | undefined;
     if (slots > claimed) waits.push(new Promise((resolve) => (timer = setTimeout(resolve, DELIVERY_POLL_MS))));

@@ -2,7 +2,8 @@
 import type { Queryable, Sql } from "../db/sql.ts";
 import type { Lease } from "../leases/lease.ts";
 import { leasePieces } from "../leases/lease_queries.ts";
-import type { DeliveryRow } from "./webhook_schema.ts";
+import type { DeliveryRow, WebhookRow } from "./webhook_schema.ts";
+import { webhooksLeasedBy } from "./webhooks_queries.ts";
 import { type DeliveryLimits, LATENCY_AVERAGE_WEIGHT } from "./delivery_limits.ts";
 
 /**
@@ -85,12 +86,19 @@ export async function insertDelivery(tx: Queryable, delivery: NewDelivery, now: 
  * chosen rows are taken by primary key (`= any(array(...))`), never by a join the planner
  * could turn into a scan of every delivery kept.
  */
-export function claimDueDeliveries(sql: Sql, lease: Lease, now: Date, limit: number, limits: DeliveryLimits): Promise<DeliveryRow[]> {
+export async function claimDueDeliveries(sql: Sql, lease: Lease, now: Date, limit: number, limits: DeliveryLimits): Promise<DeliveryRow[]> {
   // The lock and the claim are sent together (one round trip); the claim still runs, and takes
   // its snapshot, only once the lock is held.
-  const claimed = sql.begin((tx) => [
-    tx`select pg_advisory_xact_lock(hashtextextended('webhook_delivery_claims', 0))`,
-    tx<DeliveryRow[]>`
+  const [, claimed] = await sql.begin((tx) => [takeClaimLock(tx), claimStatement(tx, lease, now, limit, limits)]);
+  return claimed as DeliveryRow[];
+}
+
+/** The claims' turn (see `claimDueDeliveries`), held to the end of the transaction. */
+const takeClaimLock = (tx: Queryable) => tx`select pg_advisory_xact_lock(hashtextextended('webhook_delivery_claims', 0))`;
+
+/** The claim's statement (`claimDueDeliveries`), to run after `takeClaimLock` in one transaction. */
+function claimStatement(tx: Queryable, lease: Lease, now: Date, limit: number, limits: DeliveryLimits) {
+  return tx<DeliveryRow[]>`
       with recursive pending_endpoints(webhook_id) as (
         (select p.webhook_id from webhook_deliveries p where p.status = 'pending' order by p.webhook_id limit 1)
         union all
@@ -131,9 +139,31 @@ export function claimDueDeliveries(sql: Sql, lease: Lease, now: Date, limit: num
          select c.id from webhook_deliveries c
           where c.id = any(array(select id from chosen)) and c.status = 'pending' and ${deliveryLease.free(tx, "c")}
           for update of c skip locked))
-      returning ${COLUMNS(tx)}`,
+      returning ${COLUMNS(tx)}`;
+}
+
+/**
+ * A delivery run's turn (core/webhooks/deliver_due.ts): records `successes` of `lease`'s holder
+ * (`recordDeliverySuccesses`) and claims up to `limit` more (`claimDueDeliveries`, seeing the
+ * leases just dropped) in one transaction sent as one round trip after its start, taking the
+ * claims' turn first (so two runs' recordings of one endpoint never wait on each other inside
+ * it); answers the claimed deliveries and the endpoints of every delivery the holder has leased.
+ */
+export async function recordAndClaim(
+  sql: Sql,
+  lease: Lease,
+  successes: readonly SuccessRecord[],
+  now: Date,
+  limit: number,
+  limits: DeliveryLimits,
+): Promise<{ claimed: DeliveryRow[]; webhooks: WebhookRow[] }> {
+  const answers = await sql.begin((tx) => [
+    takeClaimLock(tx),
+    ...(successes.length > 0 ? [successesStatement(tx, lease.holder, successes)] : []),
+    claimStatement(tx, lease, now, limit, limits),
+    webhooksLeasedBy(tx, lease.holder),
   ]);
-  return claimed.then(([, rows]) => rows as DeliveryRow[]);
+  return { claimed: answers.at(-2) as DeliveryRow[], webhooks: answers.at(-1) as WebhookRow[] };
 }
 
 /** Claims one delivery of the user's endpoint (a manual retry or a ping), unless another process holds it. */
@@ -176,13 +206,24 @@ export async function recordDeliveryAttempt(
  * average duration as if the attempts were counted one at a time, in the order given
  * (`LATENCY_AVERAGE_WEIGHT`); answers the ids recorded.
  */
-export async function recordDeliverySuccesses(
-  sql: Queryable,
-  holder: string,
-  successes: readonly { delivery: { id: number }; attempt: number; responseCode: number | null; latencyMs: number; at: Date }[],
-): Promise<number[]> {
+export async function recordDeliverySuccesses(sql: Queryable, holder: string, successes: readonly SuccessRecord[]): Promise<number[]> {
+  const rows = await successesStatement(sql, holder, successes);
+  return rows.map((row) => row.id);
+}
+
+/** What recording a success needs. */
+export interface SuccessRecord {
+  delivery: { id: number };
+  attempt: number;
+  responseCode: number | null;
+  latencyMs: number;
+  at: Date;
+}
+
+/** The statement of `recordDeliverySuccesses`. */
+function successesStatement(sql: Queryable, holder: string, successes: readonly SuccessRecord[]) {
   const keep = 1 - LATENCY_AVERAGE_WEIGHT;
-  const rows = await sql<{ id: number }[]>`
+  return sql<{ id: number }[]>`
     with given as (
       select * from unnest(${sql.array(successes.map((s) => s.delivery.id))}::bigint[], ${sql.array(successes.map((s) => s.attempt))}::int[],
                            ${sql.array(successes.map((s) => s.responseCode ?? 0))}::int[], ${sql.array(successes.map((s) => s.latencyMs))}::int[],
@@ -206,7 +247,6 @@ export async function recordDeliverySuccesses(
         from steps st where w.id = st.webhook_id
       returning w.id)
     select id::int as id from done`;
-  return rows.map((row) => row.id);
 }
 
 /** The endpoint's deliveries, newest first. */
