@@ -4,10 +4,12 @@
  * GET client (guarded_get.ts), so the address checked is the address connected to, checked
  * again on every delivery (a name that later resolves to a private address is refused).
  * Redirects are not followed. The answer's body is read up to a small bound and dropped.
+ * Connections are kept alive and reused per origin (a busy endpoint's posts do not each pay a
+ * TCP and TLS handshake); a reused connection goes to the address checked when it was opened.
  */
 import { lookup as dnsLookup } from "node:dns/promises";
-import { request as httpRequest, type IncomingMessage } from "node:http";
-import { request as httpsRequest } from "node:https";
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
+import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { isIP } from "node:net";
 import { rootCertificates } from "node:tls";
 import { FetchFailedError, UrlNotAllowedError } from "../../core/outbound/outbound.ts";
@@ -19,10 +21,17 @@ import { guardedLookup, type OutboundSettings } from "./guarded_get.ts";
 const MAX_ANSWER_BYTES = 64 * 1024;
 const USER_AGENT = "Threadline-Webhooks/1.0";
 
+/** Connections kept per origin: a delivery run posts at most 50 at once. */
+const SOCKETS_PER_ORIGIN = 50;
+/** An idle kept connection is closed after this long (under the usual 5 s of servers, so a reuse does not race their close). */
+const IDLE_SOCKET_MS = 4_000;
+
 /** The guarded webhook client. */
 export function createGuardedWebhookSender(settings: OutboundSettings = {}): WebhookSender {
   const allowed = allowedHosts(settings.allowHosts);
   const ca = settings.ca ? [...rootCertificates, settings.ca] : undefined;
+  const pool = { maxSockets: SOCKETS_PER_ORIGIN, maxFreeSockets: SOCKETS_PER_ORIGIN, timeout: IDLE_SOCKET_MS, keepAlive: true, scheduling: "lifo" as const };
+  const agents = { http: new HttpAgent(pool), https: new HttpsAgent({ ...pool, ca }) };
   return {
     async check(address) {
       const url = parseUrl(address);
@@ -42,7 +51,7 @@ export function createGuardedWebhookSender(settings: OutboundSettings = {}): Web
       const { operatorAllowed } = checkUrl(url, allowed);
       const signal = AbortSignal.timeout(post.timeoutMs);
       try {
-        const response = await send(url, post, { operatorAllowed, ca, signal });
+        const response = await send(url, post, { operatorAllowed, ca, signal, agents });
         await drain(response);
         return { status: response.statusCode ?? 0 };
       } catch (error) {
@@ -63,14 +72,19 @@ function parseUrl(address: string): URL {
   }
 }
 
-function send(url: URL, post: WebhookPost, options: { operatorAllowed: boolean; ca?: string[]; signal: AbortSignal }): Promise<IncomingMessage> {
+function send(
+  url: URL,
+  post: WebhookPost,
+  options: { operatorAllowed: boolean; ca?: string[]; signal: AbortSignal; agents: { http: HttpAgent; https: HttpsAgent } },
+): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const body = Buffer.from(post.body);
-    const request = (url.protocol === "https:" ? httpsRequest : httpRequest)(
+    const https = url.protocol === "https:";
+    const request = (https ? httpsRequest : httpRequest)(
       url,
       {
         method: "POST",
-        agent: false,
+        agent: https ? options.agents.https : options.agents.http,
         headers: { ...post.headers, "Content-Type": "application/json", "Content-Length": String(body.length), "User-Agent": USER_AGENT },
         lookup: options.operatorAllowed ? undefined : guardedLookup,
         ca: options.ca,

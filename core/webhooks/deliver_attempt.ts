@@ -5,18 +5,18 @@
  * retry with backoff, or giving up. Either way its duration joins the endpoint's average
  * (core/webhooks/delivery_limits.ts: a slow endpoint gets fewer deliveries in flight). A failure extends the endpoint's failure run; a run of
  * 100 or of 5 days disables the endpoint and records a `webhook.disabled` event in the
- * same transaction.
+ * same transaction. The delivery run (deliver_due.ts) posts with `sendDelivery` and records
+ * many outcomes at once (record_outcomes.ts); a manual retry or a ping uses `attemptDelivery`.
  */
 import type { Clock } from "../clock.ts";
 import type { Sql } from "../db/sql.ts";
-import { recordEvent } from "../events/record_event.ts";
-import { disableWebhook, mainAccountOf, recordWebhookFailure, recordWebhookSuccess, webhookById } from "./webhooks_queries.ts";
-import { recordDeliveryAttempt } from "./deliveries_queries.ts";
-import { type DeliveryRow, endpointView, type WebhookRow } from "./webhook_schema.ts";
+import { webhookById } from "./webhooks_queries.ts";
+import type { DeliveryRow, WebhookRow } from "./webhook_schema.ts";
 import { signedHeaders } from "./webhook_secret.ts";
 import type { WebhookSender } from "../ports/webhook_sender.ts";
 import type { SecretBox } from "../ports/secret_box.ts";
-import { DELIVERY_TIMEOUT_MS, DISABLE_AFTER_FAILURES, disablesEndpoint, nextAttemptAt } from "./delivery_schedule.ts";
+import { DELIVERY_TIMEOUT_MS, nextAttemptAt } from "./delivery_schedule.ts";
+import { recordOutcome } from "./record_outcomes.ts";
 
 /** What delivering needs. */
 export interface DeliveryDeps {
@@ -29,6 +29,20 @@ export interface DeliveryDeps {
   timeoutMs?: number;
 }
 
+/** What one post of a delivery came to, before it is recorded. */
+export interface DeliveryOutcome {
+  delivery: DeliveryRow;
+  webhook: WebhookRow;
+  status: DeliveryRow["status"];
+  /** The attempt's number (1-based). */
+  attempt: number;
+  nextAttemptAt: Date | null;
+  responseCode: number | null;
+  latencyMs: number;
+  error: string | null;
+  at: Date;
+}
+
 /** The secrets that sign at `now`, opened: the current one, and the previous one during its 24 hours. */
 export function signingSecrets(webhook: WebhookRow, now: Date, box: SecretBox): string[] {
   const previousLive = webhook.previous_secret && webhook.previous_secret_until && new Date(webhook.previous_secret_until) > now;
@@ -37,14 +51,12 @@ export function signingSecrets(webhook: WebhookRow, now: Date, box: SecretBox): 
 }
 
 /**
- * Posts `delivery` (claimed by `holder`) and records the outcome; answers the row after it,
- * or undefined when the endpoint is gone or the lease was lost (another process records).
+ * Posts `delivery` to `webhook` signed with `secrets` (`signingSecrets`, opened once per
+ * endpoint by the caller) and answers the outcome; records nothing.
  */
-export async function attemptDelivery(deps: DeliveryDeps, delivery: DeliveryRow, holder: string): Promise<DeliveryRow | undefined> {
-  const webhook = await webhookById(deps.sql, delivery.webhook_id);
-  if (!webhook) return undefined;
+export async function sendDelivery(deps: DeliveryDeps, delivery: DeliveryRow, webhook: WebhookRow, secrets: readonly string[]): Promise<DeliveryOutcome> {
   const sentAt = new Date(deps.clock.now());
-  const headers = signedHeaders(signingSecrets(webhook, sentAt, deps.secretBox), delivery.event_id, sentAt, delivery.body);
+  const headers = signedHeaders(secrets, delivery.event_id, sentAt, delivery.body);
   let responseCode: number | null = null;
   let error: string | null = null;
   const started = performance.now();
@@ -60,25 +72,16 @@ export async function attemptDelivery(deps: DeliveryDeps, delivery: DeliveryRow,
   const attempt = delivery.attempt + 1;
   const retryAt = error === null ? null : nextAttemptAt(attempt, at);
   const status = error === null ? "succeeded" : retryAt ? "pending" : "failed";
-  return deps.sql.begin(async (tx) => {
-    const row = await recordDeliveryAttempt(tx, delivery.id, holder, { status, attempt, nextAttemptAt: retryAt, responseCode, latencyMs, error, at });
-    if (!row) return undefined;
-    if (error === null) {
-      await recordWebhookSuccess(tx, webhook.id, latencyMs);
-      return row;
-    }
-    const failing = await recordWebhookFailure(tx, webhook.id, at, latencyMs);
-    if (failing?.enabled && disablesEndpoint(failing.consecutive_failures, failing.failing_since, at)) {
-      const reason =
-        failing.consecutive_failures >= DISABLE_AFTER_FAILURES
-          ? `${failing.consecutive_failures} delivery attempts in a row failed`
-          : `Deliveries have failed since ${new Date(failing.failing_since as Date).toISOString()}`;
-      const accountId = await mainAccountOf(tx, failing.owner_id);
-      if ((await disableWebhook(tx, webhook.id, reason, at)) && accountId) {
-        const disabled = { ...failing, enabled: false, disabled_reason: reason, updated_at: at };
-        await recordEvent(tx, { accountId, type: "webhook.disabled", objectType: "webhook", objectId: webhook.id, data: endpointView(disabled, at), now: at });
-      }
-    }
-    return row;
-  });
+  return { delivery, webhook, status, attempt, nextAttemptAt: retryAt, responseCode, latencyMs, error, at };
+}
+
+/**
+ * Posts `delivery` (claimed by `holder`) and records the outcome; answers the row after it,
+ * or undefined when the endpoint is gone or the lease was lost (another process records).
+ */
+export async function attemptDelivery(deps: DeliveryDeps, delivery: DeliveryRow, holder: string): Promise<DeliveryRow | undefined> {
+  const webhook = await webhookById(deps.sql, delivery.webhook_id);
+  if (!webhook) return undefined;
+  const outcome = await sendDelivery(deps, delivery, webhook, signingSecrets(webhook, new Date(deps.clock.now()), deps.secretBox));
+  return recordOutcome(deps.sql, outcome, holder);
 }

@@ -2,8 +2,9 @@
 import type { Queryable, Sql } from "../db/sql.ts";
 import type { Lease } from "../leases/lease.ts";
 import { leasePieces } from "../leases/lease_queries.ts";
-import type { DeliveryRow } from "./webhook_schema.ts";
-import type { DeliveryLimits } from "./delivery_limits.ts";
+import type { DeliveryRow, WebhookRow } from "./webhook_schema.ts";
+import { webhooksLeasedBy } from "./webhooks_queries.ts";
+import { type DeliveryLimits, LATENCY_AVERAGE_WEIGHT } from "./delivery_limits.ts";
 
 /**
  * A delivery's lease (core/leases/): its attempts are counted when the outcome is recorded,
@@ -78,16 +79,37 @@ export async function insertDelivery(tx: Queryable, delivery: NewDelivery, now: 
  * every earlier claim has committed (READ COMMITTED: each statement takes its own). SKIP LOCKED
  * still passes over a row a manual retry is taking at that moment; the lease (not the row
  * lock) is what keeps a second process from posting the same attempt while the first posts.
+ *
+ * Only endpoints with a pending delivery are looked at, found by skipping through the pending
+ * index one endpoint at a time (a delivery in flight is pending, so every endpoint and owner
+ * with deliveries in flight is counted): a thousand idle endpoints cost a claim nothing. The
+ * chosen rows are taken by primary key (`= any(array(...))`), never by a join the planner
+ * could turn into a scan of every delivery kept.
  */
-export function claimDueDeliveries(sql: Sql, lease: Lease, now: Date, limit: number, limits: DeliveryLimits): Promise<DeliveryRow[]> {
-  return sql.begin(async (tx) => {
-    await tx`select pg_advisory_xact_lock(hashtextextended('webhook_delivery_claims', 0))`;
-    return tx<DeliveryRow[]>`
-      with endpoints as (
+export async function claimDueDeliveries(sql: Sql, lease: Lease, now: Date, limit: number, limits: DeliveryLimits): Promise<DeliveryRow[]> {
+  // The lock and the claim are sent together (one round trip); the claim still runs, and takes
+  // its snapshot, only once the lock is held.
+  const [, claimed] = await sql.begin((tx) => [takeClaimLock(tx), claimStatement(tx, lease, now, limit, limits)]);
+  return claimed as DeliveryRow[];
+}
+
+/** The claims' turn (see `claimDueDeliveries`), held to the end of the transaction. */
+const takeClaimLock = (tx: Queryable) => tx`select pg_advisory_xact_lock(hashtextextended('webhook_delivery_claims', 0))`;
+
+/** The claim's statement (`claimDueDeliveries`), to run after `takeClaimLock` in one transaction. */
+function claimStatement(tx: Queryable, lease: Lease, now: Date, limit: number, limits: DeliveryLimits) {
+  return tx<DeliveryRow[]>`
+      with recursive pending_endpoints(webhook_id) as (
+        (select p.webhook_id from webhook_deliveries p where p.status = 'pending' order by p.webhook_id limit 1)
+        union all
+        select (select p.webhook_id from webhook_deliveries p
+                 where p.status = 'pending' and p.webhook_id > e.webhook_id order by p.webhook_id limit 1)
+          from pending_endpoints e where e.webhook_id is not null),
+      endpoints as (
         select w.id, w.owner_id,
                case when w.latency_avg_ms >= ${limits.slowAfterMs} then ${limits.perSlowEndpoint}::int else ${limits.perEndpoint}::int end as cap,
                (select count(*) from webhook_deliveries f where f.webhook_id = w.id and f.locked_until >= now())::int as in_flight
-          from webhooks w
+          from pending_endpoints e join webhooks w on w.id = e.webhook_id
          where w.enabled),
       owners as (
         select owner_id, sum(in_flight)::int as in_flight from endpoints group by owner_id),
@@ -113,12 +135,35 @@ export function claimDueDeliveries(sql: Sql, lease: Lease, now: Date, limit: num
          order by turn, next_attempt_at, id
          limit ${limit})
       update webhook_deliveries d set ${deliveryLease.take(tx, lease)}
-       where d.id in (
+       where d.id = any(array(
          select c.id from webhook_deliveries c
-          where c.id in (select id from chosen) and c.status = 'pending' and ${deliveryLease.free(tx, "c")}
-          for update of c skip locked)
+          where c.id = any(array(select id from chosen)) and c.status = 'pending' and ${deliveryLease.free(tx, "c")}
+          for update of c skip locked))
       returning ${COLUMNS(tx)}`;
-  });
+}
+
+/**
+ * A delivery run's turn (core/webhooks/deliver_due.ts): records `successes` of `lease`'s holder
+ * (`recordDeliverySuccesses`) and claims up to `limit` more (`claimDueDeliveries`, seeing the
+ * leases just dropped) in one transaction sent as one round trip after its start, taking the
+ * claims' turn first (so two runs' recordings of one endpoint never wait on each other inside
+ * it); answers the claimed deliveries and the endpoints of every delivery the holder has leased.
+ */
+export async function recordAndClaim(
+  sql: Sql,
+  lease: Lease,
+  successes: readonly SuccessRecord[],
+  now: Date,
+  limit: number,
+  limits: DeliveryLimits,
+): Promise<{ claimed: DeliveryRow[]; webhooks: WebhookRow[] }> {
+  const answers = await sql.begin((tx) => [
+    takeClaimLock(tx),
+    ...(successes.length > 0 ? [successesStatement(tx, lease.holder, successes)] : []),
+    claimStatement(tx, lease, now, limit, limits),
+    webhooksLeasedBy(tx, lease.holder),
+  ]);
+  return { claimed: answers.at(-2) as DeliveryRow[], webhooks: answers.at(-1) as WebhookRow[] };
 }
 
 /** Claims one delivery of the user's endpoint (a manual retry or a ping), unless another process holds it. */
@@ -153,6 +198,55 @@ export async function recordDeliveryAttempt(
     where id = ${id} and ${deliveryLease.heldBy(tx, { holder })}
     returning ${COLUMNS(tx)}`;
   return row;
+}
+
+/**
+ * Records the successes of `holder`'s posts in one statement, for the deliveries whose lease
+ * `holder` still holds, and for each of their endpoints ends the failure run and moves the
+ * average duration as if the attempts were counted one at a time, in the order given
+ * (`LATENCY_AVERAGE_WEIGHT`); answers the ids recorded.
+ */
+export async function recordDeliverySuccesses(sql: Queryable, holder: string, successes: readonly SuccessRecord[]): Promise<number[]> {
+  const rows = await successesStatement(sql, holder, successes);
+  return rows.map((row) => row.id);
+}
+
+/** What recording a success needs. */
+export interface SuccessRecord {
+  delivery: { id: number };
+  attempt: number;
+  responseCode: number | null;
+  latencyMs: number;
+  at: Date;
+}
+
+/** The statement of `recordDeliverySuccesses`. */
+function successesStatement(sql: Queryable, holder: string, successes: readonly SuccessRecord[]) {
+  const keep = 1 - LATENCY_AVERAGE_WEIGHT;
+  return sql<{ id: number }[]>`
+    with given as (
+      select * from unnest(${sql.array(successes.map((s) => s.delivery.id))}::bigint[], ${sql.array(successes.map((s) => s.attempt))}::int[],
+                           ${sql.array(successes.map((s) => s.responseCode ?? 0))}::int[], ${sql.array(successes.map((s) => s.latencyMs))}::int[],
+                           ${sql.array(successes.map((s) => s.at.toISOString()))}::timestamptz[])
+             with ordinality as s (id, attempt, response_code, latency_ms, at, position)),
+    done as (
+      update webhook_deliveries d set
+        status = 'succeeded', attempt = s.attempt, next_attempt_at = null, response_code = s.response_code, latency_ms = s.latency_ms,
+        error = null, last_attempt_at = s.at, ${deliveryLease.drop(sql)}
+        from given s
+       where d.id = s.id and ${deliveryLease.heldBy(sql, { holder })}
+      returning d.id, d.webhook_id, s.latency_ms, s.position),
+    ranked as (
+      select webhook_id, latency_ms, row_number() over (partition by webhook_id order by position desc) - 1 as later from done),
+    steps as (
+      select webhook_id, power(${keep}::float8, count(*)::float8) as keep,
+             sum(${LATENCY_AVERAGE_WEIGHT}::float8 * latency_ms * power(${keep}::float8, later::float8)) as add
+        from ranked group by webhook_id),
+    moved as (
+      update webhooks w set consecutive_failures = 0, failing_since = null, latency_avg_ms = round(w.latency_avg_ms * st.keep + st.add)::int
+        from steps st where w.id = st.webhook_id
+      returning w.id)
+    select id::int as id from done`;
 }
 
 /** The endpoint's deliveries, newest first. */

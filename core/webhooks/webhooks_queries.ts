@@ -56,6 +56,13 @@ export async function webhookById(sql: Queryable, id: number): Promise<WebhookRo
   return row;
 }
 
+/** The endpoints of every delivery `holder` holds a lease on (a delivery run's claims). */
+export function webhooksLeasedBy(sql: Queryable, holder: string): Promise<WebhookRow[]> {
+  return sql<WebhookRow[]>`
+    select ${COLUMNS(sql)} from webhooks
+     where id in (select webhook_id from webhook_deliveries where locked_until is not null and locked_by = ${holder})`;
+}
+
 /** Changes the fields given; re-enabling clears the failure run and starts after the current events. */
 export async function updateWebhook(
   sql: Queryable,
