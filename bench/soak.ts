@@ -82,7 +82,9 @@ void runBenchProcess(async (cleanup, signal) => {
   const users: SoakUser[] = [];
   for (let i = 0; i < USERS; i++) {
     const label = `soak${i}`;
-    users.push({ label, ...(await seedSectionUser(sql as never, { keyPrefix: "sxk_", label })) });
+    const seeded = await seedSectionUser(sql as never, { keyPrefix: "sxk_", label });
+    // postgres.js hands a bigint id over as a string: a number, as the audit compares it with events' owners.
+    users.push({ label, ...seeded, userId: Number(seeded.userId) });
   }
 
   const balancer = await startBalancer(

@@ -122,6 +122,7 @@ async function auditWebhooks(sql: postgres.Sql, owners: number[], input: AuditIn
   const failures: string[] = [];
   let redelivered = 0;
   let outOfOrder = 0;
+  let checked = 0;
   for (const owner of owners) {
     const path = input.hookPaths.get(owner)!;
     const received = input.deliveries.filter((delivery) => delivery.path === path);
@@ -132,15 +133,18 @@ async function auditWebhooks(sql: postgres.Sql, owners: number[], input: AuditIn
     }
     const lastFirstArrival = new Map<string, { seq: number; order: number }>();
     for (const event of events.filter((row) => row.owner_id === owner)) {
+      checked++;
       const copies = byEvent.get(event.seq) ?? [];
-      if (copies.length === 0) {
-        failures.push(`evt_${event.seq} (${event.object_key}) never reached user ${owner}'s webhook`);
+      const accepted = copies.filter((copy) => copy.accepted);
+      if (accepted.length === 0) {
+        failures.push(`evt_${event.seq} (${event.object_key}) never reached user ${owner}'s webhook (${copies.length} refused attempts)`);
         continue;
       }
       if (copies.length > 1) redelivered++;
       const ids = new Set(copies.map((copy) => copy.webhookId));
       if (ids.size !== 1) failures.push(`evt_${event.seq} arrived under ${ids.size} webhook-ids: ${[...ids].join(", ")}`);
-      const first = copies[0].order;
+      // In order: an object's events are taken (2xx) in their stream order, a refused one's retry before the next.
+      const first = accepted[0].order;
       const previous = lastFirstArrival.get(event.object_key);
       if (previous && previous.order > first) {
         outOfOrder++;
@@ -149,12 +153,21 @@ async function auditWebhooks(sql: postgres.Sql, owners: number[], input: AuditIn
       lastFirstArrival.set(event.object_key, { seq: event.seq, order: first });
     }
   }
+  // Every event is checked against its owner's receiver path (a type mismatch once made this vacuous).
+  if (checked !== events.length) failures.push(`only ${checked} of ${events.length} events were checked against a receiver`);
   const [{ pending }] = await sql<{ pending: number }[]>`
     select count(*)::int as pending from webhook_deliveries d join webhooks w on w.id = d.webhook_id
      where w.owner_id in ${sql(owners)} and d.status <> 'delivered' and d.status <> 'succeeded' and d.status <> 'done'`;
   return {
     name: "webhooks: every event at least once, one webhook-id, in order per object",
-    counts: { events: events.length, received: input.deliveries.length, redelivered_events: redelivered, out_of_order: outOfOrder, undelivered_rows: pending },
+    counts: {
+      events: events.length,
+      received: input.deliveries.length,
+      refused_first_attempts: input.deliveries.filter((delivery) => !delivery.accepted).length,
+      redelivered_events: redelivered,
+      out_of_order: outOfOrder,
+      undelivered_rows: pending,
+    },
     failures,
   };
 }

@@ -22,8 +22,11 @@ export interface LoadFigures {
   /** Answers by status (0: no answer: connection refused or dropped). */
   statuses: Record<string, number>;
   latenciesMs: number[];
-  /** Failed answers by `<status> <method> <path> <error code>` (HAProxy's own answers have no JSON body). */
-  errors: Record<string, number>;
+  /**
+   * Failed answers by `<status> <method> <path> <error code>` (HAProxy's own answers have no JSON
+   * body): how many, and the seconds into the load of the first and the last.
+   */
+  errors: Record<string, { count: number; first_s: number; last_s: number }>;
   postsCreated: number;
   campaignsCreated: number;
   datasetsCreated: number;
@@ -61,6 +64,7 @@ export async function runSoakLoad(base: string, users: SoakUser[], world: LoadWo
     aiCalls: 0,
     creditsCharged: {},
   };
+  const loadStart = Date.now();
   const call = async (user: SoakUser, method: string, path: string, body?: unknown, idempotencyKey?: string) => {
     const start = performance.now();
     let status = 0;
@@ -88,7 +92,10 @@ export async function runSoakLoad(base: string, users: SoakUser[], world: LoadWo
     if (status !== 0) figures.latenciesMs.push(performance.now() - start);
     if (status === 0 || status >= 400) {
       const what = `${status} ${method} ${path.split("?")[0]} ${json?.error?.code ?? (status === 0 ? "no answer" : "no JSON body")}`;
-      figures.errors[what] = (figures.errors[what] ?? 0) + 1;
+      const at = Math.round((Date.now() - loadStart) / 1000);
+      const seen = (figures.errors[what] ??= { count: 0, first_s: at, last_s: at });
+      seen.count++;
+      seen.last_s = at;
     }
     if (status >= 200 && status < 300 && charged > 0) figures.creditsCharged[user.ownerId] = (figures.creditsCharged[user.ownerId] ?? 0) + charged;
     return { status, json };

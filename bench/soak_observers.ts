@@ -15,6 +15,8 @@ export interface ReceivedDelivery {
   objectKey: string;
   /** Arrival order across the receiver. */
   order: number;
+  /** Whether the receiver answered 2xx (it refuses the first attempt of every tenth event). */
+  accepted: boolean;
 }
 
 /** The receiver. */
@@ -24,22 +26,31 @@ export interface WebhookReceiver {
   close(): Promise<void>;
 }
 
-/** Listens on 127.0.0.1 and answers 204 to every delivery. */
+/**
+ * Listens on 127.0.0.1 and answers 204, except 503 to the first attempt of every tenth event
+ * (by id): those come again (the retry after about 5 s), so redelivery under one `webhook-id`
+ * and per-object order behind a retried event are exercised too.
+ */
 export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   const deliveries: ReceivedDelivery[] = [];
+  const refused = new Set<string>();
   const server = createServer((request, response) => {
     let body = "";
     request.setEncoding("utf8");
     request.on("data", (chunk: string) => (body += chunk));
     request.on("end", () => {
+      let refuse = false;
       try {
         const event = JSON.parse(body) as { id: string; object: { type: string; id: string } };
+        refuse = Number(/^evt_(\d+)$/.exec(event.id)?.[1] ?? 1) % 10 === 0 && !refused.has(event.id);
+        if (refuse) refused.add(event.id);
         deliveries.push({
           path: request.url ?? "",
           webhookId: String(request.headers["webhook-id"] ?? ""),
           eventId: event.id,
           objectKey: `${event.object.type}:${event.object.id}`,
           order: deliveries.length,
+          accepted: !refuse,
         });
       } catch {
         deliveries.push({
@@ -48,9 +59,10 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
           eventId: "unparsable",
           objectKey: "",
           order: deliveries.length,
+          accepted: true,
         });
       }
-      response.writeHead(204).end();
+      response.writeHead(refuse ? 503 : 204).end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
