@@ -18,6 +18,8 @@ export interface LocalPostgres {
   adminUrl: string;
   port: number;
   stop(): Promise<void>;
+  /** Stops the server (fast: sessions are ended) and starts it again on the same port and data (the soak's restart). */
+  restart(): Promise<void>;
   /** The same stop, as steps the orphan reaper can run. */
   orphanSteps: OrphanStep[];
 }
@@ -53,11 +55,14 @@ export async function startLocalPostgres(): Promise<LocalPostgres> {
         await rm(root, { recursive: true, force: true });
       }
     };
+    const restart = async () => {
+      await run(join(PG_BIN, "pg_ctl"), ["-D", dataDir, "-l", join(dataDir, "server.log"), "-m", "fast", "-w", "-t", "60", "-o", serverOptions, "restart"]);
+    };
     const orphanSteps: OrphanStep[] = [
       { kind: "command", file: stopFile, args: stopArgs },
       { kind: "remove", path: root },
     ];
-    return { adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`, port, stop, orphanSteps };
+    return { adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`, port, stop, restart, orphanSteps };
   } catch (error) {
     await stopIfStarted?.().catch(() => {});
     await rm(root, { recursive: true, force: true });

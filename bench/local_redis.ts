@@ -23,11 +23,14 @@ export function localRedisServer(): string | undefined {
   return findExecutable("redis-server");
 }
 
-/** Starts redis-server; throws (after stopping what it started) when it cannot. */
-export async function startLocalRedis(redisServer: string): Promise<LocalRedis> {
+/**
+ * Starts redis-server; throws (after stopping what it started) when it cannot. `port` starts it
+ * on a given port (the soak starts Redis again where its servers expect it); default a free one.
+ */
+export async function startLocalRedis(redisServer: string, options: { port?: number } = {}): Promise<LocalRedis> {
   const dir = await mkdtemp(join(tmpdir(), "tl-bench-redis-"));
   const pidFile = join(dir, "redis.pid");
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   let pid: number | undefined;
   const stop = async () => {
     try {

@@ -47,6 +47,8 @@ export interface SectionUser {
   key: string;
   /** The main account id: the owner its buckets, allowances and credits are counted for. */
   ownerId: string;
+  /** The user's id: the owner of its events and webhooks. */
+  userId: number;
 }
 
 /** Creates a user (enterprise plan) with one read-write key; `label` names it in the database. */
@@ -58,5 +60,5 @@ export async function seedSectionUser(sql: Sql, options: { keyPrefix: string; la
     { username: `bench_${random}`, name: `Bench ${options.label}` },
   );
   const { key } = await createKey(sql, { userId, name: `bench ${options.label}`, scopes: ["read", "write"], prefix: options.keyPrefix });
-  return { key, ownerId: mainAccountId };
+  return { key, ownerId: mainAccountId, userId };
 }
