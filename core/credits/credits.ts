@@ -7,7 +7,7 @@
  * owner's calls run side by side); creating or renewing a pool, refunds and settlements
  * lock the owner's pool row in a transaction. A pool that cannot be read refuses the call.
  */
-import { noteCreditsMovement, recordCreditsLow } from "./credits_low.ts";
+import { noteCreditsMovement } from "./credits_low.ts";
 import type { Context } from "../context.ts";
 import type { Queryable, Sql } from "../db/sql.ts";
 import { ApiError } from "../errors.ts";
@@ -15,7 +15,7 @@ import type { Principal } from "../request_state/principal.ts";
 import { planById } from "../plans/plans.ts";
 import type { CreditOwner, CreditState } from "../request_state/credit_state.ts";
 import { creditPeriodAt } from "../time/credit_period.ts";
-import { chargePool, insertPool, keptForReference, poolForUpdate, poolRow, recordMovement, rollPool, expiredPools, type ChargedPool, type PoolRow } from "./credits_queries.ts";
+import { chargePool, insertPool, keptForReference, poolForUpdate, poolRow, recordMovement, rollPool, expiredPools, type PoolRow } from "./credits_queries.ts";
 import { remainingOf } from "./pool_remaining.ts";
 
 /** The owner of the caller's pool. */
@@ -62,8 +62,10 @@ export async function chargeCredits(
 /**
  * The common charge: one statement against the current pool (`chargePool`), no transaction
  * and no explicit lock, so an owner's concurrent calls do not serialise. Answers undefined
- * when the pool must first be created or renewed, or when it covered the charge again by
- * the time it was re-read (the locked path then decides); `429` when it does not cover it.
+ * when the pool must first be created or renewed, when the charge crosses the `credits.low`
+ * threshold (its event is recorded in the charge's transaction), or when the pool covered the
+ * charge again by the time it was re-read: the locked path then decides. `429` when it does
+ * not cover it.
  */
 async function chargeCurrentPool(
   ctx: Context,
@@ -72,24 +74,17 @@ async function chargeCurrentPool(
 ): Promise<CreditState | undefined> {
   if (ctx.services.faults.has("counters")) throw unverifiable(charge.amount);
   const now = new Date(ctx.services.clock.now());
-  let moved: ChargedPool | undefined;
+  let moved: PoolRow | undefined;
   try {
     moved = await chargePool(ctx.services.sql, { ownerId: owner.ownerId, ...charge, allowOverdraw: charge.allowOverdraw === true, now });
   } catch (error) {
     console.error("Credit ledger unavailable:", error);
     throw unverifiable(charge.amount);
   }
-  if (!moved) {
-    const pool = await readPool(ctx, owner, charge.amount);
-    if (pool.period_end > now && remainingOf(pool) < charge.amount && !charge.allowOverdraw) throw exhausted(ctx, charge.amount, pool);
-    return undefined;
-  }
-  const { low_threshold: threshold, ...pool } = moved;
-  if (threshold !== null) {
-    // docs/webhooks.md: the statement claimed the period's `credits.low`; the event follows it.
-    await recordCreditsLow(ctx.services.sql, pool, threshold, now).catch((error: unknown) => console.error("credits.low not recorded:", error));
-  }
-  return stateOf(pool);
+  if (moved) return stateOf(moved);
+  const pool = await readPool(ctx, owner, charge.amount);
+  if (pool.period_end > now && remainingOf(pool) < charge.amount && !charge.allowOverdraw) throw exhausted(ctx, charge.amount, pool);
+  return undefined;
 }
 
 /**

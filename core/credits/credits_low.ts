@@ -23,15 +23,6 @@ export async function noteCreditsMovement(tx: Queryable, before: PoolRow, after:
   if (remainingOf(before) < threshold || remaining >= threshold) return;
   if (settings.credits_low_period_start?.getTime() === after.period_start.getTime()) return;
   await markCreditsLowAnnounced(tx, settings.owner_id, after.period_start);
-  await recordCreditsLow(tx, after, threshold, now);
-}
-
-/**
- * Records the `credits.low` event for a pool whose charge crossed `threshold` (the period's
- * announcement already claimed, here or by `chargePool`).
- */
-export async function recordCreditsLow(tx: Queryable, after: PoolRow, threshold: number, now: Date): Promise<void> {
-  const remaining = remainingOf(after);
   const data = {
     remaining: Math.max(0, remaining),
     threshold,
