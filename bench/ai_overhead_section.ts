@@ -1,8 +1,8 @@
 /**
  * The AI call overhead section of `npm run bench`: what the credit step and the request
  * counters add to one AI call. `POST /v1/tools/rephrase` (type `concise`, metered: the
- * up-front pool check, the model, the charge (pool row lock + ledger insert + pool update),
- * the pool state and the kept sum for the headers: core/credits/credit_call.ts) against
+ * up-front pool check (one unlocked read), the model, the charge (one conditional statement
+ * moving the pool with its ledger row, whose result gives the headers: core/credits/credits.ts) against
  * the local model called directly, measured three ways:
  *   - in process, one call at a time: the model alone; the model inside `withCredits` (the
  *     credit step exactly as the `chargesCredits` middleware runs it); and that after
@@ -157,9 +157,9 @@ async function measure(
   console.log(formatSequentialTable(sequential));
   console.log(formatTable(loads));
   console.log(
-    "(one at a time: timed in this process, the HTTP rows' client included; the credit step is 3 transactions locking the owner's " +
-      "credit pool row (check, charge with its ledger insert, state for the headers) and 1 ledger select: all calls of one owner " +
-      `serialise on that row, so under ${settings.connections} connections they queue there; server CPU is this process's, without PostgreSQL's or Redis's)`,
+    "(one at a time: timed in this process, the HTTP rows' client included; the credit step is 2 statements and no transaction: " +
+      "the up-front pool read and the charge, one conditional update moving the pool with its ledger row and answering the headers' figures; " +
+      `one owner's ${settings.connections} connections hold the pool row only for that statement; server CPU is this process's, without PostgreSQL's or Redis's)`,
   );
   console.log(`added per call by the credit step (in process):                      ${describeAdded(withCredit, modelOnly)}`);
   console.log(`added per call by the write bucket + credit step (in process):       ${describeAdded(withCounters, modelOnly)}`);

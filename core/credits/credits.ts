@@ -1,9 +1,11 @@
 /**
  * AI credits (spec: AI credits, Credit headers, `429 ai_credits_exhausted`, rule 9):
  * charge up front, refund in full when a call fails before output, settle a background
- * call to its real cost. Every movement is one transaction: the owner's pool row is
- * locked, the ledger row appended and the running total moved together, so the ledger
- * always balances. A pool that cannot be read refuses the call.
+ * call to its real cost. Every movement moves the ledger and the pool's running total
+ * atomically, so the ledger always balances: a charge against the current pool is one
+ * conditional statement (no transaction, the row held only for the statement, so one
+ * owner's calls run side by side); creating or renewing a pool, refunds and settlements
+ * lock the owner's pool row in a transaction. A pool that cannot be read refuses the call.
  */
 import { noteCreditsMovement } from "./credits_low.ts";
 import type { Context } from "../context.ts";
@@ -13,7 +15,7 @@ import type { Principal } from "../request_state/principal.ts";
 import { planById } from "../plans/plans.ts";
 import type { CreditOwner, CreditState } from "../request_state/credit_state.ts";
 import { creditPeriodAt } from "../time/credit_period.ts";
-import { insertPool, keptForReference, poolForUpdate, poolRow, recordMovement, rollPool, expiredPools, type PoolRow } from "./credits_queries.ts";
+import { chargePool, insertPool, keptForReference, poolForUpdate, poolRow, recordMovement, rollPool, expiredPools, type PoolRow } from "./credits_queries.ts";
 import { remainingOf } from "./pool_remaining.ts";
 
 /** The owner of the caller's pool. */
@@ -36,6 +38,11 @@ export async function chargeCredits(
   owner: CreditOwner,
   charge: { amount: number; reference: string; procedure?: string; allowOverdraw?: boolean },
 ): Promise<CreditState> {
+  if (charge.amount > 0) {
+    const fast = await chargeCurrentPool(ctx, owner, charge);
+    if (fast) return fast;
+  }
+  // No current pool yet (created or renewed under the lock here), or a refund raced the refusal.
   return inPool(
     ctx,
     owner,
@@ -50,6 +57,34 @@ export async function chargeCredits(
     },
     charge.amount,
   );
+}
+
+/**
+ * The common charge: one statement against the current pool (`chargePool`), no transaction
+ * and no explicit lock, so an owner's concurrent calls do not serialise. Answers undefined
+ * when the pool must first be created or renewed, when the charge crosses the `credits.low`
+ * threshold (its event is recorded in the charge's transaction), or when the pool covered the
+ * charge again by the time it was re-read: the locked path then decides. `429` when it does
+ * not cover it.
+ */
+async function chargeCurrentPool(
+  ctx: Context,
+  owner: CreditOwner,
+  charge: { amount: number; reference: string; procedure?: string; allowOverdraw?: boolean },
+): Promise<CreditState | undefined> {
+  if (ctx.services.faults.has("counters")) throw unverifiable(charge.amount);
+  const now = new Date(ctx.services.clock.now());
+  let moved: PoolRow | undefined;
+  try {
+    moved = await chargePool(ctx.services.sql, { ownerId: owner.ownerId, ...charge, allowOverdraw: charge.allowOverdraw === true, now });
+  } catch (error) {
+    console.error("Credit ledger unavailable:", error);
+    throw unverifiable(charge.amount);
+  }
+  if (moved) return stateOf(moved);
+  const pool = await readPool(ctx, owner, charge.amount);
+  if (pool.period_end > now && remainingOf(pool) < charge.amount && !charge.allowOverdraw) throw exhausted(ctx, charge.amount, pool);
+  return undefined;
 }
 
 /**

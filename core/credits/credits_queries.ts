@@ -70,6 +70,44 @@ export async function recordMovement(
   return row;
 }
 
+/**
+ * Keeps `amount` credits in one statement: the pool's running total moves only while the
+ * pool's period is current at `now` and it covers the amount (or `allowOverdraw`), and the
+ * ledger row goes in with it. No explicit lock: the row is held only for the statement, so
+ * an owner's calls do not queue behind each other's transactions. A charge that would take
+ * the pool below an unannounced `credits.low` threshold moves nothing here (the locked path
+ * records the event in the charge's transaction). Undefined when nothing moved (no current
+ * pool, too few credits, or that crossing).
+ */
+export async function chargePool(
+  sql: Queryable,
+  charge: { ownerId: string; amount: number; reference: string; procedure?: string; allowOverdraw: boolean; now: Date },
+): Promise<PoolRow | undefined> {
+  const [row] = await sql<PoolRow[]>`
+    with low as (
+      select s.credits_low_threshold as threshold, s.credits_low_period_start as announced
+        from event_settings s join accounts a on a.user_id = s.owner_id
+       where a.id = ${charge.ownerId}
+    ), moved as (
+      update credit_pools set spent = spent + ${charge.amount}, updated_at = now()
+       where owner_id = ${charge.ownerId} and period_end > ${charge.now}
+         and (${charge.allowOverdraw}::boolean or allowance + bonus - spent >= ${charge.amount})
+         -- Uncorrelated (read once, not per row version), so a charge re-checked after a
+         -- concurrent one still compares the pool as it now stands with the threshold.
+         and not coalesce(
+           allowance + bonus - spent >= (select threshold from low)
+           and allowance + bonus - spent - ${charge.amount} < (select threshold from low)
+           and (select announced from low) is distinct from period_start,
+           false)
+      returning owner_id, period, period_start, period_end, allowance, bonus, spent
+    ), ledger as (
+      insert into credit_ledger (owner_id, period_start, entry, amount, reference, procedure)
+      select owner_id, period_start, 'charge', ${-charge.amount}, ${charge.reference}, ${charge.procedure ?? null} from moved
+    )
+    select owner_id, period, period_start, period_end, allowance, bonus, spent from moved`;
+  return row;
+}
+
 /** Credits kept so far for `reference` (charges minus refunds and settlements). */
 export async function keptForReference(sql: Queryable, ownerId: string, reference: string): Promise<number> {
   const [row] = await sql<{ kept: number }[]>`
