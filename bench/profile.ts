@@ -1,6 +1,6 @@
 /**
- * `tsx bench/profile.ts [full|bare|both|mcp]` (default both; `mcp` profiles the MCP tool call
- * `tools/call tags_list` against the full path it wraps): the same setup as `npm run
+ * `tsx bench/profile.ts [full|bare|both|mcp|ai]` (default both; `mcp` profiles the MCP tool call
+ * `tools/call tags_list` against the full path it wraps, `ai` an AI call, `POST /v1/tools/rephrase`): the same setup as `npm run
  * bench`, each route loaded by autocannon in a child process while this (the server's)
  * process records a V8 CPU profile through node:inspector. Prints where the busy time
  * went per request, and for `both` the components that make the full path's extra CPU.
@@ -15,7 +15,7 @@ import { fileURLToPath } from "node:url";
 import type { CleanupStack } from "./cleanup_stack.ts";
 import { runBenchProcess } from "./bench_process.ts";
 import { type BenchSettings, settingsFromEnv } from "./bench_settings.ts";
-import { mcpTarget, setUpRoutes, type Target } from "./routes_under_test.ts";
+import { mcpTarget, type RoutesUnderTest, setUpRoutes, type Target } from "./routes_under_test.ts";
 import { runLoad } from "./load_run.ts";
 import { type CpuProfile, type ProfileSummary, type Share, summariseProfile } from "./cpu_profile_summary.ts";
 
@@ -63,7 +63,7 @@ await runBenchProcess(profile);
 
 async function profile(cleanup: CleanupStack, signal: AbortSignal): Promise<number> {
   const which = process.argv[2] ?? "both";
-  if (!["full", "bare", "both", "mcp"].includes(which)) throw new Error(`Unknown route "${which}"; use full, bare, both or mcp`);
+  if (!["full", "bare", "both", "mcp", "ai"].includes(which)) throw new Error(`Unknown route "${which}"; use full, bare, both, mcp or ai`);
   const settings = settingsFromEnv();
   const routes = await setUpRoutes(cleanup, signal);
   console.log(`Storage: ${routes.storage.database.description}; ${routes.storage.counters.description}`);
@@ -73,7 +73,14 @@ async function profile(cleanup: CleanupStack, signal: AbortSignal): Promise<numb
   await session.post("Profiler.enable");
   await session.post("Profiler.setSamplingInterval", { interval: 200 });
 
-  const targets = which === "both" ? [routes.full, routes.bare] : which === "mcp" ? [mcpTarget(routes), routes.full] : [which === "full" ? routes.full : routes.bare];
+  const targets =
+    which === "both"
+      ? [routes.full, routes.bare]
+      : which === "mcp"
+        ? [mcpTarget(routes), routes.full]
+        : which === "ai"
+          ? [aiTarget(routes), routes.full]
+          : [which === "full" ? routes.full : routes.bare];
   const profiled: Profiled[] = [];
   for (const target of targets) {
     const one = await profileRoute(session, target, settings, signal);
@@ -82,6 +89,17 @@ async function profile(cleanup: CleanupStack, signal: AbortSignal): Promise<numb
   }
   if (profiled.length === 2) printComparison(profiled[0], profiled[1]);
   return 0;
+}
+
+/** `POST /v1/tools/rephrase` with the bench user's write key (the ai_overhead section's call; about 1 credit each). */
+function aiTarget(routes: RoutesUnderTest): Target {
+  return {
+    label: "ai rephrase",
+    url: `${routes.fullOrigin}/v1/tools/rephrase`,
+    method: "POST",
+    headers: { Authorization: `Bearer ${routes.user.writeKey}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ type: "concise", text: "Honestly, I just really think that we should basically ship the new onboarding flow this week." }),
+  };
 }
 
 async function profileRoute(session: Session, target: Target, settings: BenchSettings, signal: AbortSignal): Promise<Profiled> {
