@@ -66,6 +66,21 @@ for (const { mode, skip } of modes) {
       assert.deepEqual(await statusOf(id), { status: "running", locked_by: "fresh" });
     });
 
+    test("a runner that dies holding a handed-off success leaves it to the stale-lock sweep: run again, completed once", async () => {
+      const id = await enqueueJob(sql, { kind: "handoff_d" });
+      const runs: string[] = [];
+      const handlers = (runner: string) => ({ handoff_d: async () => void runs.push(runner) });
+      const pass = await runJobsOnce({ sql, handlers: handlers("dies"), runnerId: "dies", batchSize: 1, handOff: true, leaseSeconds: 30 });
+      assert.deepEqual(pass.handedOff, [id]);
+      // The runner is gone before its next claim: the job waits out its lease, then the sweep queues it again.
+      await sql`update jobs set locked_until = now() - interval '1 second' where id = ${id}`;
+      await sweepStaleJobs(sql);
+      const rerun = await runJobsOnce({ sql, handlers: handlers("survivor"), runnerId: "survivor", batchSize: 1 });
+      assert.deepEqual([rerun.claimed, rerun.completed], [1, 1]);
+      assert.deepEqual(runs, ["dies", "survivor"], "at least once: the work ran again");
+      assert.equal((await statusOf(id)).status, "done");
+    });
+
     test("the loop completes its last successes before it waits on an empty queue, and before it stops", async () => {
       const ids = await Promise.all(Array.from({ length: 5 }, () => enqueueJob(sql, { kind: "handoff_c" })));
       const stop = new AbortController();
