@@ -158,6 +158,8 @@ type MiddlewareOptions = Parameters<Parameters<typeof t.middleware>[0]>[0];
 async function keyCall({ ctx, type, meta, path, getRawInput, batchIndex, next }: MiddlewareOptions, own: Pick<Context, "responseHeaders" | "reply"> | undefined) {
   const principal = await authenticate(ctx);
   ctx.report.principal = principal;
+  // What the rest of the chain adds to the context: the call's own headers and reply when copied.
+  const narrowed = <T extends object>(added: T) => (own ? { ...own, ...added } : added);
   const write = type === "mutation";
   const gate = subscriptionGate(ctx, principal) ?? scopeGate(principal, write);
   await chargeRequestBuckets(ctx, principal, { write, units: meta?.units, charge: gate === undefined });
@@ -165,10 +167,10 @@ async function keyCall({ ctx, type, meta, path, getRawInput, batchIndex, next }:
   const rawInput = await getRawInput();
   assertStorableText(rawInput);
   if (meta?.exactlyOneOf) assertExactlyOneOf(rawInput, meta.exactlyOneOf);
-  if (!meta?.idempotent) return next({ ctx: own ? { ...own, principal } : { principal } });
+  if (!meta?.idempotent) return next({ ctx: narrowed({ principal }) });
 
   const decision = await beginIdempotent(ctx, principal, path, rawInput, batchIndex);
-  if (decision.kind === "none") return next({ ctx: own ? { ...own, principal } : { principal } });
+  if (decision.kind === "none") return next({ ctx: narrowed({ principal }) });
   if (decision.kind === "replay") {
     for (const [name, value] of Object.entries(decision.headers)) ctx.responseHeaders.set(name, value);
     ctx.responseHeaders.set("Idempotency-Replayed", "true");
@@ -176,7 +178,7 @@ async function keyCall({ ctx, type, meta, path, getRawInput, batchIndex, next }:
     if (decision.status === 200 || decision.status === 201 || decision.status === 202) ctx.reply.status = decision.status;
     return { ok: true as const, data: decision.body, marker: middlewareResultMarker };
   }
-  const result = await next({ ctx: own ? { ...own, principal, idempotency: decision.run } : { principal, idempotency: decision.run } });
+  const result = await next({ ctx: narrowed({ principal, idempotency: decision.run }) });
   await finishIdempotent(ctx, decision.run, result.ok ? { status: ctx.reply.status ?? meta.successStatus ?? 200, body: result.data } : undefined);
   return result;
 }

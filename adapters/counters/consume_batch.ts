@@ -1,8 +1,9 @@
 /**
  * Gathers the consumes issued in one turn of the event loop into one batch (redis_counters.ts):
- * the requests a socket poll delivered all reach their bucket check before the loop's check
- * phase, where the batch leaves as one script call. Under load this turns a command per request
- * into a command per loop turn; alone, a consume waits for nothing but the end of its turn.
+ * the requests one socket poll delivered reach their bucket check in that turn when nothing
+ * before it waits on I/O (the key cache answers from memory), and the batch leaves as one script
+ * call in the loop's check phase. Under load this turns a command per request into about a
+ * command per loop turn; alone, a consume waits for nothing but the end of its turn.
  */
 
 /** One consume's part of the batch script's input. */

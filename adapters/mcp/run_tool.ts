@@ -139,22 +139,28 @@ function success(tool: CatalogTool, answer: unknown, headers: Headers, chosen: n
   const text = JSON.stringify(output);
   // MCP: structured results are also given as JSON text, for clients that read only `content`.
   if (output !== null && typeof output === "object" && !Array.isArray(output)) {
-    const result: CallToolResult = { content: [{ type: "text", text }], structuredContent: output as Record<string, unknown>, _meta };
-    structuredJson.set(result, text);
+    const result: StructuredResult = { content: [{ type: "text", text }], structuredContent: output as Record<string, unknown>, _meta };
+    result[STRUCTURED_JSON] = text;
     return result;
   }
   return { content: [{ type: "text", text }], _meta };
 }
 
-/** The JSON text of each structured result's `structuredContent`, kept from building its `content` text. */
-const structuredJson = new WeakMap<CallToolResult, string>();
+/**
+ * The JSON text of a structured result's `structuredContent`, kept from building its `content`
+ * text: a symbol key, which JSON and the SDK's schemas ignore (a WeakMap entry per call would
+ * leave the garbage collector one more thing to clear per call).
+ */
+const STRUCTURED_JSON = Symbol("structuredContent as JSON");
+
+type StructuredResult = CallToolResult & { [STRUCTURED_JSON]?: string };
 
 /**
  * A tool result as JSON. A structured result's content is already serialized in its text, so
  * `structuredContent` is written from that text instead of serializing the answer again.
  */
 export function toolResultJson(result: CallToolResult): string {
-  const structured = structuredJson.get(result);
+  const structured = (result as StructuredResult)[STRUCTURED_JSON];
   if (structured === undefined || Object.keys(result).length !== 3) return JSON.stringify(result);
   return `{"content":${JSON.stringify(result.content)},"structuredContent":${structured},"_meta":${JSON.stringify(result._meta)}}`;
 }
