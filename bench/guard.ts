@@ -47,8 +47,13 @@ async function guard(cleanup: CleanupStack, signal: AbortSignal): Promise<number
     const full = await runLoad(load(routes.full));
     const bare = await runLoad(load(routes.bare));
     const tool = await runLoad(load(mcp));
-    for (const [label, result] of [["full", full], ["bare", bare], ["mcp", tool]] as const) {
-      if (result.non2xx > 0 || result.errors > 0) throw new Error(`${label}: ${result.non2xx} non-2xx answers, ${result.errors} errors: the guard measures nothing`);
+    for (const [label, result] of [
+      ["full", full],
+      ["bare", bare],
+      ["mcp", tool],
+    ] as const) {
+      if (result.non2xx > 0 || result.errors > 0)
+        throw new Error(`${label}: ${result.non2xx} non-2xx answers, ${result.errors} errors: the guard measures nothing`);
     }
     pathRounds.push(full.requestsPerSecond / bare.requestsPerSecond);
     mcpRounds.push(tool.latencyAverageMs / full.latencyAverageMs);

@@ -170,8 +170,7 @@ export function combinedLoad(runs: LoadResult[]): LoadResult {
   if (runs.length === 0) throw new Error("combinedLoad needs at least one run");
   const requests = runs.reduce((sum, run) => sum + run.totalRequests, 0);
   const seconds = runs.reduce((sum, run) => sum + run.durationSeconds, 0);
-  const weighted = (pick: (run: LoadResult) => number) =>
-    requests === 0 ? 0 : runs.reduce((sum, run) => sum + pick(run) * run.totalRequests, 0) / requests;
+  const weighted = (pick: (run: LoadResult) => number) => (requests === 0 ? 0 : runs.reduce((sum, run) => sum + pick(run) * run.totalRequests, 0) / requests);
   const statusCodes: Record<string, number> = {};
   for (const run of runs) for (const [status, count] of Object.entries(run.statusCodes)) statusCodes[status] = (statusCodes[status] ?? 0) + count;
   return {

@@ -65,7 +65,12 @@ export async function measureMcp(routes: RoutesUnderTest, settings: BenchSetting
   // Under load in alternating rounds (REST, tool, REST, tool ...), so a load swing on the
   // machine falls on both alike; each row sums its rounds, and the median round's ratio decides.
   const rounds = LOAD_ROUNDS;
-  const load = { durationSeconds: Math.max(1, Math.round(settings.durationSeconds / rounds)), connections: settings.connections, pipelining: settings.pipelining, signal };
+  const load = {
+    durationSeconds: Math.max(1, Math.round(settings.durationSeconds / rounds)),
+    connections: settings.connections,
+    pipelining: settings.pipelining,
+    signal,
+  };
   const restRounds: LoadResult[] = [];
   const toolRounds: LoadResult[] = [];
   for (let round = 0; round < rounds; round++) {

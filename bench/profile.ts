@@ -103,7 +103,15 @@ function aiTarget(routes: RoutesUnderTest): Target {
 }
 
 async function profileRoute(session: Session, target: Target, settings: BenchSettings, signal: AbortSignal): Promise<Profiled> {
-  const load = { url: target.url, method: target.method, body: target.body, headers: target.headers, connections: settings.connections, pipelining: settings.pipelining, signal };
+  const load = {
+    url: target.url,
+    method: target.method,
+    body: target.body,
+    headers: target.headers,
+    connections: settings.connections,
+    pipelining: settings.pipelining,
+    signal,
+  };
   console.log(`\n${target.label}: warming up for ${settings.warmupSeconds} s, then profiling for ${settings.durationSeconds} s ...`);
   if (settings.warmupSeconds > 0) await runLoad({ ...load, durationSeconds: settings.warmupSeconds });
   await session.post("Profiler.start");

@@ -155,7 +155,10 @@ const keyRequest = t.middleware(async function keyRequest(opts) {
 type MiddlewareOptions = Parameters<Parameters<typeof t.middleware>[0]>[0];
 
 /** One call's key path (keyRequest), on the call's own context (`own`: its answer headers and reply, when copied). */
-async function keyCall({ ctx, type, meta, path, getRawInput, batchIndex, next }: MiddlewareOptions, own: Pick<Context, "responseHeaders" | "reply"> | undefined) {
+async function keyCall(
+  { ctx, type, meta, path, getRawInput, batchIndex, next }: MiddlewareOptions,
+  own: Pick<Context, "responseHeaders" | "reply"> | undefined,
+) {
   const principal = await authenticate(ctx);
   ctx.report.principal = principal;
   // What the rest of the chain adds to the context: the call's own headers and reply when copied.

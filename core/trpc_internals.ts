@@ -71,7 +71,11 @@ type MiddlewareResult = { ok: true; data: unknown; marker: unknown } | { ok: fal
  * per middleware level, which the request-path profile measured at a tenth of a two-row
  * read's CPU (bench/profile.ts). test/trpc_internals.test.ts holds it to tRPC's behaviour.
  */
-export function procedureCaller(router: AnyRouter, path: string, type: ProcedureCallOptions["type"]): (call: Omit<ProcedureCallOptions, "path" | "type">) => Promise<unknown> {
+export function procedureCaller(
+  router: AnyRouter,
+  path: string,
+  type: ProcedureCallOptions["type"],
+): (call: Omit<ProcedureCallOptions, "path" | "type">) => Promise<unknown> {
   const procedure = (router._def.procedures as Record<string, { _def: { type: string; meta?: unknown; middlewares: StoredMiddleware[] } } | undefined>)[path];
   if (!procedure || procedure._def.type !== type) throw new Error(`No "${type}"-procedure on path "${path}"`);
   const { middlewares, meta } = procedure._def;
@@ -84,25 +88,27 @@ export function procedureCaller(router: AnyRouter, path: string, type: Procedure
     // Not an async function: a level adds one promise (the failure handler), not three.
     const callFrom = (index: number, ctx: unknown, input: unknown, getRawInput: () => Promise<unknown>): Promise<MiddlewareResult> => {
       try {
-        return Promise.resolve(middlewares[index]({
-          ctx,
-          type,
-          path,
-          input,
-          getRawInput,
-          meta,
-          signal,
-          batchIndex,
-          next(nextOptions?: { ctx?: Record<string, unknown>; input?: unknown; getRawInput?: () => Promise<unknown> }) {
-            if (nextOptions === undefined) return callFrom(index + 1, ctx, input, getRawInput);
-            return callFrom(
-              index + 1,
-              nextOptions.ctx ? { ...(ctx as Record<string, unknown>), ...nextOptions.ctx } : ctx,
-              "input" in nextOptions ? nextOptions.input : input,
-              nextOptions.getRawInput ?? getRawInput,
-            );
-          },
-        })).catch(failed);
+        return Promise.resolve(
+          middlewares[index]({
+            ctx,
+            type,
+            path,
+            input,
+            getRawInput,
+            meta,
+            signal,
+            batchIndex,
+            next(nextOptions?: { ctx?: Record<string, unknown>; input?: unknown; getRawInput?: () => Promise<unknown> }) {
+              if (nextOptions === undefined) return callFrom(index + 1, ctx, input, getRawInput);
+              return callFrom(
+                index + 1,
+                nextOptions.ctx ? { ...(ctx as Record<string, unknown>), ...nextOptions.ctx } : ctx,
+                "input" in nextOptions ? nextOptions.input : input,
+                nextOptions.getRawInput ?? getRawInput,
+              );
+            },
+          }),
+        ).catch(failed);
       } catch (cause) {
         return Promise.resolve(failed(cause));
       }

@@ -68,7 +68,10 @@ describe("one owner's concurrent charges", () => {
     const refused = answers.filter((answer) => answer.status === 429);
     assert.equal(ok.length, 150);
     assert.equal(refused.length, 50);
-    assert.ok(refused.every((answer) => answer.code === "ai_credits_exhausted"), JSON.stringify(refused[0]));
+    assert.ok(
+      refused.every((answer) => answer.code === "ai_credits_exhausted"),
+      JSON.stringify(refused[0]),
+    );
     assert.ok(ok.every((answer) => answer.charged === "1" && answer.remaining >= 0 && answer.remaining < 150));
     // Each success saw the pool just after its own charge: 149 down to 0, each once.
     assert.deepEqual(

@@ -53,7 +53,14 @@ async function record(count: number, at: Date) {
   await harness.services.sql.begin(async (tx) => {
     for (let n = 0; n < count; n++) {
       const objectId = `speed-${++objects}`;
-      await recordEvent(tx, { accountId: harness.world.accounts.main, type: "post.sent", objectType: "scheduled_post", objectId, data: { id: objectId }, now: at });
+      await recordEvent(tx, {
+        accountId: harness.world.accounts.main,
+        type: "post.sent",
+        objectType: "scheduled_post",
+        objectId,
+        data: { id: objectId },
+        now: at,
+      });
     }
   });
 }

@@ -23,8 +23,12 @@ export function consumeBatches(run: (batch: BatchedConsume[]) => Promise<number[
     const taken = queued.splice(0, MAX_BATCH);
     if (queued.length > 0) setImmediate(flush);
     run(taken.map((entry) => entry.consume)).then(
-      (replies) => taken.forEach((entry, i) => entry.resolve(replies[i])),
-      (error: unknown) => taken.forEach((entry) => entry.reject(error)),
+      (replies) => {
+        for (const [i, entry] of taken.entries()) entry.resolve(replies[i]);
+      },
+      (error: unknown) => {
+        for (const entry of taken) entry.reject(error);
+      },
     );
   };
   return {

@@ -123,7 +123,10 @@ export function createRedisCounters(options: { url: string; prefix?: string }): 
     const keys = batch.flatMap((consume) => consume.keys);
     const args = batch.flatMap((consume) => consume.args);
     const reply = await scripts.threadlineConsumeBatch(keys.length, ...keys, batch.length, ...args);
-    return splitReply(reply, batch.map((consume) => consume.keys.length));
+    return splitReply(
+      reply,
+      batch.map((consume) => consume.keys.length),
+    );
   });
 
   function keyOf(check: CounterCheck, nowMs: number): string {
@@ -182,7 +185,10 @@ export function createRedisCounters(options: { url: string; prefix?: string }): 
 
 /** The batch script's flat reply cut into each consume's {allowed, used...}. */
 function splitReply(reply: unknown, checkCounts: number[]): number[][] {
-  const flat = parseReply(reply, checkCounts.reduce((sum, n) => sum + n + 1, 0));
+  const flat = parseReply(
+    reply,
+    checkCounts.reduce((sum, n) => sum + n + 1, 0),
+  );
   let at = 0;
   return checkCounts.map((n) => flat.slice(at, (at += n + 1)));
 }

@@ -42,7 +42,10 @@ export async function runTool(tool: CatalogTool, args: Record<string, unknown> |
   }
   const ctx = createContextInner({ services: source.services, headers, ip: source.ip, oneCall: true, authenticated: source.principal });
   try {
-    const output = await callerOf(source.router, tool)({
+    const output = await callerOf(
+      source.router,
+      tool,
+    )({
       ctx,
       getRawInput: async () => input,
       signal: undefined,

@@ -15,7 +15,12 @@ export function mayHoldSecret(schema: unknown): boolean {
   if (properties && "secret" in properties) return true;
   if (properties && Object.values(properties).some(mayHoldSecret)) return true;
   // An object whose other keys are open, or a schema saying nothing of its shape.
-  if (node.additionalProperties !== undefined && node.additionalProperties !== false && mayHoldSecret(node.additionalProperties === true ? true : node.additionalProperties)) return true;
+  if (
+    node.additionalProperties !== undefined &&
+    node.additionalProperties !== false &&
+    mayHoldSecret(node.additionalProperties === true ? true : node.additionalProperties)
+  )
+    return true;
   if (isOpen(node)) return true;
   for (const key of ["items", "not"] as const) if (node[key] !== undefined && mayHoldSecret(node[key])) return true;
   for (const key of ["anyOf", "oneOf", "allOf", "prefixItems"] as const) {

@@ -64,7 +64,10 @@ export async function chargeRequestBuckets(
   options: { write: boolean; units?: RequestUnits; charge: boolean },
 ): Promise<void> {
   const { requestCounters, clock } = ctx.services;
-  const checks = options.charge && options.units === undefined ? plainChecks(principal, options.write) : requestChecks(principal, options.write, options.units ?? {}, options.charge);
+  const checks =
+    options.charge && options.units === undefined
+      ? plainChecks(principal, options.write)
+      : requestChecks(principal, options.write, options.units ?? {}, options.charge);
   const now = clock.now();
   const result = await requestCounters.consume(checks, now);
   const windows: LabeledWindow[] = result.windows.map((state, i) => ({ ...state, bucket: checks[i].bucket, span: checks[i].span }));
