@@ -1,5 +1,5 @@
 /**
- * AI credits under one owner's concurrent calls (issue 30, target 2): charges run side by
+ * AI credits under one owner's concurrent calls: charges run side by
  * side without a per-owner lock, yet never overdraw the pool, never lose a charge, and
  * announce `credits.low` once.
  */
