@@ -656,6 +656,32 @@ for (const mode of ["embedded", ...(process.env.DATABASE_URL ? ["postgres"] : []
       assert.equal((await net.findPublished({ authorId: ada.id, text: "Retry 2/3" }))?.id, posts[1].id);
     });
 
+    test("publishes made in one turn share a statement and keep each publish's answer", async () => {
+      const net = createSimulatedNetwork({ sql: first, clock: local, seed: 7 });
+      const ada = await net.userByUsername("ada_builds");
+      const earlier = await net.publishPost({ authorId: ada.id, text: "Batched, said before", token: "batched-0" });
+      const [again, sameToken, twin, fresh, reply] = await Promise.allSettled([
+        net.publishPost({ authorId: ada.id, text: "Batched, said before", token: "batched-0" }),
+        net.publishPost({ authorId: ada.id, text: "Batched one", token: "batched-1" }),
+        net.publishPost({ authorId: ada.id, text: "Batched one", token: "batched-1" }),
+        net.publishPost({ authorId: ada.id, text: "Batched, said before" }),
+        net.publishPost({ authorId: ada.id, text: "Batched reply", replyToId: earlier.id, token: "batched-2" }),
+      ]);
+      // The token's post answers a retry; the same token twice in one batch lands once.
+      assert.equal(again.status === "fulfilled" && again.value.id, earlier.id);
+      assert.ok(sameToken.status === "fulfilled" && twin.status === "fulfilled");
+      assert.equal(sameToken.value.id, twin.value.id);
+      // The same text without the token is a duplicate, within the batch as alone.
+      assert.equal(fresh.status, "rejected");
+      assert.equal(fresh.status === "rejected" && (fresh.reason as NetworkRejectedError).reason, "duplicate");
+      // A reply in the batch continues the thread, with its own id and conversation.
+      assert.ok(reply.status === "fulfilled");
+      assert.equal(reply.value.conversationId, earlier.conversationId);
+      assert.notEqual(reply.value.id, earlier.id);
+      assert.deepEqual(await net.postById(reply.value.id), reply.value);
+      assert.equal((await net.findPublished({ authorId: ada.id, token: "batched-1" }))?.id, sameToken.value.id);
+    });
+
     test("the network's own rules: duplicates, length, premium and daily article limits, DMs, deletes", async () => {
       const net = createSimulatedNetwork({ sql: first, clock: local, seed: 7 });
       const ada = await net.userByUsername("ada_builds");

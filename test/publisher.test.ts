@@ -21,6 +21,8 @@ import { deductPostQuota } from "../core/post_quota/post_quota.ts";
 import { publishNow, publishScheduledPost, partToken, type PublishDeps, type PublishNowResult } from "../core/scheduling/publish_post.ts";
 import { schedulePublication } from "../core/scheduling/schedule_publication.ts";
 import { insertPost, updatePostColumns, type StoredPart } from "../core/scheduling/scheduled_posts_queries.ts";
+import { claimPosts } from "../core/scheduling/publish_queries.ts";
+import { finishSentPosts } from "../core/scheduling/finish_sent.ts";
 import { startJobs } from "../adapters/runtime/start_jobs.ts";
 import { childEnv, pollUntil, startNode } from "./support/child_node.ts";
 import { startHarness, transports, type Harness } from "./support/harness.ts";
@@ -469,6 +471,58 @@ describe(`the publisher on ${process.env.DATABASE_URL ? "PostgreSQL" : "embedded
     await runJobs(network);
     const [job] = await sql<JobRow[]>`select * from jobs where kind = ${JOB_KIND} and payload->>'postId' = ${String(postId)}`;
     assert.equal(job.status, "done");
+  });
+
+  test("a burst of due posts is claimed, published and marked sent in shared statements, each with its own event and follow-ups", async () => {
+    const count = 30;
+    const posts = await Promise.all(texts(count).map((text) => schedulePost([text])));
+    // Every third post asks for a repost two hours after it went out.
+    const reposted = posts.filter((_, i) => i % 3 === 0).map((post) => post.postId);
+    await sql`update scheduled_posts set auto_retweet = '{"after_hours": 2}'::jsonb where id = any(${sql.array(reposted)}::bigint[])`;
+    const ids = posts.map((post) => post.postId);
+    const [{ before }] = await sql<{ before: number }[]>`select coalesce(max(id), 0)::int as before from events`;
+    const { network, calls } = observedNetwork(deps.network);
+    const handlers = jobHandlers({ sql, clock, network });
+    const result = await runJobsOnce({ sql, handlers: { [JOB_KIND]: handlers[JOB_KIND] }, runnerId: "publisher-burst", batchSize: count });
+    assert.equal(result.completed, count, JSON.stringify(result));
+    assert.equal(calls.publish.length, count, "each post was asked for once");
+    const rows = await sql<{ id: number; status: string; x_post_ids: string[]; publish_claimed_by: string | null }[]>`
+      select id::int as id, status, x_post_ids, publish_claimed_by from scheduled_posts where id = any(${sql.array(ids)}::bigint[])`;
+    assert.equal(rows.length, count);
+    for (const row of rows) {
+      assert.equal(row.status, "sent");
+      assert.equal(row.x_post_ids.length, 1);
+      assert.equal(row.publish_claimed_by, null, "the claim is let go");
+    }
+    // One post.sent per post, carrying that post as it reads once sent.
+    const events = await sql<{ object_id: string; data: { id: string; status: string; x_post_ids: string[] } }[]>`
+      select object_id, data from events where id > ${before} and type = 'post.sent' and object_id = any(${sql.array(ids.map(String))}::text[])`;
+    assert.equal(events.length, count);
+    const idsOf = new Map(rows.map((row) => [String(row.id), row.x_post_ids]));
+    for (const event of events) {
+      assert.equal(event.data.id, event.object_id);
+      assert.equal(event.data.status, "sent");
+      assert.deepEqual(event.data.x_post_ids, idsOf.get(event.object_id));
+    }
+    const followUps = await sql<{ unique_key: string }[]>`
+      select unique_key from jobs where unique_key = any(${sql.array(ids.map((id) => `follow-up:${id}:repost`))}::text[]) order by unique_key`;
+    assert.deepEqual(followUps.map((job) => job.unique_key).sort(), reposted.map((id) => `follow-up:${id}:repost`).sort());
+  });
+
+  test("two claims of one post in one statement: one holder wins; a stale holder cannot mark it sent", async () => {
+    const { postId, version } = await schedulePost(texts(1));
+    const now = new Date(clock.now());
+    const claim = (holder: string) => ({ postId, version, holder, leaseSeconds: 60, now, firstToken: partToken(postId, version, 0) });
+    const [first, second] = await claimPosts(sql, [claim("holder-a"), claim("holder-b")]);
+    assert.equal([first, second].filter(Boolean).length, 1, "exactly one claim won");
+    const winner = first ? "holder-a" : "holder-b";
+    const loser = first ? "holder-b" : "holder-a";
+    const at = new Date(clock.now());
+    const sent = (holder: string) => ({ claim: { postId, version, holder, leaseSeconds: 60 }, part: { index: 0, xPostId: "1" }, xPostIds: ["1"], at });
+    assert.deepEqual(await finishSentPosts(sql, [sent(loser)]), [false]);
+    assert.equal((await postRow(postId)).status, "scheduled");
+    assert.deepEqual(await finishSentPosts(sql, [sent(winner)]), [true]);
+    assert.equal((await postRow(postId)).status, "sent");
   });
 
   test("the worker thread opens its own network and publishes what the server's network then reads", { skip: postgresOnly }, async () => {

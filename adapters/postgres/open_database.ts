@@ -5,9 +5,8 @@
 import { chmod, link, mkdir, mkdtemp, readFile, rm, unlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import type { PGlite } from "@electric-sql/pglite";
+import type { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import postgres from "postgres";
 import type { Sql } from "../../core/db/sql.ts";
 import { EVENTS_CHANNEL, type EventBell } from "../../core/ports/event_feed.ts";
@@ -120,6 +119,13 @@ async function openEmbedded(
     // shared buffers at every start: PostgreSQL's default 128 MB costs about 0.65 s of CPU per
     // open (each CLI command, each in-memory instance), 16 MB about 0.1 s. The embedded
     // database is one process's, and its pages sit in memory or the OS page cache anyway.
+    // Loaded here, not at the top: a PostgreSQL process (and each of its job threads) never
+    // pays the embedded engine's ~40 MB of code (bench "Publisher", RSS per process).
+    const [{ PGlite }, { pg_trgm }, { PGLiteSocketServer }] = await Promise.all([
+      import("@electric-sql/pglite"),
+      import("@electric-sql/pglite/contrib/pg_trgm"),
+      import("@electric-sql/pglite-socket"),
+    ]);
     const options = { extensions: { pg_trgm }, startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`] };
     pglite = dataDir === null ? await PGlite.create({ ...options, loadDataDir }) : await PGlite.create({ ...options, dataDir: join(dataDir, "pgdata") });
     await pglite.listen(EVENTS_CHANNEL, () => eventBell.heard(EVENTS_CHANNEL));

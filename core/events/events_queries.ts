@@ -35,6 +35,27 @@ export async function insertEvent(tx: Queryable, event: NewEvent): Promise<numbe
   return row?.id ?? 0;
 }
 
+/** Stores `events` (in order) in one statement, in the caller's transaction. */
+export async function insertEvents(tx: Queryable, events: readonly NewEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  const rows = events.map((event, n) => ({
+    n,
+    account_id: event.accountId,
+    type: event.type,
+    object_type: event.objectType,
+    object_id: String(event.objectId),
+    data: event.data,
+    created_at: event.now.toISOString(),
+  }));
+  await tx`
+    insert into events (owner_id, account_id, type, object_type, object_id, data, created_at)
+    select a.user_id, a.id, e.type, e.object_type, e.object_id, e.data, e.created_at
+      from jsonb_to_recordset(${tx.json(rows as never)}::jsonb)
+             as e (n int, account_id text, type text, object_type text, object_id text, data jsonb, created_at timestamptz)
+      join accounts a on a.id = e.account_id
+     order by e.n`;
+}
+
 /**
  * Whether a committed event still waits for its `seq` (the `events_unsequenced` index). An
  * event being numbered by a sequencer that has not committed yet still reads as waiting, so

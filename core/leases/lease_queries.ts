@@ -29,10 +29,17 @@ export interface LeasePieces {
   free(sql: Queryable, from?: string): SqlFragment;
   /** SET: takes the lease for `lease.holder` (and counts the attempt, where counted). */
   take(sql: Queryable, lease: Lease): SqlFragment;
+  /**
+   * SET: takes the lease, row by row, for the holders of relation `from` (columns `holder`
+   * and `lease_seconds`): one statement claiming many rows, each for its own caller.
+   */
+  takeFrom(sql: Queryable, from: string): SqlFragment;
   /** SET: renews the holder's lease. */
   renew(sql: Queryable, lease: Lease): SqlFragment;
   /** WHERE: the caller still holds the row. */
   heldBy(sql: Queryable, lease: Pick<Lease, "holder">): SqlFragment;
+  /** WHERE: the holder named in relation `from` (column `holder`) still holds the row. */
+  heldByFrom(sql: Queryable, from: string): SqlFragment;
   /** SET: lets go of the lease. */
   drop(sql: Queryable): SqlFragment;
   /** SELECT: whether a holder's lease still runs. */
@@ -44,15 +51,16 @@ export interface LeasePieces {
 /** The lease pieces of a table that keeps its lease in `columns`. */
 export function leasePieces(columns: LeaseColumns): LeasePieces {
   const column = (sql: Queryable, name: string, from?: string) => sql(from ? `${from}.${name}` : name);
+  const countAttempt = (sql: Queryable) => (columns.attempts ? sql`, ${sql(columns.attempts)} = ${sql(columns.attempts)} + 1` : sql``);
   const pieces: LeasePieces = {
     free: (sql, from) => sql`(${column(sql, columns.until, from)} is null or ${column(sql, columns.until, from)} < now())`,
-    take: (sql, lease) => {
-      const attempts = columns.attempts ? sql`, ${sql(columns.attempts)} = ${sql(columns.attempts)} + 1` : sql``;
-      return sql`${sql(columns.holder)} = ${lease.holder},
-                 ${sql(columns.until)} = now() + ${lease.leaseSeconds} * interval '1 second'${attempts}`;
-    },
+    take: (sql, lease) => sql`${sql(columns.holder)} = ${lease.holder},
+                 ${sql(columns.until)} = now() + ${lease.leaseSeconds} * interval '1 second'${countAttempt(sql)}`,
+    takeFrom: (sql, from) => sql`${sql(columns.holder)} = ${sql(`${from}.holder`)},
+                 ${sql(columns.until)} = now() + ${sql(`${from}.lease_seconds`)} * interval '1 second'${countAttempt(sql)}`,
     renew: (sql, lease) => sql`${sql(columns.until)} = now() + ${lease.leaseSeconds} * interval '1 second'`,
     heldBy: (sql, lease) => sql`${sql(columns.holder)} = ${lease.holder}`,
+    heldByFrom: (sql, from) => sql`${sql(columns.holder)} = ${sql(`${from}.holder`)}`,
     drop: (sql) => sql`${sql(columns.holder)} = null, ${sql(columns.until)} = null`,
     running: (sql) => sql`coalesce(${sql(columns.until)} >= now(), false)`,
     async releaseByPrefix(sql, table, prefix) {

@@ -31,13 +31,14 @@ export interface FollowUpPayload {
 }
 
 /**
- * Enqueues the follow-ups the post's settings ask for, counted from its `sent_at`, once:
- * the publisher calls this whenever it finds the post sent (by itself or an earlier
- * attempt that died before getting here), and a follow-up enqueued before, finished or
- * not, is not enqueued again. One statement; nothing for a post without such settings.
+ * Enqueues the follow-ups the settings of each of `postIds` ask for, counted from its
+ * `sent_at`, once: the publisher calls this in the transaction that marks posts sent, and
+ * whenever it finds a post sent by an earlier attempt (which may have died before), and a
+ * follow-up enqueued before, finished or not, is not enqueued again. One statement; nothing
+ * for a post without such settings.
  */
-export async function armFollowUps(sql: Queryable, postId: number): Promise<void> {
-  await insertFollowUpJobs(sql, postId, { kind: FOLLOW_UP_JOB_KIND, autoPlugEveryHours: AUTO_PLUG_CHECK_EVERY_HOURS });
+export async function armFollowUps(sql: Queryable, postIds: readonly number[]): Promise<void> {
+  await insertFollowUpJobs(sql, postIds, { kind: FOLLOW_UP_JOB_KIND, autoPlugEveryHours: AUTO_PLUG_CHECK_EVERY_HOURS });
 }
 
 /** Runs one follow-up; a post deleted, unsent or already handled is left alone. */

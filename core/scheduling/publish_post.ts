@@ -31,7 +31,6 @@ import {
   claimPost,
   heldPost,
   markPostFailed,
-  markPostSent,
   postPublishState,
   recordPartPublished,
   recordPartPublishing,
@@ -41,6 +40,7 @@ import {
 } from "./publish_queries.ts";
 import { armFollowUps } from "./post_follow_ups.ts";
 import { recordPostEvent } from "./post_events.ts";
+import { finishSent } from "./finish_sent.ts";
 import { carriedParts } from "./carried_parts.ts";
 import { pausesPublishing, reauthDeferral } from "./publish_pause.ts";
 import { partMediaKeys } from "./x_media_ids.ts";
@@ -129,8 +129,7 @@ export async function publishScheduledPost(deps: PublishDeps, payload: PublishJo
     throw error;
   }
   // Sent with the last part's record, unless that part was already published by an earlier attempt.
-  if (!sent && !(await markSentWithEvent(sql, claim, { xPostIds: ids, at: new Date(clock.now()) }))) return unclaimedResult(deps, payload);
-  await armFollowUps(sql, claim.postId);
+  if (!sent && !(await finishSent(sql, { claim, xPostIds: ids, at: new Date(clock.now()) }))) return unclaimedResult(deps, payload);
   return { outcome: "sent", xPostIds: ids, byThisCall: true, scheduledFor: post.scheduled_for };
 }
 
@@ -178,25 +177,11 @@ async function publishPart(
     }));
   const now = new Date(clock.now());
   const last = index === post.parts.length - 1;
-  const sent = last ? { xPostIds: [...earlier, published.id], at: now } : undefined;
-  // The last part's record marks the post sent, with its `post.sent` event in the same transaction.
-  const held = sent
-    ? await sql.begin(async (tx) => {
-        const done = await recordPartPublished(tx, claim, { index, xPostId: published.id, at: now }, sent);
-        if (done) await recordPostEvent(tx, "post.sent", claim.postId, now);
-        return done;
-      })
+  // The last part's record marks the post sent, with its `post.sent` event and follow-ups in the same transaction.
+  const held = last
+    ? await finishSent(sql, { claim, part: { index, xPostId: published.id }, xPostIds: [...earlier, published.id], at: now })
     : await recordPartPublished(sql, claim, { index, xPostId: published.id, at: now });
   return held ? { id: published.id, sent: last } : undefined;
-}
-
-/** `markPostSent` with the `post.sent` event, in one transaction. */
-function markSentWithEvent(sql: Sql, claim: Holder, sent: { xPostIds: readonly string[]; at: Date }): Promise<boolean> {
-  return sql.begin(async (tx) => {
-    const done = await markPostSent(tx, claim, sent);
-    if (done) await recordPostEvent(tx, "post.sent", claim.postId, sent.at);
-    return done;
-  });
 }
 
 /** Ends the post `error` with `reason` and gives back its quota unit, in one transaction. */
@@ -221,7 +206,7 @@ async function unclaimedResult(deps: PublishDeps, payload: PublishJobPayload): P
   if (state.publish_version !== payload.version) return { outcome: "skipped", reason: "stale" };
   if (state.status === "sent") {
     // An earlier attempt sent it and may have died before arming the follow-ups.
-    await armFollowUps(deps.sql, payload.postId);
+    await armFollowUps(deps.sql, [payload.postId]);
     return { outcome: "sent", xPostIds: state.x_post_ids ?? [], byThisCall: false };
   }
   if (state.status === "error") return { outcome: "failed", error: state.error ?? "Publishing failed" };

@@ -110,6 +110,11 @@ export async function postById(sql: Queryable, id: number, options: { forUpdate?
   return row;
 }
 
+/** The posts among `ids` that exist, in no particular order. */
+export function postsByIds(sql: Queryable, ids: readonly number[]): Promise<ScheduledPostRow[]> {
+  return sql<ScheduledPostRow[]>`${SELECT_POST(sql)} where p.id = any(${sql.array(ids as number[])}::bigint[])`;
+}
+
 /**
  * A page of an account's posts. Without a time window: most recently updated first; with
  * `from`/`to` (inclusive, on the scheduled time; drafts have no time and are left out):

@@ -23,9 +23,11 @@ export const schedulingJobs = {
       }
     },
     // Publishing is mostly waiting on the network, and many posts fall due in the same
-    // minute (the bench: 10,000 due at once, all sent within 15 s), so it gets wide batches;
-    // the other kinds are never queued behind a burst of posts.
-    lane: { batchSize: 100, concurrency: 100 },
+    // minute (the bench: 10,000 due at once, all sent within 5 s), so it gets wide batches:
+    // the posts in flight together share their claim, network write and `sent` statements
+    // (core/db/turn_batches.ts), and 200 at once measured faster than 100 (4.0 s vs 4.6 s).
+    // The other kinds are never queued behind a burst of posts.
+    lane: { batchSize: 200, concurrency: 200 },
   },
   post_follow_up: {
     handler: (deps: Pick<JobDeps, "sql" | "network" | "clock">, payload: FollowUpPayload) => runFollowUp(deps, payload),

@@ -20,6 +20,7 @@ import {
   insertWrittenPost,
   liveRepost,
   nextWriteSeq,
+  publishWrittenPost,
   writtenPostBySeq,
   writtenPostByText,
   writtenPostByToken,
@@ -43,15 +44,9 @@ export async function publishPost(ctx: SimulatedContext, input: PublishPostInput
   if (media.length > 4) throw new NetworkRejectedError("invalid", "A post carries at most 4 media");
   const max = premiumOfPerson(ctx, author) === "none" ? 280 : 25_000;
   if ([...text].length > max) throw new NetworkRejectedError("too_long", `Post text is longer than ${max} characters`);
-  if (input.token !== undefined) {
-    const existing = await writtenPostByToken(sql, input.authorId, input.token);
-    if (existing) return built(ctx, existing, now);
-  }
-  const target = input.replyToId === undefined ? undefined : await readPost(ctx, input.replyToId);
-  const quoted = input.quoteOfId === undefined ? undefined : await readPost(ctx, input.quoteOfId);
-  if (text.trim() !== "" && (await writtenPostByText(sql, input.authorId, text, new Date(now - DAY_MS)))) {
-    throw new NetworkRejectedError("duplicate", "This text was already published in the last 24 hours");
-  }
+  const target = input.replyToId === undefined ? undefined : await readPostUnlessPublished(ctx, input, input.replyToId);
+  const quoted = input.quoteOfId === undefined ? undefined : await readPostUnlessPublished(ctx, input, input.quoteOfId);
+  if (target === PUBLISHED || quoted === PUBLISHED) return built(ctx, (await writtenPostByToken(sql, input.authorId, input.token!))!, now);
   const named = [...text.matchAll(/(?<![\w@])@([A-Za-z0-9_]{1,15})/g)].map((match) => match[1]);
   const mentioned = new Set<string>();
   if (target && target.authorId !== input.authorId) mentioned.add(target.authorId);
@@ -60,31 +55,52 @@ export async function publishPost(ctx: SimulatedContext, input: PublishPostInput
   }
   mentioned.delete(input.authorId);
   const continuation = target !== undefined && target.authorId === input.authorId && target.kind === "post";
-  const seq = await nextWriteSeq(sql);
-  const postId = encodePostId({ type: "written", seq }, now);
-  const row = await insertWrittenPost(sql, {
-    seq,
-    post_id: postId,
-    author_id: input.authorId,
-    kind: target ? (continuation ? "post" : "reply") : quoted ? "quote" : "post",
-    text,
-    media_keys: media,
-    reply_to_id: target?.id ?? null,
-    reply_to_user_id: target?.authorId ?? null,
-    quoted_id: quoted?.id ?? null,
-    reposted_id: null,
-    conversation_id: target?.conversationId ?? postId,
-    is_thread_continuation: continuation,
-    mentioned_ids: [...mentioned],
-    article_id: article?.id ?? null,
-    article_title: article?.title ?? null,
-    client_token: input.token ?? null,
-    created_at: new Date(now),
+  // One statement: the token's post if any, else the duplicate check, else the insert.
+  const publication = await publishWrittenPost(sql, {
+    row: {
+      author_id: input.authorId,
+      kind: target ? (continuation ? "post" : "reply") : quoted ? "quote" : "post",
+      text,
+      media_keys: media,
+      reply_to_id: target?.id ?? null,
+      reply_to_user_id: target?.authorId ?? null,
+      quoted_id: quoted?.id ?? null,
+      reposted_id: null,
+      conversation_id: target?.conversationId ?? null,
+      is_thread_continuation: continuation,
+      mentioned_ids: [...mentioned],
+      article_id: article?.id ?? null,
+      article_title: article?.title ?? null,
+      client_token: input.token ?? null,
+      created_at: new Date(now),
+    },
+    idBase: encodePostId({ type: "written", seq: 0 }, now),
+    ...(text.trim() === "" ? {} : { duplicateSince: new Date(now - DAY_MS) }),
   });
+  if (publication.outcome === "duplicate") throw new NetworkRejectedError("duplicate", "This text was already published in the last 24 hours");
+  if (publication.outcome === "inserted") return builtFresh(ctx, publication.row, now);
   // Another call with the same token won the insert: answer with its post.
-  const stored = row ?? (input.token === undefined ? undefined : await writtenPostByToken(sql, input.authorId, input.token));
+  const stored =
+    publication.outcome === "existing" ? publication.row : input.token === undefined ? undefined : await writtenPostByToken(sql, input.authorId, input.token);
   if (!stored) throw new NetworkRejectedError("invalid", "The post could not be stored");
   return built(ctx, stored, now);
+}
+
+/** Marks a post the token already published (its reply target may be gone since). */
+const PUBLISHED = Symbol("published");
+
+/**
+ * The post `id` a new post answers or quotes; when it is gone but the token already
+ * published this post, `PUBLISHED` (a retry answers what it published, as before it looked).
+ */
+async function readPostUnlessPublished(ctx: SimulatedContext, input: PublishPostInput, id: string): Promise<NetworkPost | typeof PUBLISHED> {
+  try {
+    return await readPost(ctx, id);
+  } catch (error) {
+    if (error instanceof NetworkNotFoundError && input.token !== undefined && (await writtenPostByToken(ctx.sql, input.authorId, input.token)))
+      return PUBLISHED;
+    throw error;
+  }
 }
 
 /** A live written post matching the query (token, or exact text within a window). */
@@ -156,4 +172,10 @@ export async function undoRepost(ctx: SimulatedContext, userId: string, postId: 
 async function built(ctx: SimulatedContext, row: WrittenPostRow, now: number): Promise<NetworkPost> {
   const [post] = await finishPosts(ctx, await writtenRefs(ctx, [row]), now);
   return post;
+}
+
+/** `built` for a post inserted just now: nothing written answers it yet, so no engagement is counted. */
+async function builtFresh(ctx: SimulatedContext, row: WrittenPostRow, now: number): Promise<NetworkPost> {
+  const [ref] = await writtenRefs(ctx, [row]);
+  return ref.build(now);
 }

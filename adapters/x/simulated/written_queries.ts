@@ -3,6 +3,7 @@
  * function takes `sql` (pool or transaction) and returns typed rows.
  */
 import type { Queryable } from "../../../core/db/sql.ts";
+import { perTurn } from "../../../core/db/turn_batches.ts";
 
 /** A written post. */
 export interface WrittenPostRow {
@@ -80,6 +81,85 @@ export async function insertWrittenPost(sql: Queryable, row: Omit<WrittenPostRow
     on conflict do nothing
     returning *`;
   return inserted;
+}
+
+/** What `publishWrittenPost` found or did. */
+export type WrittenPublication =
+  | { outcome: "inserted" | "existing"; row: WrittenPostRow }
+  /** The author published the same text within the window. */
+  | { outcome: "duplicate" }
+  /** Another call with the same token won the insert a moment ago. */
+  | { outcome: "raced" };
+
+/** A post to publish: the row without what the insert gives it, and its rules. */
+export interface NewWrittenPost {
+  row: Omit<WrittenPostRow, "seq" | "post_id" | "deleted_at" | "conversation_id"> & { conversation_id: string | null };
+  /** The id of sequence number 0 at the post's time (post_ids.ts: a written id's payload is its sequence number). */
+  idBase: string;
+  /** Refuse the text when the author published it at or after this time (absent: no check). */
+  duplicateSince?: Date;
+}
+
+/** The columns of network_posts, in the order `WrittenPostRow` reads them. */
+const WRITTEN_COLUMNS = `seq, post_id, author_id, kind, text, media_keys, reply_to_id, reply_to_user_id, quoted_id, reposted_id,
+  conversation_id, is_thread_continuation, mentioned_ids, article_id, article_title, client_token, created_at, deleted_at`;
+
+/**
+ * Publishes a post: the author's live post with the same token answers (`existing`); else a
+ * live post with the same text since `duplicateSince` refuses it (`duplicate`); else the row
+ * is inserted with the next sequence number, its id `idBase + seq`, its conversation its own
+ * id when none is given. The publications of one loop turn share one statement.
+ */
+export const publishWrittenPost: (sql: Queryable, post: NewWrittenPost) => Promise<WrittenPublication> = perTurn(publishWrittenPosts);
+
+/** `publishWrittenPost` for many posts in one statement; answers each one's outcome in order. */
+export async function publishWrittenPosts(sql: Queryable, posts: readonly NewWrittenPost[]): Promise<WrittenPublication[]> {
+  const input = posts.map(({ row, idBase, duplicateSince }, n) => ({
+    ...row,
+    n,
+    created_at: row.created_at.toISOString(),
+    id_base: idBase,
+    duplicate_since: duplicateSince?.toISOString() ?? null,
+  }));
+  const columns = sql.unsafe(WRITTEN_COLUMNS);
+  const rows = await sql<(WrittenPostRow & { n: number; outcome: "inserted" | "existing" | "duplicate" })[]>`
+    with input as (
+      select * from jsonb_to_recordset(${sql.json(input as never)}::jsonb)
+               as i (n int, author_id text, kind text, text text, media_keys jsonb, reply_to_id text, reply_to_user_id text,
+                     quoted_id text, reposted_id text, conversation_id text, is_thread_continuation boolean, mentioned_ids jsonb,
+                     article_id text, article_title text, client_token text, created_at timestamptz, id_base bigint,
+                     duplicate_since timestamptz)
+    ), existing as (
+      select distinct on (i.n) i.n, p.* from input i
+        join network_posts p on p.author_id = i.author_id and p.client_token = i.client_token and p.deleted_at is null
+    ), duplicate as (
+      select distinct on (i.n) i.n, p.* from input i
+        join network_posts p on p.author_id = i.author_id and p.text = i.text and p.created_at >= i.duplicate_since
+                            and p.deleted_at is null and p.kind <> 'repost'
+       where not exists (select 1 from existing e where e.n = i.n)
+       order by i.n, p.created_at desc
+    ), fresh as (
+      select i.*, nextval('network_write_seq') as seq from input i
+       where not exists (select 1 from existing e where e.n = i.n) and not exists (select 1 from duplicate d where d.n = i.n)
+    ), inserted as (
+      insert into network_posts (${columns})
+      select f.seq, (f.id_base + f.seq)::text, f.author_id, f.kind, f.text, array(select jsonb_array_elements_text(f.media_keys)),
+             f.reply_to_id, f.reply_to_user_id, f.quoted_id, f.reposted_id, coalesce(f.conversation_id, (f.id_base + f.seq)::text),
+             f.is_thread_continuation, array(select jsonb_array_elements_text(f.mentioned_ids)), f.article_id, f.article_title,
+             f.client_token, f.created_at, null
+        from fresh f
+      on conflict do nothing
+      returning ${columns}
+    )
+    select f.n, 'inserted' as outcome, ins.* from inserted ins join fresh f on f.seq = ins.seq
+    union all select n, 'existing', ${columns} from existing
+    union all select n, 'duplicate', ${columns} from duplicate`;
+  const byInput = new Map(rows.map(({ n, outcome, ...row }) => [n, { outcome, row }]));
+  return posts.map((_, n): WrittenPublication => {
+    const found = byInput.get(n);
+    if (!found) return { outcome: "raced" };
+    return found.outcome === "duplicate" ? { outcome: "duplicate" } : { outcome: found.outcome, row: found.row };
+  });
 }
 
 /** A written post by sequence number (deleted ones included). */
