@@ -7,6 +7,13 @@
 import { TRPCError } from "@trpc/server";
 import { ApiError, LegacyStringError } from "./errors.ts";
 import { modelApiError } from "./model/model_api_error.ts";
+import { isDatabaseUnreachable } from "./db/pg_errors.ts";
+
+/**
+ * Retry-After of a call the database could not take (a restart or failover is usually over
+ * within seconds; the driver reconnects on the next call).
+ */
+const DATABASE_RETRY_SECONDS = 2;
 
 /** The answer for a failed call. */
 export interface ApiFailure {
@@ -43,6 +50,17 @@ export function toApiFailure(error: unknown): ApiFailure {
     return fromApi(new ApiError("invalid_parameter", error.message));
   }
   if (error instanceof TRPCError && error.code === "NOT_FOUND") return fromApi(new ApiError("not_found", error.message));
+  if (isDatabaseUnreachable(cause)) {
+    // Spec rule 9 (fail closed) and Errors: `503 upstream_unavailable`, safe to retry (reusing
+    // Idempotency-Key on POST). Still logged: an operator wants to see the outage.
+    const unavailable = new ApiError(
+      "upstream_unavailable",
+      "The database is unreachable for a moment; retry shortly (reuse Idempotency-Key on POST)",
+      {},
+      { "Retry-After": String(DATABASE_RETRY_SECONDS) },
+    );
+    return { ...fromApi(unavailable), unexpected: error };
+  }
   return { ...fromApi(new ApiError("internal_error", "Internal server error")), unexpected: error };
 }
 

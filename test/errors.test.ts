@@ -7,6 +7,7 @@ import { describeMatrix } from "./support/describe_matrix.ts";
 import { keyProcedure, router } from "../core/trpc.ts";
 import { createHttpApp } from "../adapters/http/create_http_app.ts";
 import { ERROR_STATUS } from "../core/errors.ts";
+import postgres from "postgres";
 import { toApiFailure } from "../core/api_failure.ts";
 
 let harness: Harness;
@@ -103,6 +104,26 @@ describe("unexpected failures", () => {
     assert.equal(failure.code, "internal_error");
     assert.ok(failure.unexpected instanceof TypeError);
     assert.doesNotMatch(JSON.stringify(failure.body), /boom/);
+  });
+
+  test("a database that cannot be reached answers 503 upstream_unavailable with Retry-After, and is still logged", async () => {
+    // The real driver's error: nothing listens on port 1 of loopback.
+    const unreachable = postgres("postgres://postgres@127.0.0.1:1/postgres", { max: 1, connect_timeout: 2, onnotice: () => {} });
+    const error = await unreachable`select 1`.then(
+      () => assert.fail("port 1 answered"),
+      (caught: unknown) => caught,
+    );
+    await unreachable.end({ timeout: 0 });
+    for (const thrown of [error, Object.assign(new Error("terminating connection due to administrator command"), { code: "57P01" })]) {
+      const failure = toApiFailure(thrown);
+      assert.equal(failure.status, 503, String(thrown));
+      assert.equal(failure.code, "upstream_unavailable");
+      assert.equal(failure.headers["Retry-After"], "2");
+      assert.equal(failure.unexpected, thrown, "the outage is logged");
+      assert.doesNotMatch(JSON.stringify(failure.body), /127\.0\.0\.1|administrator/);
+    }
+    // A query error of the database itself is not an outage.
+    assert.equal(toApiFailure(Object.assign(new Error("syntax error"), { code: "42601" })).status, 500);
   });
 });
 

@@ -47,7 +47,9 @@ export function restOperations(router: AnyRouter): RestOperation[] {
 /** The error codes an operation can answer: the shared ones plus its own. */
 export function errorCodesOf(operation: RestOperation): ErrorCode[] {
   const write = operation.type === "mutation";
-  const codes: ErrorCode[] = ["unauthorized", "invalid_api_key", "rate_limited", "internal_error"];
+  // `upstream_unavailable`: the database cannot be reached for a moment (core/api_failure.ts);
+  // on AI endpoints also the model, or a model lacking what the request needs (`retryable: false`).
+  const codes: ErrorCode[] = ["unauthorized", "invalid_api_key", "rate_limited", "internal_error", "upstream_unavailable"];
   if (write) codes.push("insufficient_scope");
   // A non-GET operation reads its body (one JSON object, within 1 MiB; ARCHITECTURE: request path 1)
   // even when it takes no field, so a malformed or oversized body is refused there too.
@@ -61,8 +63,6 @@ export function errorCodesOf(operation: RestOperation): ErrorCode[] {
   if (operation.meta.editorRestricted) codes.push("editor_restricted");
   if (operation.meta.idempotent) codes.push("invalid_parameter", "idempotency_key_reuse", "idempotency_in_flight");
   if (operation.meta.credits && operation.meta.credits !== "free") codes.push("ai_credits_exhausted");
-  // Every AI endpoint: the model may be unreachable, or lack what the request needs (`retryable: false`).
-  if (operation.meta.credits) codes.push("upstream_unavailable");
   for (const code of operation.meta.errors ?? []) codes.push(code);
   return [...new Set(codes)];
 }

@@ -109,7 +109,6 @@ export interface ClaimOptions {
  * runner's lease and counts the attempt.
  */
 export async function claimJobs(sql: Queryable, options: ClaimOptions): Promise<JobRow[]> {
-  const kinds = options.kinds ? sql`and kind = any(${sql.array([...options.kinds])}::text[])` : sql``;
   /*
    * One statement, modelled on graphile-worker's claim (get_job): the CTE picks due rows in
    * (run_at, id) order through the partial index jobs_claim and locks them FOR UPDATE SKIP
@@ -119,23 +118,31 @@ export async function claimJobs(sql: Queryable, options: ClaimOptions): Promise<
    * plain SELECT-then-UPDATE would let two claimers read the same queued row.
    */
   const rows = await sql<JobRow[]>`
-    with due as (
-      select id from jobs
-       where status = 'queued' and run_at <= now() ${kinds}
-       order by run_at, id
-       for update skip locked
-       limit ${options.limit}
-    )
-    update jobs
-       set status = 'running',
-           locked_by = ${options.runnerId},
-           locked_until = now() + ${options.leaseSeconds} * interval '1 second',
-           attempts = jobs.attempts + 1,
-           updated_at = now()
-      from due
-     where jobs.id = due.id
+    with due as (${dueJobs(sql, options)})
+    update jobs set ${claimedColumns(sql, options)} from due where jobs.id = due.id
     returning jobs.*`;
-  // UPDATE ... RETURNING gives no order; hand jobs out in claim order.
+  return inClaimOrder(rows);
+}
+
+/** The due jobs a claim takes, locked (`claimJobs`). */
+function dueJobs(sql: Queryable, options: ClaimOptions) {
+  const kinds = options.kinds ? sql`and kind = any(${sql.array([...options.kinds])}::text[])` : sql``;
+  return sql`
+    select id from jobs
+     where status = 'queued' and run_at <= now() ${kinds}
+     order by run_at, id
+     for update skip locked
+     limit ${options.limit}`;
+}
+
+/** What a claim sets on a job: running under the runner's lease, one attempt more. */
+function claimedColumns(sql: Queryable, options: ClaimOptions) {
+  return sql`status = 'running', locked_by = ${options.runnerId}, locked_until = now() + ${options.leaseSeconds} * interval '1 second',
+             attempts = jobs.attempts + 1, updated_at = now()`;
+}
+
+/** UPDATE ... RETURNING gives no order; jobs are handed out in claim order. */
+function inClaimOrder(rows: readonly JobRow[]): JobRow[] {
   return [...rows].sort((a, b) => a.run_at.getTime() - b.run_at.getTime() || a.id - b.id);
 }
 
@@ -151,7 +158,6 @@ export async function claimJobsCompleting(
   options: ClaimOptions & { completing: readonly number[] },
 ): Promise<{ jobs: JobRow[]; completed: number }> {
   if (options.completing.length === 0) return { jobs: await claimJobs(sql, options), completed: 0 };
-  const kinds = options.kinds ? sql`and kind = any(${sql.array([...options.kinds])}::text[])` : sql``;
   // The outer join keeps one row when nothing is claimed, to carry the completed count.
   const rows = await sql<(JobRow & { completed_count: number })[]>`
     with completed as (
@@ -159,30 +165,15 @@ export async function claimJobsCompleting(
          set status = 'done', finished_at = now(), updated_at = now(), locked_by = null, locked_until = null, last_error = null
        where id = any(${sql.array([...options.completing])}::bigint[]) and status = 'running' and locked_by = ${options.runnerId}
       returning id
-    ), due as (
-      select id from jobs
-       where status = 'queued' and run_at <= now() ${kinds}
-       order by run_at, id
-       for update skip locked
-       limit ${options.limit}
-    ), claimed as (
-      update jobs
-         set status = 'running',
-             locked_by = ${options.runnerId},
-             locked_until = now() + ${options.leaseSeconds} * interval '1 second',
-             attempts = jobs.attempts + 1,
-             updated_at = now()
-        from due
-       where jobs.id = due.id
+    ), due as (${dueJobs(sql, options)}),
+    claimed as (
+      update jobs set ${claimedColumns(sql, options)} from due where jobs.id = due.id
       returning jobs.*
     )
     select claimed.*, (select count(*) from completed)::int as completed_count
       from (select 1) as one left join claimed on true`;
   const completed = rows[0]?.completed_count ?? 0;
-  const jobs = rows
-    .filter((row) => row.id !== null)
-    .map(({ completed_count: _, ...job }) => job as JobRow)
-    .sort((a, b) => a.run_at.getTime() - b.run_at.getTime() || a.id - b.id);
+  const jobs = inClaimOrder(rows.filter((row) => row.id !== null).map(({ completed_count: _, ...job }) => job as JobRow));
   return { jobs, completed };
 }
 
