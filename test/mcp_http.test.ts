@@ -304,6 +304,38 @@ describe("MCP over Streamable HTTP: the HTTP answers", () => {
     assert.deepEqual(sdkCall.result.structuredContent, directCall.result.structuredContent);
   });
 
+  test("a tools/call's HTTP answer carries the call's rate-limit headers, on the direct path and through the SDK", async () => {
+    // A user of its own, so no other case spends the same write bucket meanwhile.
+    const suffix = Math.random().toString(36).slice(2, 8);
+    const { userId } = await harness.threadline.admin.createUser({
+      name: "MCP headers",
+      plan: "basic",
+      account: { username: `mcp_headers_${suffix}`, name: "MCP headers" },
+    });
+    const { key } = await harness.threadline.admin.createKey({ userId, name: "mcp", scopes: ["read", "write"] });
+    const auth = { Authorization: `Bearer ${key}` };
+    const create = (id: number) => ({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name: "tags_create", arguments: { name: `mcp-h-${suffix}-${id}` } },
+    });
+    const direct = await post(auth, JSON.stringify(create(1)));
+    const viaSdk = await post(auth, JSON.stringify([create(2)]));
+    const writesLeft: number[] = [];
+    for (const answer of [direct, viaSdk]) {
+      assert.equal(answer.status, 200);
+      const body = await answer.json();
+      const result = (Array.isArray(body) ? body[0] : body).result as CallToolResult;
+      assert.equal(statusOf(result), 201);
+      // The HTTP answer repeats the call's own headers (the write bucket: basic allows 10 writes a minute).
+      assert.equal(answer.headers.get("x-ratelimit-remaining"), responseOf(result).headers["x-ratelimit-remaining"]);
+      assert.equal(answer.headers.get("x-ratelimit-limit"), "10");
+      writesLeft.push(Number(answer.headers.get("x-ratelimit-remaining")));
+    }
+    assert.ok(writesLeft[1] < writesLeft[0] || writesLeft[1] === 9, `writes left went ${writesLeft.join(",")} (a new minute resets to 9)`);
+  });
+
   test("requests the SDK refuses are refused the same way before any tool runs", async () => {
     const auth = { Authorization: `Bearer ${harness.world.keys.write}` };
     const call = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "tags_list", arguments: {} } });

@@ -63,6 +63,7 @@ async function mcpResponse(event: H3Event, router: AnyRouter, services: Services
         onUnexpected: (error) => {
           event.context.unexpected = error;
         },
+        answerHeaders: ctx.responseHeaders,
       }),
     );
     if (!callsKnownTool(Array.isArray(message) ? message[0] : message, session)) {

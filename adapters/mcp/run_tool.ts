@@ -8,7 +8,8 @@
 import type { AnyRouter } from "@trpc/server";
 import { procedureCaller } from "../../core/trpc_internals.ts";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { createContextInner, type Services } from "../../core/context.ts";
+import { type Context, createContextInner, type Services } from "../../core/context.ts";
+import { limitHeaders, mergeCallHeaders } from "../../core/limits/rate_limit_headers.ts";
 import type { Principal } from "../../core/request_state/principal.ts";
 import { toApiFailure } from "../../core/api_failure.ts";
 import { coerceStrings } from "../http/input_coercion.ts";
@@ -27,6 +28,11 @@ export interface ToolCallSource {
   principal?: Principal;
   /** Told about a failure the API did not mean to give (a 500), for the request log. */
   onUnexpected?: (error: unknown) => void;
+  /**
+   * The HTTP answer's headers, when the call rides on one (the MCP route): they get the call's
+   * rate-limit and credit headers, as the same REST call's answer would carry them.
+   */
+  answerHeaders?: Headers;
 }
 
 /** The `_meta` key under which a result carries the REST answer's status and headers. */
@@ -41,6 +47,14 @@ export async function runTool(tool: CatalogTool, args: Record<string, unknown> |
     headers.set("Idempotency-Key", idempotencyKey);
   }
   const ctx = createContextInner({ services: source.services, headers, ip: source.ip, oneCall: true, authenticated: source.principal });
+  try {
+    return await callTool(tool, input, source, ctx);
+  } finally {
+    if (source.answerHeaders) mergeCallHeaders(source.answerHeaders, limitHeaders(ctx.responseHeaders));
+  }
+}
+
+async function callTool(tool: CatalogTool, input: unknown, source: ToolCallSource, ctx: Context): Promise<CallToolResult> {
   try {
     const output = await callerOf(
       source.router,

@@ -38,3 +38,12 @@ export function mergeCallHeaders(into: Headers, from: Headers): void {
     into.set(name, value);
   }
 }
+
+/** The rate-limit and credit fields of a call's answer headers (what a carrying HTTP answer repeats). */
+export function limitHeaders(headers: Headers): Headers {
+  const kept = new Headers();
+  for (const [name, value] of headers) {
+    if (RATE_LIMIT_FIELDS.some((field) => field.toLowerCase() === name) || name.startsWith("x-credits-")) kept.set(name, value);
+  }
+  return kept;
+}
