@@ -82,8 +82,10 @@ describe("SIGTERM during a running publish job", { skip }, () => {
         async () => {
           const [job] = await sql<{ id: number; status: string; locked_by: string | null }[]>`
           select id, status, locked_by from jobs where kind = 'publish_scheduled_post' and (payload->>'postId')::bigint = ${postId}`;
+          // A lock on the network's table not granted: the publisher's write waits (the query text
+          // may be cut short in pg_stat_activity, so the wait is read from pg_locks).
           const [waiting] = await sql<{ n: number }[]>`
-          select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query ilike '%insert into network_posts%'`;
+          select count(*)::int as n from pg_locks l join pg_class c on c.oid = l.relation where c.relname = 'network_posts' and not l.granted`;
           return job?.status === "running" && waiting.n > 0 ? job : undefined;
         },
         { timeoutMs: 60_000, intervalMs: 100 },
