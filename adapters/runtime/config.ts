@@ -66,6 +66,8 @@ export interface ThreadlineConfig {
   metricsToken?: string;
   /** How long `close()` (and `serve` on SIGTERM) lets requests and running jobs finish before releasing their jobs (`SHUTDOWN_TIMEOUT_MS`, default 25 000). */
   shutdownTimeoutMs?: number;
+  /** Old-generation heap cap of each job thread in MB (`JOB_THREAD_HEAP_MB`, default 512; PostgreSQL mode). */
+  jobThreadHeapMb?: number;
   /**
    * Event streams (`GET /v1/events` as `text/event-stream`): poll interval, heartbeat after
    * silence, key re-check interval and lifetime of a connection (default 1 000, 15 000, 30 000
@@ -210,6 +212,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ThreadlineC
     metricsEnabled: booleanFrom(env, "METRICS_ENABLED"),
     metricsToken: env.METRICS_TOKEN || undefined,
     shutdownTimeoutMs: numberFrom(env, "SHUTDOWN_TIMEOUT_MS"),
+    jobThreadHeapMb: numberFrom(env, "JOB_THREAD_HEAP_MB"),
     outboundAllowHosts: env.OUTBOUND_ALLOW_HOSTS || undefined,
     outboundCa: fileFrom(env, "OUTBOUND_CA_FILE"),
     outboundTimeoutMs: numberFrom(env, "OUTBOUND_TIMEOUT_MS"),

@@ -150,6 +150,7 @@ export async function openRuntime(router: AnyRouter, config: ThreadlineConfig): 
         deps: ports,
         events,
         stopTimeoutMs: config.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS,
+        heapMb: config.jobThreadHeapMb,
         // bree's own messages (a job thread that died): text, with the error's stack when there is one.
         logger: {
           warn: (...args: unknown[]) => logger.warn({ err: args.find((arg) => arg instanceof Error) }, args.filter((arg) => typeof arg === "string").join(" ")),

@@ -39,6 +39,8 @@ export interface StartJobsOptions extends JobLoopSettings {
   deps?: Partial<Pick<JobDeps, "network" | "media" | "model" | "webhookSender" | "secretBox">>;
   /** Pool of the job thread (default 4). */
   poolSize?: number;
+  /** Old-generation heap cap of the job thread in MB (default 512, jobs/index.ts `JOB_THREAD_HEAP_MB`). */
+  heapMb?: number;
 }
 
 /**
@@ -49,11 +51,11 @@ const THREAD_FILE = fileURLToPath(new URL(import.meta.url.endsWith(".js") ? "./r
 
 /** Starts running jobs: in a bree job thread with PostgreSQL, in this thread with embedded PGlite. */
 export async function startJobs(options: StartJobsOptions): Promise<JobRunner> {
-  const { databaseUrl, sql, clock: givenClock, ports: givenPorts, deps: given, poolSize, ...loop } = options;
+  const { databaseUrl, sql, clock: givenClock, ports: givenPorts, deps: given, poolSize, heapMb, ...loop } = options;
   const ports: PortSettings = { network: {}, media: { kind: "none" }, model: {}, outbound: {}, secrets: {}, ...givenPorts };
   if (databaseUrl) {
     const wiring: JobThreadWiring = { databaseUrl, poolSize: poolSize ?? 4, ports };
-    return startJobRunner({ ...loop, thread: { file: THREAD_FILE, wiring, sql } });
+    return startJobRunner({ ...loop, thread: { file: THREAD_FILE, wiring, sql, heapMb } });
   }
   if (!sql) throw new Error("startJobs needs a databaseUrl (PostgreSQL) or the server's sql pool (embedded)");
   const clock = givenClock ?? systemClock;
