@@ -13,8 +13,8 @@
  */
 import { runBenchProcess } from "./bench_process.ts";
 import type { CleanupStack } from "./cleanup_stack.ts";
-import { runLoad, type LoadOptions } from "./load_run.ts";
-import { mcpTarget, setUpRoutes, type Target } from "./routes_under_test.ts";
+import { runLoad } from "./load_run.ts";
+import { loadOf, mcpTarget, setUpRoutes, type Target } from "./routes_under_test.ts";
 import { settingsFromEnv } from "./bench_settings.ts";
 import { GUARD_SLACK, type GuardFigure, guardHolds, guardLimit, median } from "./guard_figures.ts";
 
@@ -27,16 +27,7 @@ async function guard(cleanup: CleanupStack, signal: AbortSignal): Promise<number
   const settings = settingsFromEnv();
   const routes = await setUpRoutes(cleanup, signal);
   console.log(`bench guard: ${ROUNDS} rounds of ${SECONDS} s per route; ${routes.storage.database.description}; ${routes.storage.counters.description}`);
-  const load = (target: Target): LoadOptions => ({
-    url: target.url,
-    method: target.method,
-    body: target.body,
-    headers: target.headers,
-    connections: settings.connections,
-    pipelining: settings.pipelining,
-    durationSeconds: SECONDS,
-    signal,
-  });
+  const load = (target: Target) => loadOf(target, settings, SECONDS, signal);
   const mcp = mcpTarget(routes);
   // Warm every route once: the first requests build caches (tool catalog, key cache, JIT).
   for (const target of [routes.full, routes.bare, mcp]) await runLoad({ ...load(target), durationSeconds: 2 });

@@ -15,7 +15,7 @@ import { fileURLToPath } from "node:url";
 import type { CleanupStack } from "./cleanup_stack.ts";
 import { runBenchProcess } from "./bench_process.ts";
 import { type BenchSettings, settingsFromEnv } from "./bench_settings.ts";
-import { mcpTarget, type RoutesUnderTest, setUpRoutes, type Target } from "./routes_under_test.ts";
+import { loadOf, mcpTarget, type RoutesUnderTest, setUpRoutes, type Target } from "./routes_under_test.ts";
 import { runLoad } from "./load_run.ts";
 import { type CpuProfile, type ProfileSummary, type Share, summariseProfile } from "./cpu_profile_summary.ts";
 
@@ -103,19 +103,10 @@ function aiTarget(routes: RoutesUnderTest): Target {
 }
 
 async function profileRoute(session: Session, target: Target, settings: BenchSettings, signal: AbortSignal): Promise<Profiled> {
-  const load = {
-    url: target.url,
-    method: target.method,
-    body: target.body,
-    headers: target.headers,
-    connections: settings.connections,
-    pipelining: settings.pipelining,
-    signal,
-  };
   console.log(`\n${target.label}: warming up for ${settings.warmupSeconds} s, then profiling for ${settings.durationSeconds} s ...`);
-  if (settings.warmupSeconds > 0) await runLoad({ ...load, durationSeconds: settings.warmupSeconds });
+  if (settings.warmupSeconds > 0) await runLoad(loadOf(target, settings, settings.warmupSeconds, signal));
   await session.post("Profiler.start");
-  const result = await runLoad({ ...load, durationSeconds: settings.durationSeconds });
+  const result = await runLoad(loadOf(target, settings, settings.durationSeconds, signal));
   const { profile: recorded } = (await session.post("Profiler.stop")) as unknown as { profile: CpuProfile };
   const file = join(tmpdir(), `threadline-${target.label.replace(/\W+/g, "-")}-${Date.now()}.cpuprofile`);
   await writeFile(file, JSON.stringify(recorded));

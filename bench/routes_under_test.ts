@@ -13,6 +13,8 @@ import { provideStorage, type BenchStorage } from "./storage.ts";
 import { type BenchUser, seedBenchUser } from "./seed.ts";
 import { BARE_PATH, createBareApp } from "./bare_app.ts";
 import { serveFetch } from "./serve_fetch.ts";
+import type { BenchSettings } from "./bench_settings.ts";
+import type { LoadOptions } from "./load_run.ts";
 
 /** Tags per page in both requests. */
 export const PAGE_SIZE = 20;
@@ -31,6 +33,12 @@ export interface Target {
   /** A POST target's method and body (the MCP tool call); GET without a body otherwise. */
   method?: "POST";
   body?: string;
+}
+
+/** The load options of `target` at the settings' connections and pipelining, for `durationSeconds`. */
+export function loadOf(target: Target, settings: Pick<BenchSettings, "connections" | "pipelining">, durationSeconds: number, signal: AbortSignal): LoadOptions {
+  const { url, method, body, headers } = target;
+  return { url, method, body, headers, connections: settings.connections, pipelining: settings.pipelining, durationSeconds, signal };
 }
 
 /** Both routes, ready and checked. */

@@ -21,7 +21,8 @@ export function setRateLimitHeaders(headers: Headers, windows: LabeledWindow[], 
   headers.set("RateLimit", windows.map((w) => `"${w.bucket}-${w.span}";r=${w.remaining};t=${Math.max(0, w.resetAt - nowSeconds)}`).join(", "));
 }
 
-const RATE_LIMIT_FIELDS = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "RateLimit-Policy", "RateLimit"];
+/** The rate-limit fields, as `Headers` iteration names them (lower case). */
+const RATE_LIMIT_FIELDS = new Set(["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "ratelimit-policy", "ratelimit"]);
 
 /**
  * Copies one call's answer headers into the answer of the request that carried it (the calls
@@ -34,7 +35,7 @@ export function mergeCallHeaders(into: Headers, from: Headers): void {
   const reset = (headers: Headers) => Number(headers.get("X-RateLimit-Reset"));
   const laterState = !into.has("X-RateLimit-Remaining") || reset(from) > reset(into) || (reset(from) === reset(into) && remaining(from) < remaining(into));
   for (const [name, value] of from) {
-    if (!laterState && RATE_LIMIT_FIELDS.some((field) => field.toLowerCase() === name)) continue;
+    if (!laterState && RATE_LIMIT_FIELDS.has(name)) continue;
     into.set(name, value);
   }
 }
@@ -43,7 +44,7 @@ export function mergeCallHeaders(into: Headers, from: Headers): void {
 export function limitHeaders(headers: Headers): Headers {
   const kept = new Headers();
   for (const [name, value] of headers) {
-    if (RATE_LIMIT_FIELDS.some((field) => field.toLowerCase() === name) || name.startsWith("x-credits-")) kept.set(name, value);
+    if (RATE_LIMIT_FIELDS.has(name) || name.startsWith("x-credits-")) kept.set(name, value);
   }
   return kept;
 }
