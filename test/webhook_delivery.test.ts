@@ -204,6 +204,24 @@ describe("webhook delivery", () => {
     assert.equal((await deliveries(hook.id))[0].status, "succeeded");
   });
 
+  test("fan-outs at once queue each event once and leave the cursor at the last", async (t) => {
+    const hook = await endpoint(t);
+    await record(Array.from({ length: 30 }, (_, n) => ({ type: "post.sent" as const, objectId: 1700 + n })));
+    const d = deps();
+    const queued = await Promise.all([fanOutEvents(d), fanOutEvents(d), fanOutEvents(d)]);
+    assert.equal(
+      queued.reduce((sum, n) => sum + n, 0),
+      30,
+    );
+    const { sql } = harness.services;
+    const [rows] = await sql<{ count: number; distinct: number }[]>`
+      select count(*)::int as count, count(distinct event_id)::int as distinct from webhook_deliveries where webhook_id = ${hook.id}`;
+    assert.deepEqual(rows, { count: 30, distinct: 30 });
+    const [cursor] = await sql<{ at: boolean }[]>`
+      select w.cursor_seq = (select max(e.seq) from events e where e.owner_id = w.owner_id) as at from webhooks w where w.id = ${hook.id}`;
+    assert.equal(cursor.at, true);
+  });
+
   test("several runs at once post each delivery once", async (t) => {
     const hook = await endpoint(t);
     receiver.behave(hook.path, () => ({ status: 200, delayMs: 30 }));

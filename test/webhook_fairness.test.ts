@@ -2,9 +2,9 @@
  * Webhook fairness (docs/webhooks.md, "Fairness"): a slow receiver does not delay another
  * owner's deliveries (not behind its backlog, not behind its posts in flight), deliveries in
  * flight are capped per endpoint (across runs at once) and per owner, owners take turns in a
- * claim, and an endpoint that keeps answering slowly is held to one delivery in flight until
- * it answers quickly again. Receivers on loopback hold their answers a few hundred
- * milliseconds; the slow threshold is lowered to match.
+ * claim, an endpoint that keeps answering slowly is held to one delivery in flight until
+ * it answers quickly again, and one that has proven quick gets a larger cap. Receivers on
+ * loopback hold their answers a few hundred milliseconds; the thresholds are set to match.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -168,6 +168,36 @@ describe("webhook fairness", () => {
     const claimed = await claimDueDeliveries(harness.services.sql, lease, new Date(d.clock.now()), 2, DEFAULT_DELIVERY_LIMITS);
     assert.equal(claimed.length, 2);
     assert.equal(claimed.filter((row) => row.webhook_id === theirs.id).length, 1, "Cy's one delivery, though Ada's are older");
+  });
+
+  test("an endpoint proven quick gets the quick cap, its owner as many, and a failure sets it back to the default", async (t) => {
+    const { ada } = owners();
+    const hook = await endpoint(t, ada);
+    const limits = { perEndpoint: 3, perOwner: 4, quickAfter: 6, quickUnderMs: 5_000, perQuickEndpoint: 8 };
+    receiver.behave(hook.path, () => ({ status: 200, delayMs: 150 }));
+    const d = deps();
+    await record(ada, 6, new Date(d.clock.now()));
+    await fanOutEvents(d);
+    await deliverUntil(d, limits, hook, 6);
+    assert.equal(peakInFlight(receiver.on(hook.path)), 3, "not proven yet: the default cap");
+    await record(ada, 16, new Date(d.clock.now()));
+    await fanOutEvents(d);
+    await deliverUntil(d, limits, hook, 22);
+    assert.equal(peakInFlight(receiver.on(hook.path).slice(6)), 8, "6 successes in a row: 8 at once, past the owner's cap of 4");
+    // One failure ends the run of successes.
+    receiver.behave(hook.path, () => ({ status: 500 }));
+    await record(ada, 1, new Date(d.clock.now()));
+    await fanOutEvents(d);
+    await deliverDue(d, { holder: `fair-${++holders}`, limits });
+    assert.equal(receiver.on(hook.path).length, 23);
+    receiver.behave(hook.path, () => ({ status: 200, delayMs: 150 }));
+    await record(ada, 20, new Date(d.clock.now()));
+    await fanOutEvents(d);
+    await deliverDue(d, { holder: `fair-${++holders}`, limits });
+    const after = receiver.on(hook.path).slice(23);
+    assert.equal(after.length, 20, "the failed delivery waits for its retry");
+    assert.equal(peakInFlight(after.slice(0, 6)), 3, "back to the default cap until proven again");
+    assert.equal(peakInFlight(after), 8, "quick again after 6 more successes");
   });
 
   test("an endpoint that keeps answering slowly is held to one delivery in flight, and gets its cap back once it answers quickly", async (t) => {

@@ -27,7 +27,7 @@ export const DELIVERY_POLL_MS = 100;
 export interface DeliverDueOptions {
   /** The lease holder (unique per process and run). */
   holder: string;
-  /** Posts in flight at once in this run; default 50. */
+  /** Posts in flight at once in this run; default 100. */
   concurrency?: number;
   /** Attempts per run before giving the job runner back; default 5,000. */
   maxAttempts?: number;
@@ -56,7 +56,7 @@ export interface DeliverDueOptions {
  * leases run out (the same `webhook-id`).
  */
 export async function deliverDue(deps: DeliveryDeps, options: DeliverDueOptions): Promise<number> {
-  const concurrency = options.concurrency ?? 50;
+  const concurrency = options.concurrency ?? 100;
   const maxAttempts = options.maxAttempts ?? 5_000;
   const limits = { ...DEFAULT_DELIVERY_LIMITS, ...options.limits };
   const lease = { holder: options.holder, leaseSeconds: DELIVERY_LEASE_SECONDS };

@@ -13,9 +13,13 @@ import { advanceWebhookCursor, anyWebhookEnabled, webhooksWithNewEvents } from "
 import { insertDeliveries, type NewDelivery } from "./deliveries_queries.ts";
 import type { WebhookRow } from "./webhook_schema.ts";
 import { eventPayload } from "../events/event_payload.ts";
+import { keepStatisticsFresh } from "../db/fresh_statistics.ts";
 
 /** Events read per statement. */
 const BATCH = 500;
+
+/** Thrown to roll back a fan-out whose cursor another process moved first (it queues those events). */
+const cursorMoved = new Error("Another fan-out moved the cursor");
 
 /** Whether `webhook` subscribes to events of `type`. */
 export function subscribes(webhook: Pick<WebhookRow, "events">, type: string): boolean {
@@ -53,15 +57,26 @@ export async function fanOutEvents(deps: { sql: Sql; clock: Clock }): Promise<nu
           };
         });
       const from = cursor;
-      const moved = await sql.begin(async (tx) => {
-        if (!(await advanceWebhookCursor(tx, webhook.id, from, last))) return false;
-        queued += await insertDeliveries(tx, deliveries, new Date(deps.clock.now()));
-        return true;
-      });
+      // The cursor moves last, just before the commit: its row lock (the endpoint's row, which
+      // each recorded success also updates) is held for one round trip, not for the insert.
+      const added = await sql
+        .begin(async (tx) => {
+          const inserted = await insertDeliveries(tx, deliveries, new Date(deps.clock.now()));
+          if (!(await advanceWebhookCursor(tx, webhook.id, from, last))) throw cursorMoved;
+          return inserted;
+        })
+        .catch((error) => {
+          if (error === cursorMoved) return undefined;
+          throw error;
+        });
+      const moved = added !== undefined;
+      queued += added ?? 0;
       // Another process moved the cursor first: it queues these.
       if (!moved || events.length < BATCH) break;
       cursor = last;
     }
   }
+  // A burst of deliveries must not be claimed on the plan of an empty queue.
+  if (queued > 0) await keepStatisticsFresh(sql, "webhook_deliveries", queued);
   return queued;
 }

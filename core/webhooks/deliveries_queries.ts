@@ -4,7 +4,7 @@ import type { Lease } from "../leases/lease.ts";
 import { leasePieces } from "../leases/lease_queries.ts";
 import type { DeliveryRow, WebhookRow } from "./webhook_schema.ts";
 import { webhooksLeasedBy } from "./webhooks_queries.ts";
-import { type DeliveryLimits, LATENCY_AVERAGE_WEIGHT } from "./delivery_limits.ts";
+import { type DeliveryLimits, LATENCY_AVERAGE_WEIGHT, SUCCESSES_IN_ROW_MAX } from "./delivery_limits.ts";
 
 /**
  * A delivery's lease (core/leases/): its attempts are counted when the outcome is recorded,
@@ -107,12 +107,14 @@ function claimStatement(tx: Queryable, lease: Lease, now: Date, limit: number, l
           from pending_endpoints e where e.webhook_id is not null),
       endpoints as (
         select w.id, w.owner_id,
-               case when w.latency_avg_ms >= ${limits.slowAfterMs} then ${limits.perSlowEndpoint}::int else ${limits.perEndpoint}::int end as cap,
+               case when w.latency_avg_ms >= ${limits.slowAfterMs} then ${limits.perSlowEndpoint}::int
+                    when w.latency_avg_ms < ${limits.quickUnderMs} and w.successes_in_row >= ${limits.quickAfter} then ${limits.perQuickEndpoint}::int
+                    else ${limits.perEndpoint}::int end as cap,
                (select count(*) from webhook_deliveries f where f.webhook_id = w.id and f.locked_until >= now())::int as in_flight
           from pending_endpoints e join webhooks w on w.id = e.webhook_id
          where w.enabled),
       owners as (
-        select owner_id, sum(in_flight)::int as in_flight from endpoints group by owner_id),
+        select owner_id, sum(in_flight)::int as in_flight, greatest(${limits.perOwner}::int, max(cap)) as cap from endpoints group by owner_id),
       candidates as (
         select c.id, c.next_attempt_at, e.owner_id
           from endpoints e
@@ -126,12 +128,12 @@ function claimStatement(tx: Queryable, lease: Lease, now: Date, limit: number, l
              order by c.next_attempt_at, c.id
              limit greatest(e.cap - e.in_flight, 0)) c),
       turns as (
-        select c.id, c.next_attempt_at, o.in_flight as owner_in_flight,
+        select c.id, c.next_attempt_at, o.cap - o.in_flight as owner_slots,
                row_number() over (partition by c.owner_id order by c.next_attempt_at, c.id) as turn
           from candidates c join owners o on o.owner_id = c.owner_id),
       chosen as (
         select id from turns
-         where turn <= ${limits.perOwner} - owner_in_flight
+         where turn <= owner_slots
          order by turn, next_attempt_at, id
          limit ${limit})
       update webhook_deliveries d set ${deliveryLease.take(tx, lease)}
@@ -239,11 +241,12 @@ function successesStatement(sql: Queryable, holder: string, successes: readonly 
     ranked as (
       select webhook_id, latency_ms, row_number() over (partition by webhook_id order by position desc) - 1 as later from done),
     steps as (
-      select webhook_id, power(${keep}::float8, count(*)::float8) as keep,
+      select webhook_id, count(*)::int as count, power(${keep}::float8, count(*)::float8) as keep,
              sum(${LATENCY_AVERAGE_WEIGHT}::float8 * latency_ms * power(${keep}::float8, later::float8)) as add
         from ranked group by webhook_id),
     moved as (
-      update webhooks w set consecutive_failures = 0, failing_since = null, latency_avg_ms = round(w.latency_avg_ms * st.keep + st.add)::int
+      update webhooks w set consecutive_failures = 0, failing_since = null, latency_avg_ms = round(w.latency_avg_ms * st.keep + st.add)::int,
+             successes_in_row = least(w.successes_in_row + st.count, ${SUCCESSES_IN_ROW_MAX}::int)
         from steps st where w.id = st.webhook_id
       returning w.id)
     select id::int as id from done`;

@@ -1,7 +1,7 @@
 /** SQL of webhook endpoints (table `webhooks`, migration 0029). */
 import type { Queryable } from "../db/sql.ts";
 import type { WebhookRow } from "./webhook_schema.ts";
-import { LATENCY_AVERAGE_WEIGHT } from "./delivery_limits.ts";
+import { LATENCY_AVERAGE_WEIGHT, SUCCESSES_IN_ROW_MAX } from "./delivery_limits.ts";
 
 const COLUMNS = (sql: Queryable) => sql`
   id::int as id, owner_id::int as owner_id, url, events, description, enabled, secret, previous_secret,
@@ -145,7 +145,8 @@ const latencyAverage = (sql: Queryable, latencyMs: number) =>
 /** A success ends the failure run and counts the attempt's duration in the endpoint's average. */
 export async function recordWebhookSuccess(tx: Queryable, id: number, latencyMs: number): Promise<void> {
   await tx`
-    update webhooks set consecutive_failures = 0, failing_since = null, latency_avg_ms = ${latencyAverage(tx, latencyMs)}
+    update webhooks set consecutive_failures = 0, failing_since = null, latency_avg_ms = ${latencyAverage(tx, latencyMs)},
+      successes_in_row = least(successes_in_row + 1, ${SUCCESSES_IN_ROW_MAX}::int)
     where id = ${id}`;
 }
 
@@ -153,7 +154,7 @@ export async function recordWebhookSuccess(tx: Queryable, id: number, latencyMs:
 export async function recordWebhookFailure(tx: Queryable, id: number, now: Date, latencyMs: number): Promise<WebhookRow | undefined> {
   const [row] = await tx<WebhookRow[]>`
     update webhooks set consecutive_failures = consecutive_failures + 1, failing_since = coalesce(failing_since, ${now}),
-      latency_avg_ms = ${latencyAverage(tx, latencyMs)}
+      latency_avg_ms = ${latencyAverage(tx, latencyMs)}, successes_in_row = 0
     where id = ${id} returning ${COLUMNS(tx)}`;
   return row;
 }
