@@ -124,15 +124,23 @@ export async function claimJobs(sql: Queryable, options: ClaimOptions): Promise<
   return inClaimOrder(rows);
 }
 
-/** The due jobs a claim takes, locked (`claimJobs`). */
+/**
+ * The due jobs a claim takes, locked (`claimJobs`). The limit is written into the statement
+ * (a checked integer), not sent as a parameter: a runner claims with the same one or two
+ * limits every time, so PostgreSQL settles on the prepared statement's generic plan after five
+ * runs and stops planning it (0.2 to 0.5 ms of a claim that runs in 0.1 ms). With a `limit $n`
+ * the generic plan assumes 1,000 rows and joins them by scanning jobs, so the server planned
+ * every claim anew.
+ */
 function dueJobs(sql: Queryable, options: ClaimOptions) {
+  if (!Number.isSafeInteger(options.limit) || options.limit < 1) throw new Error(`Cannot claim "${options.limit}" jobs: the limit is a positive integer`);
   const kinds = options.kinds ? sql`and kind = any(${sql.array([...options.kinds])}::text[])` : sql``;
   return sql`
     select id from jobs
      where status = 'queued' and run_at <= now() ${kinds}
      order by run_at, id
      for update skip locked
-     limit ${options.limit}`;
+     limit ${sql.unsafe(String(options.limit))}`;
 }
 
 /** What a claim sets on a job: running under the runner's lease, one attempt more. */
