@@ -96,6 +96,12 @@ for (const { mode, skip } of modes) {
       assert.deepEqual((await jobById(sql, first)).payload, { n: 1 });
     });
 
+    test("claimJobs() refuses a limit that is not a positive integer (it is written into the statement)", async () => {
+      for (const limit of [0, -1, 1.5, Number.NaN]) {
+        await assert.rejects(claimJobs(sql, { runnerId: "w1", kinds: ["test_limit"], limit, leaseSeconds: 30 }), /the limit is a positive integer/);
+      }
+    });
+
     test("claimJobs() never hands one job to two claimers", async () => {
       await sql`insert into jobs (kind) select 'test_claim' from generate_series(1, 120)`;
       // PostgreSQL: two pools (as two processes would have), four claimers each, all at
