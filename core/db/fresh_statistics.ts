@@ -30,9 +30,10 @@ export const DEFAULT_STALE_POLICY: StalePolicy = { baseRows: 1_000, fraction: 0.
 /** The least time between two reads of the server's count for one table by one process, in ms. */
 const CHECK_EVERY_MS = 250;
 
-/** What one pool knows of one table: when it last read the server's count, and the rows it wrote since its last analyze. */
+/** What one pool knows of one table: when it last read the server's count, the table's rows then, and the rows it wrote since its last analyze. */
 interface TableWatch {
   checkedAt: number;
+  rows: number;
   written: number;
 }
 
@@ -47,14 +48,16 @@ export async function keepStatisticsFresh(sql: Sql, table: string, written: numb
   let tables = watches.get(sql);
   if (!tables) watches.set(sql, (tables = new Map()));
   let watch = tables.get(table);
-  if (!watch) tables.set(table, (watch = { checkedAt: Number.NEGATIVE_INFINITY, written: 0 }));
+  if (!watch) tables.set(table, (watch = { checkedAt: Number.NEGATIVE_INFINITY, rows: 0, written: 0 }));
   watch.written += written;
   const now = performance.now();
-  if (now - watch.checkedAt < CHECK_EVERY_MS && watch.written <= policy.baseRows) return false;
+  const stale = (changed: number, rows: number) => changed > policy.baseRows + policy.fraction * rows;
+  // Within 250 ms of the last read only the writer's own count can make it stale.
+  if (now - watch.checkedAt < CHECK_EVERY_MS && !stale(watch.written, watch.rows)) return false;
   watch.checkedAt = now;
   const { changed, rows } = await changesSinceAnalyze(sql, table);
-  if (Math.max(changed, watch.written) <= policy.baseRows + policy.fraction * rows) return false;
+  watch.rows = rows;
+  if (!stale(Math.max(changed, watch.written), rows)) return false;
   watch.written = 0;
-
   return analyzeTable(sql, table);
 }
