@@ -181,9 +181,15 @@ void runBenchProcess(async (cleanup, signal) => {
     "the due work to drain",
     async () => {
       if (signal.aborted) throw signal.reason;
-      const [state] = await sql<{ posts: number; dms: number; deliveries: number; datasets: number; last_seq: Record<string, number> | null }[]>`
+      const [state] = await sql<
+        { posts: number; dms: number; unqueued: number; deliveries: number; datasets: number; last_seq: Record<string, number> | null }[]
+      >`
         select (select count(*)::int from scheduled_posts where account_id in ${sql(accounts)} and status = 'scheduled') as posts,
                (select count(*)::int from dm_messages where account_id in ${sql(accounts)} and status in ('pending', 'sending')) as dms,
+               -- Events not yet turned into deliveries: waiting for their seq, or past an endpoint's cursor.
+               (select count(*)::int from events where owner_id in ${sql(owners)} and seq is null)
+                 + (select count(*)::int from webhooks w where w.owner_id in ${sql(owners)} and w.enabled
+                     and w.cursor_seq < (select coalesce(max(e.seq), 0) from events e where e.owner_id = w.owner_id)) as unqueued,
                (select count(*)::int from webhook_deliveries d join webhooks w on w.id = d.webhook_id
                  where w.owner_id in ${sql(owners)} and d.status = 'pending') as deliveries,
                (select count(*)::int from datasets where account_id in ${sql(accounts)} and status = 'collecting') as datasets,
@@ -191,8 +197,10 @@ void runBenchProcess(async (cleanup, signal) => {
                  where owner_id in ${sql(owners)} and seq is not null group by owner_id) last) as last_seq`.catch(() => [undefined]);
       if (!state) return false;
       const behind = owners.filter((owner) => (readers.get(owner)!.lastSeq ?? 0) < (state.last_seq?.[owner] ?? 0)).length;
-      drained = `${state.posts} posts scheduled, ${state.dms} DMs unsent, ${state.deliveries} deliveries pending, ${state.datasets} datasets collecting, ${behind} readers behind`;
-      return state.posts + state.dms + state.deliveries + state.datasets + behind === 0;
+      drained =
+        `${state.posts} posts scheduled, ${state.dms} DMs unsent, ${state.unqueued} events or endpoints not fanned out, ` +
+        `${state.deliveries} deliveries pending, ${state.datasets} datasets collecting, ${behind} readers behind`;
+      return state.posts + state.dms + state.unqueued + state.deliveries + state.datasets + behind === 0;
     },
     DRAIN_MS,
     2_000,
