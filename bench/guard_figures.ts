@@ -24,6 +24,12 @@ export function guardHolds(figure: GuardFigure): boolean {
   return figure.better === "higher" ? figure.value >= guardLimit(figure) : figure.value <= guardLimit(figure);
 }
 
+/** The round a figure is judged on: the highest where higher is better, else the lowest. */
+export function bestRound(values: number[], better: GuardFigure["better"]): number {
+  if (values.length === 0) throw new Error("A guarded figure needs at least one round");
+  return better === "higher" ? Math.max(...values) : Math.min(...values);
+}
+
 /** The middle of `values` (the mean of the two middle ones for an even count). */
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
