@@ -1,7 +1,7 @@
 /**
- * A second publishing process for the publisher section's scale-out run
- * (scheduling_section.ts): starts a job runner the way `threadline serve` does (a job thread
- * with its own pool and simulated network) on DATABASE_URL and prints `READY`. On stdin, the
+ * A publishing process of the publisher section (scheduling_section.ts): starts a job runner
+ * the way `threadline serve` does (a job thread with its own pool and simulated network) on
+ * DATABASE_URL and prints `READY`. On stdin, the
  * line `window` starts the publishing window's RSS peak and `stop` stops the runner, prints
  * `PEAK_RSS_MB <window peak> <overall peak>` (sampled every 100 ms) and exits.
  */

@@ -107,5 +107,29 @@ for (const { mode, skip } of modes) {
       const [left] = await sql<{ running: number }[]>`select count(*)::int as running from jobs where kind = 'handoff_c' and status = 'running'`;
       assert.equal(left.running, 0);
     });
+
+    test("an idle loop wakes when its next queued job falls due, not at its next poll", async () => {
+      // Queued before the loop starts, due 1.5 s from the database's now: the loop's first claim
+      // finds nothing due, and its next poll is a minute away.
+      const [{ id }] = await sql<{ id: number }[]>`insert into jobs (kind, run_at) values ('wake_due', now() + interval '1.5 seconds') returning id`;
+      const stop = new AbortController();
+      const ran: number[] = [];
+      const loop = runJobLoop({
+        sql,
+        handlers: { wake_due: async (_: unknown, job: { id: number }) => void ran.push(job.id) },
+        runnerId: "waker",
+        clock: systemClock,
+        signal: stop.signal,
+        pollIntervalMs: 60_000,
+      });
+      try {
+        await pollUntil("the job ran long before the minute's poll", async () => (ran.includes(id) ? true : undefined), { timeoutMs: 30_000 });
+        const [row] = await sql<{ late: number }[]>`select extract(epoch from updated_at - run_at)::float8 as late from jobs where id = ${id}`;
+        assert.ok(row.late >= 0, "not run before it was due");
+      } finally {
+        stop.abort();
+        await loop;
+      }
+    });
   });
 }

@@ -173,6 +173,53 @@ for (const { mode, skip } of modes) {
       assert.deepEqual(await claimJobs(sql, { runnerId: "w", kinds: ["test_due"], limit: 10, leaseSeconds: 30 }), []);
     });
 
+    test("claimJobs() over several kinds takes the oldest due jobs of those kinds across them, up to the limit", async () => {
+      const ago = (seconds: number) => new Date(Date.now() - seconds * 1000);
+      // Another kind's backlog queued ahead of the lane's own jobs is neither taken nor waited on.
+      await sql`insert into jobs (kind, run_at) select 'test_backlog', now() - interval '1 hour' from generate_series(1, 500)`;
+      const a1 = await enqueueJob(sql, { kind: "test_lane_a", runAt: ago(50) });
+      const b1 = await enqueueJob(sql, { kind: "test_lane_b", runAt: ago(40) });
+      const a2 = await enqueueJob(sql, { kind: "test_lane_a", runAt: ago(30) });
+      const b2 = await enqueueJob(sql, { kind: "test_lane_b", runAt: ago(20) });
+      await enqueueJob(sql, { kind: "test_lane_a", runAt: new Date(Date.now() + 3_600_000) });
+      const kinds = ["test_lane_a", "test_lane_b", "test_lane_empty"];
+      const first = await claimJobs(sql, { runnerId: "lane", kinds, limit: 3, leaseSeconds: 30 });
+      assert.deepEqual(
+        first.map((job) => job.id),
+        [a1, b1, a2],
+      );
+      const second = await claimJobs(sql, { runnerId: "lane", kinds, limit: 3, leaseSeconds: 30 });
+      assert.deepEqual(
+        second.map((job) => job.id),
+        [b2],
+      );
+      assert.deepEqual(await claimJobs(sql, { runnerId: "lane", kinds, limit: 3, leaseSeconds: 30 }), []);
+      const [{ queued }] = await sql<{ queued: number }[]>`select count(*)::int as queued from jobs where kind = 'test_backlog' and status = 'queued'`;
+      assert.equal(queued, 500, "the other kind's jobs stay queued");
+      await sql`delete from jobs where kind = 'test_backlog'`;
+    });
+
+    test("claimJobs() over several kinds never hands one job to two claimers", async () => {
+      await sql`insert into jobs (kind) select case when i % 2 = 0 then 'test_pair_a' else 'test_pair_b' end from generate_series(1, 90) as i`;
+      const pools = mode === "postgres" ? [sql, (await testDb.open({ poolSize: 3 })).sql] : [sql];
+      const claimers = pools.flatMap((pool, p) =>
+        Array.from({ length: mode === "postgres" ? 3 : 2 }, async (_, c) => {
+          const ids: number[] = [];
+          for (;;) {
+            const jobs = await claimJobs(pool, { runnerId: `p${p}.${c}`, kinds: ["test_pair_a", "test_pair_b"], limit: 4, leaseSeconds: 30 });
+            if (jobs.length === 0) return ids;
+            assert.ok(jobs.length <= 4, "a claim takes at most its limit");
+            ids.push(...jobs.map((job) => job.id));
+          }
+        }),
+      );
+      const claimed = (await Promise.all(claimers)).flat();
+      assert.equal(claimed.length, 90);
+      assert.equal(new Set(claimed).size, 90, "no job was claimed twice");
+      const [{ queued }] = await sql<{ queued: number }[]>`select count(*)::int as queued from jobs where kind like 'test_pair_%' and status = 'queued'`;
+      assert.equal(queued, 0, "rows locked past the limit went back untouched and were claimed later");
+    });
+
     test("a job of a batch is done when it ends, not when the batch's slowest job does; fast ones share a statement", async () => {
       const slowId = await enqueueJob(sql, { kind: "test_slow" });
       const fastIds = await Promise.all(Array.from({ length: 5 }, () => enqueueJob(sql, { kind: "test_fast" })));

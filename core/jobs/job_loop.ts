@@ -7,7 +7,7 @@
 import type { Clock } from "../clock.ts";
 import type { Queryable } from "../db/sql.ts";
 import { pause } from "../abortable_pause.ts";
-import { completeJobs, sweepStaleJobs, type JobRow } from "./jobs_queries.ts";
+import { completeJobs, msUntilNextDue, sweepStaleJobs, type JobRow } from "./jobs_queries.ts";
 import { runJobsOnce, type JobHandlers } from "./job_runner.ts";
 import { enqueuePeriodicJobs, periodicSlot, type PeriodicJob } from "./enqueue_periodic_jobs.ts";
 import { errorFacts, type JobEventListener } from "./job_events.ts";
@@ -38,6 +38,9 @@ export interface JobLoopOptions {
   events?: JobEventListener;
 }
 
+/** The shortest wait of an idle runner before its next claim, in ms. */
+const MIN_WAIT_MS = 25;
+
 /** Runs until `signal` aborts; resolves after the last batch is recorded. */
 export async function runJobLoop(options: JobLoopOptions): Promise<void> {
   const { sql, signal, clock } = options;
@@ -57,8 +60,10 @@ export async function runJobLoop(options: JobLoopOptions): Promise<void> {
     await completeJobs(sql, handedOff, { runnerId: options.runnerId });
     handedOff = [];
   };
+  const kinds = Object.keys(options.handlers);
   while (!signal.aborted) {
     let busy = false;
+    let waitMs = pollIntervalMs;
     try {
       const now = clock.now();
       if (now >= nextSweep) {
@@ -86,11 +91,15 @@ export async function runJobLoop(options: JobLoopOptions): Promise<void> {
       // A full batch suggests more are due: claim again at once instead of waiting.
       busy = result.claimed === batchSize;
       if (!busy || signal.aborted) await completeHandedOff();
+      // Idle: wake when the next queued job falls due, if that is sooner than the next poll
+      // (a job enqueued meanwhile is found by the poll, as before).
+      // At least a few ms: a due job another claimer holds locked is not worth a spin.
+      if (!busy && kinds.length > 0) waitMs = Math.max(MIN_WAIT_MS, Math.min(pollIntervalMs, (await msUntilNextDue(sql, kinds)) ?? pollIntervalMs));
     } catch (error) {
       options.onError?.(error);
       options.events?.({ event: "loop_error", runnerId: options.runnerId, error: errorFacts(error) });
     }
-    if (!busy) await pause(pollIntervalMs, signal);
+    if (!busy) await pause(waitMs, signal);
   }
   try {
     await completeHandedOff();

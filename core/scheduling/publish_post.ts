@@ -14,6 +14,7 @@
  * The job (`publish_scheduled_post`) and the publish-now request path run this same code,
  * so either reconciles what the other left behind.
  */
+import { keepStatisticsFresh } from "../db/fresh_statistics.ts";
 import type { Clock } from "../clock.ts";
 import type { Sql } from "../db/sql.ts";
 import type { JobRow } from "../jobs/jobs_queries.ts";
@@ -105,6 +106,9 @@ export async function publishScheduledPost(deps: PublishDeps, payload: PublishJo
   const claim: Holder = { postId: payload.postId, version: payload.version, ...newLease(options.leaseSeconds ?? PUBLISH_LEASE_SECONDS, options.holderPrefix) };
   const post = await claimPost(sql, { ...claim, now: new Date(clock.now()), firstToken: partToken(claim.postId, claim.version, 0) });
   if (!post) return unclaimedResult(deps, payload);
+  // A burst of due posts fills publish_parts within seconds: its later statements must not be
+  // planned on the statistics of an empty table (a scan of every part for each batch).
+  if (post.first_recorded) await keepStatisticsFresh(sql, "publish_parts", 1);
   const recorded = new Map(post.recorded.map((row) => [row.part_index, row]));
   const ids: string[] = [];
   let sent = false;

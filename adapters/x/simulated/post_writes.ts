@@ -14,6 +14,7 @@ import { finishPosts, readPost, writtenRefs } from "./post_reads.ts";
 import type { SimulatedContext } from "./simulated_context.ts";
 import { parseTime } from "./time_units.ts";
 import { DAY_MS } from "../../../core/time/durations.ts";
+import { keepStatisticsFresh } from "../../../core/db/fresh_statistics.ts";
 import {
   deleteGeneratedPost,
   deleteWrittenPost,
@@ -78,7 +79,14 @@ export async function publishPost(ctx: SimulatedContext, input: PublishPostInput
     ...(text.trim() === "" ? {} : { duplicateSince: new Date(now - DAY_MS) }),
   });
   if (publication.outcome === "duplicate") throw new NetworkRejectedError("duplicate", "This text was already published in the last 24 hours");
-  if (publication.outcome === "inserted") return builtFresh(ctx, publication.row, now);
+  if (publication.outcome === "inserted") {
+    // A burst of publications (posts due in the same minute) fills network_posts within
+    // seconds; the token and duplicate checks of the next ones must not be planned as scans
+    // of a table the planner believes small. Not from inside a transaction: on a pool of one
+    // connection (embedded) the analyze would wait for the connection its caller holds.
+    if (ctx.sql === ctx.pool) await keepStatisticsFresh(ctx.pool, "network_posts", 1);
+    return builtFresh(ctx, publication.row, now);
+  }
   // Another call with the same token won the insert: answer with its post.
   const stored =
     publication.outcome === "existing" ? publication.row : input.token === undefined ? undefined : await writtenPostByToken(sql, input.authorId, input.token);

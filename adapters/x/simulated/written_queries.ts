@@ -131,7 +131,8 @@ export async function publishWrittenPosts(sql: Queryable, posts: readonly NewWri
                      duplicate_since timestamptz)
     ), existing as (
       select distinct on (i.n) i.n, p.* from input i
-        join network_posts p on p.author_id = i.author_id and p.client_token = i.client_token and p.deleted_at is null
+        join network_posts p on p.author_id = i.author_id and p.client_token = i.client_token and p.client_token is not null
+                            and p.deleted_at is null
     ), duplicate as (
       select distinct on (i.n) i.n, p.* from input i
         join network_posts p on p.author_id = i.author_id and p.text = i.text and p.created_at >= i.duplicate_since
