@@ -91,9 +91,9 @@ export async function runJobLoop(options: JobLoopOptions): Promise<void> {
       // A full batch suggests more are due: claim again at once instead of waiting.
       busy = result.claimed === batchSize;
       if (!busy || signal.aborted) await completeHandedOff();
-      // Idle: wake when the next queued job falls due, if that is sooner than the next poll
-      // (a job enqueued meanwhile is found by the poll, as before).
-      // At least a few ms: a due job another claimer holds locked is not worth a spin.
+      // Idle: wake when the next queued job falls due, if that is sooner than the next poll (a
+      // job enqueued meanwhile is found by the poll, as before), and not within a few ms: a due
+      // job another claimer holds locked is not worth a spin.
       if (!busy && kinds.length > 0) waitMs = Math.max(MIN_WAIT_MS, Math.min(pollIntervalMs, (await msUntilNextDue(sql, kinds)) ?? pollIntervalMs));
     } catch (error) {
       options.onError?.(error);
