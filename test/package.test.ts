@@ -59,6 +59,8 @@ test("the package holds compiled JavaScript, declarations, the migrations and th
     join("adapters", "runtime", "run_due_jobs.js"),
     join("adapters", "cli", "bin.js"),
     join("core", "db", "migrations", "0001_platform.sql"),
+    // The web console ships built: an installed package never needs Vite.
+    join("console", "index.html"),
   ]) {
     assert.ok(dist.includes(file), file);
   }
@@ -73,10 +75,11 @@ test("a plain node script embeds it: admin API user and key, then a /v1 call wit
     const { key } = await threadline.admin.createKey({ userId, name: "first" });
     const answer = await threadline.fetch(new Request("http://local/v1/accounts", { headers: { Authorization: "Bearer " + key } }));
     const body = await answer.json();
+    const console_ = await threadline.fetch(new Request("http://local/console/"));
     const services = await threadline.start();
     const caller = createCallerFactory(appRouter)(createContextInner({ services, headers: { Authorization: "Bearer " + key } }));
     const tags = await caller.tags.list({});
-    console.log(JSON.stringify({ status: answer.status, accounts: body.data.map((a) => a.id), mainAccountId, tags: tags.data.length, paths: Object.keys(threadline.openapi().paths).length }));
+    console.log(JSON.stringify({ status: answer.status, console: console_.status, consoleType: console_.headers.get("content-type"), accounts: body.data.map((a) => a.id), mainAccountId, tags: tags.data.length, paths: Object.keys(threadline.openapi().paths).length }));
     await threadline.close();
   `;
   await writeFile(join(appDir, "embed.mjs"), script);
@@ -84,6 +87,8 @@ test("a plain node script embeds it: admin API user and key, then a /v1 call wit
   assert.equal(run.code, 0, run.stderr);
   const result = JSON.parse(run.stdout.trim().split("\n").at(-1)!);
   assert.equal(result.status, 200);
+  assert.equal(result.console, 200);
+  assert.equal(result.consoleType, "text/html; charset=utf-8");
   assert.deepEqual(result.accounts, [result.mainAccountId]);
   assert.equal(result.tags, 0);
   assert.ok(result.paths > 30, "the OpenAPI document lists the served paths");

@@ -17,6 +17,7 @@ import { DEFAULT_SHUTDOWN_TIMEOUT_MS } from "../runtime/open_runtime.ts";
 import { openLogger } from "../observability/open_logger.ts";
 import { listen } from "../http/listen.ts";
 import { type Args, integerFlag, stringFlag } from "./args.ts";
+import { ensureConsoleBuilt } from "../console/console_assets.ts";
 
 /** Runs the server until SIGINT or SIGTERM. */
 export async function serveCommand(args: Args): Promise<void> {
@@ -41,6 +42,8 @@ export async function serveCommand(args: Args): Promise<void> {
     world = await ensureDemoWorld(services);
     firstStart = true;
   }
+  // A clone installed without its scripts builds the console here, once (about a second).
+  if (!(await ensureConsoleBuilt())) logger.warn("The web console is not built and cannot be built here: run `npm run build:console`");
   const listening = await listen(threadline.fetch, { port, host });
   const demoFile = stringFlag(args, "demo-file");
   if (demoFile) {
@@ -54,7 +57,7 @@ export async function serveCommand(args: Args): Promise<void> {
   // The banner stays plain text on stdout (people and the tests read it); everything else is JSON lines.
   const storage = embedded ? `embedded PGlite in ${config.dataDir ?? ".threadline"}` : "PostgreSQL";
   console.log(`Threadline listening on ${listening.url} (${storage}; counters ${config.redisUrl ? "in Redis" : "in memory"})`);
-  console.log(`  REST ${listening.url}/v1   tRPC ${listening.url}/trpc   docs ${listening.url}/v1/docs`);
+  console.log(`  REST ${listening.url}/v1   tRPC ${listening.url}/trpc   docs ${listening.url}/v1/docs   console ${listening.url}/console`);
   if (firstStart && world) {
     console.log(`  Demo world created. Write key (shown once): ${world.keys.write}`);
     console.log(`  Try: curl -H "Authorization: Bearer ${world.keys.write}" ${listening.url}/v1/tags`);

@@ -1,5 +1,6 @@
-/** The h3 app: `/v1` REST, `GET /v1/docs`, MCP tools at `/v1/mcp`, tRPC at `/trpc`, and the operations routes. */
+/** The h3 app: `/v1` REST, `GET /v1/docs`, MCP tools at `/v1/mcp`, tRPC at `/trpc`, the web console at `/console`, and the operations routes. */
 import { mountXConnectRoute } from "./x_connect_route.ts";
+import { mountConsoleRoute } from "../console/console_route.ts";
 import type { AnyRouter } from "@trpc/server";
 import { H3, type HTTPError } from "h3";
 import type { Services } from "../../core/context.ts";
@@ -48,6 +49,7 @@ export function createHttpApp(
   app.get("/v1/docs", (event) => docsResponse(event, services.docs()));
   mountXConnectRoute(app, services);
   app.all("/trpc/**", (event) => trpcResponse(event, router, services, trustProxy));
+  mountConsoleRoute(app);
   // The local media store's signed PUT and its object URLs (before the /v1 fallbacks).
   mountMediaRoutes(app, services);
   mountMcpRoute(app, router, services, { trustProxy });

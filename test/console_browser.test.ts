@@ -1,0 +1,241 @@
+/**
+ * The web console in a real Chromium (Debian's package, playwright-core) against a real
+ * `threadline serve` on the embedded default: signing in and out, the calendar across a
+ * daylight-saving change, webhooks and their deliveries, accessibility (axe-core) in light and
+ * dark, and phone width. A failed test keeps its trace under test-results/.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import type { Browser, Page } from "playwright-core";
+import { browserSkipReason, closeTraced, launchChromium, seriousAxeViolations, tracedContext } from "./support/browser.ts";
+import { postgresMode, startServedWorld, type ServedWorld } from "./support/served_world.ts";
+import { startWebhookReceiver, type WebhookReceiver } from "./support/webhook_receiver.ts";
+import { pollUntil } from "./support/child_node.ts";
+
+const skip =
+  browserSkipReason() ??
+  (postgresMode ? "the console suite runs on the embedded default (the console is the same static client on either storage)" : undefined);
+if (skip) console.log(`# console browser suite skipped: ${skip}`);
+
+/** The US daylight-saving start of the next March at least a week away: its Sunday, as YYYY-MM-DD parts. */
+function nextUsSpringForward(now: Date): { friday: string; monday: string } {
+  for (let year = now.getUTCFullYear(); ; year++) {
+    // The second Sunday of March.
+    const first = new Date(Date.UTC(year, 2, 1));
+    const sunday = new Date(Date.UTC(year, 2, 1 + ((7 - first.getUTCDay()) % 7) + 7));
+    if (sunday.getTime() - now.getTime() < 7 * 86_400_000) continue;
+    const day = (offset: number) => new Date(sunday.getTime() + offset * 86_400_000).toISOString().slice(0, 10);
+    return { friday: day(-2), monday: day(1) };
+  }
+}
+
+describe("the web console in Chromium", { skip }, () => {
+  let served: ServedWorld;
+  let receiver: WebhookReceiver;
+  let browser: Browser;
+  let base: string;
+  let world: any;
+
+  before(async () => {
+    receiver = await startWebhookReceiver();
+    served = await startServedWorld("console", { env: { OUTBOUND_ALLOW_HOSTS: "127.0.0.1" } });
+    base = served.servers[0].url;
+    world = served.world;
+    browser = await launchChromium();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await served?.close();
+    await receiver?.close();
+  });
+
+  const rest = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${world.keys.write}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as any };
+  };
+
+  /** Runs `steps` on a new page of a new visitor; the trace is kept when they fail. */
+  const onPage = async (name: string, steps: (page: Page) => Promise<void>, options: Parameters<Browser["newContext"]>[0] = {}) => {
+    const context = await tracedContext(browser, options);
+    let failed = true;
+    try {
+      await steps(await context.newPage());
+      failed = false;
+    } finally {
+      const trace = await closeTraced(context, name, failed);
+      if (trace) console.log(`# trace of the failed console test "${name}": ${trace} (npx playwright show-trace ${trace})`);
+    }
+  };
+
+  const signIn = async (page: Page, key: string = world.keys.write, stay = false) => {
+    await page.goto(`${base}/console/`);
+    await page.getByLabel("API key").fill(key);
+    if (stay) await page.getByLabel("Stay signed in on this browser").check();
+    await page.getByRole("button", { name: "Sign in" }).click();
+  };
+
+  it("refuses a wrong key with the API's code, opens on the right one, keeps it only for the session, and signs out", async () => {
+    await onPage("sign in", async (page) => {
+      await signIn(page, "sxk_not_a_key_of_anyone_000000000");
+      await page.getByRole("alert").filter({ hasText: "(invalid_api_key)" }).waitFor();
+      await signIn(page, world.keys.revoked);
+      await page.getByRole("alert").filter({ hasText: "(invalid_api_key)" }).waitFor();
+
+      await signIn(page);
+      const me = await rest("GET", "/v1/me");
+      const plan = page.getByRole("region", { name: "Plan and credits" });
+      await plan.getByText(me.body.data.plan.label, { exact: true }).waitFor();
+      // The key is sent as a header, never in a URL, and kept in this tab's session only.
+      assert.ok(!page.url().includes(world.keys.write));
+      assert.equal(await page.evaluate(() => localStorage.getItem("threadline.key")), null);
+      await page.reload();
+      await plan.waitFor();
+
+      await page.getByRole("button", { name: "Sign out" }).click();
+      await page.getByLabel("API key").waitFor();
+      assert.equal(await page.evaluate(() => sessionStorage.getItem("threadline.key")), null);
+    });
+  });
+
+  it("stays signed in across browser sessions only when asked", async () => {
+    await onPage("stay signed in", async (page) => {
+      await signIn(page, world.keys.write, true);
+      await page.getByRole("region", { name: "Plan and credits" }).waitFor();
+      const state = await page.context().storageState();
+      const second = await browser.newContext({ storageState: state });
+      try {
+        const again = await second.newPage();
+        await again.goto(`${base}/console/`);
+        await again.getByRole("region", { name: "Plan and credits" }).waitFor();
+      } finally {
+        await second.close();
+      }
+    });
+  });
+
+  it("shows a post across a daylight-saving change at the same wall-clock time, and moves it by drag and drop", async () => {
+    const { friday, monday } = nextUsSpringForward(new Date());
+    const zone = await rest("PATCH", "/v1/queue-settings", { timezone: "America/New_York" });
+    assert.equal(zone.status, 200, JSON.stringify(zone.body));
+    // 09:00 in New York on the Friday before the clocks go forward (UTC-5).
+    const created = await rest("POST", "/v1/scheduled-posts", { text: "Console drag test", scheduled_for: `${friday}T14:00:00Z` });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const id = created.body.data.id;
+
+    await onPage("calendar drag", async (page) => {
+      await signIn(page);
+      await page.getByRole("link", { name: "Calendar" }).click();
+      await page.getByText("Times in America/New_York").waitFor();
+      // The month that shows both days (a month's grid may hold the Friday but end before the Monday).
+      const both = page.locator(`td.fc-daygrid-day[data-date="${friday}"], td.fc-daygrid-day[data-date="${monday}"]`);
+      for (let step = 0; step < 24 && (await both.count()) < 2; step++) await page.getByRole("button", { name: "Next" }).click();
+      const event = page.locator(".fc-event", { hasText: "Console drag test" });
+      await event.waitFor();
+      assert.match((await event.textContent()) ?? "", /9a/);
+
+      // Pointer steps as a person drags (FullCalendar follows pointer moves, not a drop event).
+      const from = await event.boundingBox();
+      const to = await page.locator(`td.fc-daygrid-day[data-date="${monday}"]`).boundingBox();
+      assert.ok(from && to, "the post and the target day are on screen");
+      await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+      await page.mouse.down();
+      await page.mouse.move(to.x + to.width / 2, to.y + to.height * 0.7, { steps: 15 });
+      await page.mouse.up();
+      await page.getByRole("status").filter({ hasText: "Moved to" }).waitFor();
+      // The Monday after the change: 09:00 in New York is now 13:00 UTC (UTC-4).
+      const moved = await rest("GET", `/v1/scheduled-posts/${id}`);
+      assert.equal(moved.body.data.scheduled_for, `${monday}T13:00:00.000Z`);
+      assert.match((await page.locator(".fc-event", { hasText: "Console drag test" }).textContent()) ?? "", /9a/);
+
+      // Opened: its parts, status and actions.
+      await page.locator(".fc-event", { hasText: "Console drag test" }).click();
+      const dialog = page.getByRole("dialog");
+      await dialog.getByText("Console drag test").waitFor();
+      await dialog.getByText("scheduled", { exact: true }).waitFor();
+      await dialog.getByRole("button", { name: "Move to drafts" }).click();
+      await dialog.waitFor({ state: "hidden" });
+      assert.equal((await rest("GET", `/v1/scheduled-posts/${id}`)).body.data.status, "draft");
+    });
+  });
+
+  it("creates a webhook, shows its secret once, sends a test and lists the delivery", async () => {
+    await onPage("webhooks", async (page) => {
+      await signIn(page);
+      await page.getByRole("link", { name: "Developers" }).click();
+      await page.getByLabel("New webhook URL").fill(`${receiver.base}/console-hook`);
+      await page.getByRole("button", { name: "Create webhook" }).click();
+      await page.getByRole("status").filter({ hasText: "Signing secret (shown once)" }).waitFor();
+      const row = page.getByRole("row", { name: new RegExp(`${receiver.base}/console-hook`) });
+      await row.getByRole("button", { name: "Deliveries" }).click();
+      await row.getByRole("button", { name: "Send test" }).click();
+      await receiver.waitFor("/console-hook", 1, 30_000);
+      await page.getByRole("region", { name: "Deliveries" }).locator("tr.delivery", { hasText: "succeeded" }).waitFor({ timeout: 30_000 });
+    });
+  });
+
+  it("has no serious accessibility violation on any page, in light and in dark", async () => {
+    await onPage(
+      "accessibility",
+      async (page) => {
+        await signIn(page);
+        await page.getByRole("region", { name: "Plan and credits" }).waitFor();
+        const found: string[] = [];
+        for (const theme of ["light", "dark"]) {
+          if ((await page.evaluate(() => document.documentElement.dataset.theme)) !== theme) await page.getByRole("button", { name: /Switch to/ }).click();
+          for (const [link, ready] of [
+            ["Home", "Recent failures"],
+            ["Calendar", "Times in"],
+            ["Developers", "Webhooks"],
+          ]) {
+            await page.getByRole("link", { name: link }).click();
+            await page.getByText(ready).first().waitFor();
+            await pollUntil("the page's queries to settle", async () => ((await page.locator('[aria-busy="true"]').count()) === 0 ? true : undefined), {
+              timeoutMs: 15_000,
+            });
+            for (const violation of await seriousAxeViolations(page))
+              found.push(`${theme} ${link}: ${violation.id} (${violation.help}) at ${violation.targets.join(" ")}`);
+          }
+        }
+        assert.deepEqual(found, []);
+      },
+      { bypassCSP: true },
+    );
+  });
+
+  it("fits a phone's width without sideways scrolling", async () => {
+    await onPage(
+      "phone width",
+      async (page) => {
+        await signIn(page);
+        for (const link of ["Home", "Calendar", "Developers"]) {
+          await page.getByRole("link", { name: link }).click();
+          await page.getByRole("heading", { level: 1, name: link }).waitFor();
+          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+          assert.ok(overflow <= 0, `${link} is ${overflow} px wider than the phone`);
+        }
+      },
+      { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
+    );
+  });
+
+  it("serves the console's files with their caching and security headers", async () => {
+    const page = await fetch(`${base}/console/calendar`, { headers: { "Accept-Encoding": "gzip" } });
+    assert.equal(page.status, 200);
+    assert.equal(page.headers.get("cache-control"), "no-cache");
+    assert.match(page.headers.get("content-security-policy") ?? "", /frame-ancestors 'none'/);
+    const html = await page.text();
+    const script = /src="\/console\/(assets\/[^"]+\.js)"/.exec(html)?.[1];
+    assert.ok(script, html);
+    const asset = await fetch(`${base}/console/${script}`);
+    assert.equal(asset.headers.get("cache-control"), "public, max-age=31536000, immutable");
+    assert.equal((await fetch(`${base}/console/assets/missing.js`)).status, 404);
+    const bare = await fetch(`${base}/console`, { redirect: "manual" });
+    assert.equal(bare.status, 308);
+    assert.equal(bare.headers.get("location"), "/console/");
+  });
+});
