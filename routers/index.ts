@@ -16,6 +16,7 @@ import { eventsRouter } from "./events.ts";
 import { dmRouter } from "./dm.ts";
 import { identityRouter } from "./identity.ts";
 import { inspirationMediaRouter } from "./inspiration_media.ts";
+import { keysRouter } from "./keys.ts";
 import { inspirationRouter } from "./inspiration.ts";
 import { mediaRouter } from "./media.ts";
 import { metaRouter } from "./meta.ts";
@@ -50,6 +51,7 @@ export const appRouter = router({
   dm: dmRouter,
   identity: identityRouter,
   inspirationMedia: inspirationMediaRouter,
+  keys: keysRouter,
   inspiration: inspirationRouter,
   media: mediaRouter,
   meta: metaRouter,
