@@ -178,6 +178,50 @@ describe("the web console in Chromium", { skip }, () => {
     });
   });
 
+  it("creates a key shown once, rotates the console's own key and carries on, and is signed out when that key is revoked", async () => {
+    const own = await rest("POST", "/v1/keys", { name: "console test" });
+    assert.equal(own.status, 201);
+    await onPage("keys", async (page) => {
+      await signIn(page, own.body.data.key);
+      await page.getByRole("link", { name: "Developers" }).click();
+      const keys = page.getByRole("region", { name: "API keys" });
+      await keys.getByLabel("New key name").fill("script");
+      await keys.getByLabel("Can write (otherwise read-only)").uncheck();
+      await keys.getByRole("button", { name: "Create key" }).click();
+      const shown = keys.getByRole("status").filter({ hasText: 'New key "script"' });
+      const created = /sxk_\w+/.exec((await shown.textContent()) ?? "")?.[0];
+      assert.ok(created, "the new key is shown");
+      const scopes = await fetch(`${base}/v1/keys`, { headers: { Authorization: `Bearer ${created}` } });
+      assert.deepEqual((await scopes.json()).data.find((key: any) => key.name === "script").scopes, ["read"]);
+
+      await keys.getByRole("button", { name: "Rotate console test" }).click();
+      await pollUntil(
+        "the rotated key to be refused",
+        async () => ((await fetch(`${base}/v1/me`, { headers: { Authorization: `Bearer ${own.body.data.key}` } })).status === 401 ? true : undefined),
+        {
+          timeoutMs: 10_000,
+        },
+      );
+      // Still signed in, now with the replacement.
+      await page.reload();
+      await keys.getByRole("cell", { name: "console test this console" }).waitFor();
+      await keys.getByRole("button", { name: "Revoke console test" }).click();
+      await page.getByLabel("API key").waitFor();
+    });
+  });
+
+  it("shows events live as they happen", async () => {
+    await onPage("event feed", async (page) => {
+      await signIn(page);
+      await page.getByRole("link", { name: "Developers" }).click();
+      const feed = page.getByRole("region", { name: "Live events" });
+      await feed.getByText("Connected").waitFor();
+      const created = await rest("POST", "/v1/scheduled-posts", { text: "Live feed test", scheduled_for: new Date(Date.now() + 86_400_000).toISOString() });
+      assert.equal(created.status, 201);
+      await feed.locator("li.event", { hasText: "post.scheduled" }).first().waitFor({ timeout: 15_000 });
+    });
+  });
+
   it("has no serious accessibility violation on any page, in light and in dark", async () => {
     await onPage(
       "accessibility",

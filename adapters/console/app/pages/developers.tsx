@@ -1,5 +1,6 @@
 /**
- * Developers: webhooks (create, send a test, the delivery log with retry) and the API reference.
+ * Developers: API keys, webhooks (create, send a test, the delivery log with retry), the live
+ * event feed and the API reference.
  * The signing secret a new webhook answers is shown once, as the API answers it once.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -7,6 +8,8 @@ import { type FormEvent, useState } from "react";
 import { api, failureMessage } from "../api.ts";
 import { dateTime } from "../format.ts";
 import { QueryState } from "../query_state.tsx";
+import { ApiKeys } from "./api_keys.tsx";
+import { EventFeed } from "./event_feed.tsx";
 
 export default function Developers() {
   const [selected, setSelected] = useState<number>();
@@ -17,8 +20,10 @@ export default function Developers() {
         The REST reference is at <a href="/v1/docs">/v1/docs</a> (OpenAPI: <a href="/v1/docs?format=openapi">/v1/docs?format=openapi</a>); agents connect to the
         MCP server at <code>/v1/mcp</code>.
       </p>
+      <ApiKeys />
       <Webhooks selected={selected} onSelect={setSelected} />
       {selected && <Deliveries webhookId={selected} />}
+      <EventFeed />
     </>
   );
 }
