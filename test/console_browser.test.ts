@@ -163,6 +163,27 @@ describe("the web console in Chromium", { skip }, () => {
     });
   });
 
+  it("charts followers and impressions and shows the best times to post the API answers", async () => {
+    const best = await rest("GET", "/v1/posts/best-times");
+    assert.equal(best.status, 200);
+    await onPage("analytics", async (page) => {
+      await signIn(page);
+      await page.getByRole("link", { name: "Analytics" }).click();
+      const daily = page.getByRole("region", { name: "Followers and impressions" });
+      await daily.locator("figure.chart canvas").first().waitFor();
+      assert.equal(await daily.locator("figure.chart").count(), 2);
+      const region = page.getByRole("region", { name: "Best times to post" });
+      if (best.body.data.best.length === 0) {
+        await region.getByText("Not enough posts yet").waitFor();
+      } else {
+        const first = best.body.data.best[0];
+        const weekday = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"][first.weekday - 1];
+        await region.getByRole("listitem").first().getByText(`${weekday} ${String(first.hour).padStart(2, "0")}:00`).waitFor();
+      }
+      await page.getByRole("region", { name: "Top posts" }).waitFor();
+    });
+  });
+
   it("creates a webhook, shows its secret once, sends a test and lists the delivery", async () => {
     await onPage("webhooks", async (page) => {
       await signIn(page);
@@ -234,6 +255,7 @@ describe("the web console in Chromium", { skip }, () => {
           for (const [link, ready] of [
             ["Home", "Recent failures"],
             ["Calendar", "Times in"],
+            ["Analytics", "Best times to post"],
             ["Developers", "Webhooks"],
           ]) {
             await page.getByRole("link", { name: link }).click();
@@ -256,7 +278,7 @@ describe("the web console in Chromium", { skip }, () => {
       "phone width",
       async (page) => {
         await signIn(page);
-        for (const link of ["Home", "Calendar", "Developers"]) {
+        for (const link of ["Home", "Calendar", "Analytics", "Developers"]) {
           await page.getByRole("link", { name: link }).click();
           await page.getByRole("heading", { level: 1, name: link }).waitFor();
           const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

@@ -6,11 +6,13 @@ import { applyTheme, currentTheme } from "./theme.ts";
 import { Home } from "./pages/home.tsx";
 
 const Calendar = lazy(() => import("./pages/calendar.tsx"));
+const Analytics = lazy(() => import("./pages/analytics.tsx"));
 const Developers = lazy(() => import("./pages/developers.tsx"));
 
 const PAGES = [
   { path: "/", label: "Home" },
   { path: "/calendar", label: "Calendar" },
+  { path: "/analytics", label: "Analytics" },
   { path: "/developers", label: "Developers" },
 ] as const;
 
@@ -49,6 +51,7 @@ export function Shell() {
           <Switch>
             <Route path="/" component={Home} />
             <Route path="/calendar" component={Calendar} />
+            <Route path="/analytics" component={Analytics} />
             <Route path="/developers" component={Developers} />
             <Route>
               <h1>Not found</h1>

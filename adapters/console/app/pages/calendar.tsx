@@ -2,7 +2,8 @@
  * Calendar: scheduled, sent and failed posts by month, week, day or as a list, in the account's
  * queue time zone (luxon's named zones: a post at 09:00 stays at 09:00 across a daylight-saving
  * change). Drag a post to move it; the calendar then shows the time the API answered. Open one
- * to see its parts, media, tags, status and error, and to move it to drafts or delete it.
+ * to see its parts, media, tags, status and error, and to move it to drafts or delete it. The
+ * account's best times to post are shaded in the week and day views.
  */
 import type { EventClickArg, EventDropArg, EventInput, EventSourceFuncArg } from "@fullcalendar/core";
 import dayGridPlugin from "@fullcalendar/daygrid";
@@ -12,7 +13,7 @@ import luxonPlugin from "@fullcalendar/luxon3";
 import FullCalendar from "@fullcalendar/react";
 import timeGridPlugin from "@fullcalendar/timegrid";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useRef, useState } from "react";
+import { useCallback, useMemo, useRef, useState } from "react";
 import { api, failureMessage } from "../api.ts";
 import { PostPanel } from "./post_panel.tsx";
 
@@ -25,14 +26,12 @@ type Post = Awaited<ReturnType<typeof api.scheduledPosts.list.query>>["data"][nu
 
 export default function Calendar() {
   const settings = useQuery({ queryKey: ["queue-settings"], queryFn: () => api.queue.get.query({}) });
+  const best = useQuery({ queryKey: ["best-times"], queryFn: () => api.analytics.bestTimes.query({}) });
   const calendar = useRef<FullCalendar>(null);
   const queryClient = useQueryClient();
   const [open, setOpen] = useState<string>();
   const [notice, setNotice] = useState<{ text: string; error?: boolean }>();
-  if (settings.isPending) return <p aria-busy="true">Loading…</p>;
-  const timeZone = settings.data?.data.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
-
-  const events = async (range: EventSourceFuncArg): Promise<EventInput[]> => {
+  const events = useCallback(async (range: EventSourceFuncArg): Promise<EventInput[]> => {
     const posts: Post[] = [];
     for (let page = 1; page <= MAX_PAGES; page++) {
       const answer = await api.scheduledPosts.list.query({ from: range.start.toISOString(), to: range.end.toISOString(), limit: PAGE, page });
@@ -40,7 +39,11 @@ export default function Calendar() {
       if (!answer.pagination.has_more) break;
     }
     return posts.filter((post) => post.scheduled_for).map(toEvent);
-  };
+  }, []);
+  // Stable sources: a new array or function would make the calendar fetch again on every render.
+  const sources = useMemo(() => [events, bestTimeEvents(best.data?.data)], [events, best.data]);
+  if (settings.isPending) return <p aria-busy="true">Loading…</p>;
+  const timeZone = settings.data?.data.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
 
   const moved = async (info: EventDropArg) => {
     const to = info.event.start;
@@ -79,7 +82,7 @@ export default function Calendar() {
           eventDisplay="block"
           // A day cell is named by its date link; its events are its content, not its label.
           dayCellDidMount={({ el }) => el.removeAttribute("aria-labelledby")}
-          events={events}
+          eventSources={sources}
           editable
           eventDurationEditable={false}
           eventDrop={moved}
@@ -102,6 +105,23 @@ export default function Calendar() {
       )}
     </>
   );
+}
+
+/**
+ * The best times to post as shaded hours of every week (week and day views). They are read in the
+ * queue's time zone, the calendar's own, so each repeats at its weekday and hour there.
+ */
+function bestTimeEvents(best: Awaited<ReturnType<typeof api.analytics.bestTimes.query>>["data"] | undefined): EventInput[] {
+  return (best?.best ?? []).map((slot) => ({
+    groupId: "best-times",
+    title: "Best time to post",
+    // FullCalendar counts weekdays from Sunday = 0; the API's are ISO (Monday = 1 ... Sunday = 7).
+    daysOfWeek: [slot.weekday % 7],
+    startTime: `${String(slot.hour).padStart(2, "0")}:00`,
+    endTime: `${String(slot.hour + 1).padStart(2, "0")}:00`,
+    display: "background",
+    classNames: ["best-time"],
+  }));
 }
 
 /** A post as the calendar draws it: only a scheduled post can be dragged. */
