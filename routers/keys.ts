@@ -31,7 +31,7 @@ export const keysRouter = router({
         tags: ["Keys"],
         summary: "Create an API key",
         description:
-          "Answers the full key once (`key`); it is stored hashed. `scopes` `[\"read\"]` or `[\"read\", \"write\"]` (default). At most 10 active keys per user (`403 cap_reached`).",
+          'Answers the full key once (`key`); it is stored hashed. `scopes` `["read"]` or `["read", "write"]` (default). At most 10 active keys per user (`403 cap_reached`).',
       },
       beyondSpec: BEYOND_SPEC,
       successStatus: 201,

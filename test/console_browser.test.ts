@@ -178,7 +178,11 @@ describe("the web console in Chromium", { skip }, () => {
       } else {
         const first = best.body.data.best[0];
         const weekday = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"][first.weekday - 1];
-        await region.getByRole("listitem").first().getByText(`${weekday} ${String(first.hour).padStart(2, "0")}:00`).waitFor();
+        await region
+          .getByRole("listitem")
+          .first()
+          .getByText(`${weekday} ${String(first.hour).padStart(2, "0")}:00`)
+          .waitFor();
       }
       await page.getByRole("region", { name: "Top posts" }).waitFor();
     });

@@ -34,4 +34,3 @@ export type CreateKeyInput = z.infer<typeof createKeyInput>;
 
 export const keyByIdInput = z.object({ id: integerId });
 export type KeyByIdInput = z.infer<typeof keyByIdInput>;
-

@@ -15,13 +15,21 @@ import type { CreateKeyInput, KeyByIdInput, ListKeysInput } from "./own_key_sche
 export async function listOwnKeys(ctx: KeyContext, input: ListKeysInput) {
   const rows = await keysOfUser(ctx.services.sql, ctx.principal.userId, false);
   const offset = (input.page - 1) * input.limit;
-  return { data: rows.slice(offset, offset + input.limit).map((row) => toKey(ctx, row)), pagination: pageInfo(input.page, input.limit, rows.length, rows.length) };
+  return {
+    data: rows.slice(offset, offset + input.limit).map((row) => toKey(ctx, row)),
+    pagination: pageInfo(input.page, input.limit, rows.length, rows.length),
+  };
 }
 
 /** Issues a key for the caller's user (`403 cap_reached` past 10 active keys). */
 export async function createOwnKey(ctx: KeyContext, input: CreateKeyInput) {
   const { sql, settings } = ctx.services;
-  const issued = await createKey(sql, { userId: ctx.principal.userId, name: input.name, scopes: input.scopes ?? ["read", "write"], prefix: settings.keyPrefix });
+  const issued = await createKey(sql, {
+    userId: ctx.principal.userId,
+    name: input.name,
+    scopes: input.scopes ?? ["read", "write"],
+    prefix: settings.keyPrefix,
+  });
   return { data: { ...toKey(ctx, issued.record), key: issued.key } };
 }
 
