@@ -11,6 +11,7 @@ import { browserSkipReason, closeTraced, launchChromium, seriousAxeViolations, t
 import { postgresMode, startServedWorld, type ServedWorld } from "./support/served_world.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "./support/webhook_receiver.ts";
 import { pollUntil } from "./support/child_node.ts";
+import { PNG_1X1 } from "./support/media_bytes.ts";
 
 const skip =
   browserSkipReason() ??
@@ -163,6 +164,48 @@ describe("the web console in Chromium", { skip }, () => {
     });
   });
 
+  it("composes a thread with an image and alt text, warns about a URL's price, schedules it and finds it on the calendar", async () => {
+    await onPage("compose", async (page) => {
+      await signIn(page);
+      await page.getByRole("link", { name: "Compose" }).click();
+      await page.getByLabel("Text").fill("Compose test: the first part");
+      await page.getByRole("button", { name: "Add a part" }).click();
+      const second = page.getByRole("group", { name: "Part 2 of 2" });
+      await second.getByLabel("Text").fill("Read more at https://example.com/post");
+      await page.getByRole("alert").filter({ hasText: "Part 2 holds a URL" }).waitFor();
+      await second.getByLabel("Text").fill("The second part, with a picture");
+      await page.getByRole("alert").filter({ hasText: "holds a URL" }).waitFor({ state: "detached" });
+
+      await page
+        .getByRole("group", { name: "Part 1 of 2" })
+        .locator('input[type="file"]')
+        .setInputFiles({ name: "dot.png", mimeType: "image/png", buffer: PNG_1X1 });
+      await page.getByRole("group", { name: "Part 1 of 2" }).getByLabel("Alt text").fill("A single dot");
+      await page.getByRole("img", { name: "A single dot" }).waitFor();
+
+      const day = new Date(Date.now() + 3 * 86_400_000);
+      const zone = (await rest("GET", "/v1/queue-settings")).body.data.timezone;
+      const local = new Intl.DateTimeFormat("sv-SE", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" }).format(day);
+      await page.getByLabel(/At a time/).check();
+      await page.getByLabel(/Date and time in/).fill(`${local}T10:30`);
+      await page.getByRole("button", { name: "Schedule" }).click();
+      const done = page.getByRole("status").filter({ hasText: "scheduled for" });
+      await done.waitFor();
+      const id = /Post (\d+) scheduled/.exec((await done.textContent()) ?? "")?.[1];
+      assert.ok(id);
+
+      const post = (await rest("GET", `/v1/scheduled-posts/${id}`)).body.data;
+      assert.equal(post.parts.length, 2);
+      assert.equal(post.parts[0].media.length, 1);
+      assert.equal(post.parts[0].media[0].alt_text, "A single dot");
+      const wall = new Intl.DateTimeFormat("sv-SE", { timeZone: zone, dateStyle: "short", timeStyle: "short" }).format(new Date(post.scheduled_for));
+      assert.equal(wall, `${local} 10:30`);
+
+      await done.getByRole("link", { name: "See the calendar" }).click();
+      await page.locator(".fc-event", { hasText: "Compose test" }).first().waitFor();
+    });
+  });
+
   it("charts followers and impressions and shows the best times to post the API answers", async () => {
     const best = await rest("GET", "/v1/posts/best-times");
     assert.equal(best.status, 200);
@@ -259,6 +302,7 @@ describe("the web console in Chromium", { skip }, () => {
           for (const [link, ready] of [
             ["Home", "Recent failures"],
             ["Calendar", "Times in"],
+            ["Compose", "When"],
             ["Analytics", "Best times to post"],
             ["Developers", "Webhooks"],
           ]) {
@@ -282,7 +326,7 @@ describe("the web console in Chromium", { skip }, () => {
       "phone width",
       async (page) => {
         await signIn(page);
-        for (const link of ["Home", "Calendar", "Analytics", "Developers"]) {
+        for (const link of ["Home", "Calendar", "Compose", "Analytics", "Developers"]) {
           await page.getByRole("link", { name: link }).click();
           await page.getByRole("heading", { level: 1, name: link }).waitFor();
           const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

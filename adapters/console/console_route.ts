@@ -9,10 +9,11 @@ import { consoleDirectory, type ConsoleAsset, loadConsoleAssets } from "./consol
 
 /**
  * The page may load only its own scripts and styles, talk only to this origin, and never be
- * framed. Inline styles stay allowed: the calendar component writes its own style element.
+ * framed. Inline styles stay allowed: the calendar component writes its own style element. Uploads
+ * may go to any https origin: with S3 the signed upload URL is the bucket's.
  */
 const CONTENT_SECURITY_POLICY =
-  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: https:; font-src 'self' data:; connect-src 'self'; " +
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob: https:; font-src 'self' data:; connect-src 'self' https:; " +
   "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 /** Mounts the console under `/console`. */

@@ -2,7 +2,7 @@
  * The typed tRPC client of the console: the same procedures as `/v1`, typed from the router, so a
  * change of a procedure's input or output breaks the console's build (`npm run typecheck`).
  */
-import { createTRPCClient, httpBatchLink, TRPCClientError } from "@trpc/client";
+import { createTRPCClient, httpBatchLink, httpLink, TRPCClientError } from "@trpc/client";
 import type { AppRouter } from "../../../routers/index.ts";
 import { currentKey } from "./session.ts";
 
@@ -27,6 +27,16 @@ export function clientFor(key: () => string | undefined) {
 
 /** The signed-in console's client. */
 export const api = clientFor(currentKey);
+
+/**
+ * A client whose calls carry `Idempotency-Key: idempotencyKey` (publishing now needs one): a
+ * retry of the same action with the same key runs once. Unbatched, so the key covers one call.
+ */
+export function idempotentClient(idempotencyKey: string) {
+  return createTRPCClient<AppRouter>({
+    links: [httpLink({ url: "/trpc", headers: () => ({ Authorization: `Bearer ${currentKey() ?? ""}`, "Idempotency-Key": idempotencyKey }) })],
+  });
+}
 
 /** The API's error code (`invalid_api_key`, `not_found`, ...) of a failed call, when it has one. */
 export function failureCode(error: unknown): string | undefined {

@@ -6,12 +6,14 @@ import { applyTheme, currentTheme } from "./theme.ts";
 import { Home } from "./pages/home.tsx";
 
 const Calendar = lazy(() => import("./pages/calendar.tsx"));
+const Compose = lazy(() => import("./pages/compose.tsx"));
 const Analytics = lazy(() => import("./pages/analytics.tsx"));
 const Developers = lazy(() => import("./pages/developers.tsx"));
 
 const PAGES = [
   { path: "/", label: "Home" },
   { path: "/calendar", label: "Calendar" },
+  { path: "/compose", label: "Compose" },
   { path: "/analytics", label: "Analytics" },
   { path: "/developers", label: "Developers" },
 ] as const;
@@ -51,6 +53,7 @@ export function Shell() {
           <Switch>
             <Route path="/" component={Home} />
             <Route path="/calendar" component={Calendar} />
+            <Route path="/compose" component={Compose} />
             <Route path="/analytics" component={Analytics} />
             <Route path="/developers" component={Developers} />
             <Route>
