@@ -47,7 +47,12 @@ export default function Compose() {
   const [idempotencyKey, setIdempotencyKey] = useState(() => crypto.randomUUID());
   // Previews live as long as the page: released when it closes.
   const previews = useRef<string[]>([]);
-  useEffect(() => () => previews.current.forEach((preview) => URL.revokeObjectURL(preview)), []);
+  useEffect(
+    () => () => {
+      for (const preview of previews.current) URL.revokeObjectURL(preview);
+    },
+    [],
+  );
 
   const change = (index: number, next: Partial<Draft>) => setParts((all) => all.map((part, i) => (i === index ? { ...part, ...next } : part)));
   const warnings = urlPriceWarnings(parts);
