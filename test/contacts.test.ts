@@ -101,6 +101,21 @@ describeMatrix(({ index, name }) => {
       expectError(await send("GET", "/v1/contacts?limit=0"), 400, "invalid_parameter");
     });
 
+    test("GET /v1/contacts?q= finds people by a substring of handle or name, in any case, its wildcards taken literally", async () => {
+      const handle = people.hot.username as string;
+      const found = await send("GET", `/v1/contacts?limit=100&q=${encodeURIComponent(handle.slice(1, -1).toUpperCase())}`);
+      assert.equal(found.status, 200);
+      assert.ok(found.body.data.some((row: any) => row.id === people.hot.x_user_id));
+      assert.ok(found.body.data.every((row: any) => `${row.username}\n${row.name}`.toLowerCase().includes(handle.slice(1, -1).toLowerCase())));
+      const sorted = await send("GET", `/v1/contacts?sort=replies&q=${encodeURIComponent(handle)}`);
+      assert.deepEqual(
+        sorted.body.data.map((row: any) => row.id),
+        [people.hot.x_user_id],
+      );
+      assert.deepEqual((await send("GET", "/v1/contacts?q=%25")).body.data, []);
+      expectError(await send("GET", `/v1/contacts?q=${"x".repeat(101)}`), 400, "invalid_parameter");
+    });
+
     test("GET /v1/contacts/{id} answers the stored profile, verified state, bio, notes count and every list with its member_id", async () => {
       const answer = await send("GET", `/v1/contacts/${people.hot.x_user_id}`);
       assert.equal(answer.status, 200, JSON.stringify(answer.body));

@@ -68,6 +68,7 @@ export const listContactsInput = z
       .enum(["engagement", "replies", "reposts"])
       .default("engagement")
       .meta({ description: "Most replies plus reposts (default), most replies, or most reposts over the rolling 90 days" }),
+    q: z.string().max(100, "must be at most 100 characters").optional().meta({ description: "Substring of handle or name (beyond the spec)" }),
     ...paginationInput(20),
   })
   .prefault({});

@@ -20,7 +20,7 @@ import { personOf } from "../people/person_fields.ts";
 
 /** Lists the account's contacts, most engaged first (or most replies, most reposts). */
 export async function listContacts(ctx: AccountContext, input: ListContactsInput) {
-  const rows = await contactsPage(ctx.services.sql, ctx.account.id, input.sort, input.limit + 1, (input.page - 1) * input.limit);
+  const rows = await contactsPage(ctx.services.sql, ctx.account.id, input.sort, input.limit + 1, (input.page - 1) * input.limit, input.q);
   return { data: rows.slice(0, input.limit).map(toContact), pagination: pageInfo(input.page, input.limit, undefined, rows.length) };
 }
 

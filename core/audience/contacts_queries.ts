@@ -3,6 +3,7 @@
  * their profile as last read and their engagement over the rolling 90 days.
  */
 import type { Queryable } from "../db/sql.ts";
+import { substringPattern } from "../contact_lists/list_members_queries.ts";
 
 /** A stored contact. */
 export interface ContactRow {
@@ -41,19 +42,27 @@ export async function contactOf(sql: Queryable, accountId: string, xUserId: stri
  * A page of the account's contacts, most engaged first (ties by id, so pages are stable).
  * `replies` and `reposts` list only people with some of that engagement (partial indexes).
  */
-export async function contactsPage(sql: Queryable, accountId: string, sort: ContactSort, limit: number, offset: number): Promise<ContactRow[]> {
+export async function contactsPage(
+  sql: Queryable,
+  accountId: string,
+  sort: ContactSort,
+  limit: number,
+  offset: number,
+  q?: string,
+): Promise<ContactRow[]> {
+  const matching = q === undefined ? sql`` : sql`and (username || E'\\n' || name) ilike ${substringPattern(q)}`;
   if (sort === "replies") {
     return sql<ContactRow[]>`
-      select * from contacts where account_id = ${accountId} and replies_count > 0
+      select * from contacts where account_id = ${accountId} and replies_count > 0 ${matching}
        order by replies_count desc, x_user_id limit ${limit} offset ${offset}`;
   }
   if (sort === "reposts") {
     return sql<ContactRow[]>`
-      select * from contacts where account_id = ${accountId} and reposts_count > 0
+      select * from contacts where account_id = ${accountId} and reposts_count > 0 ${matching}
        order by reposts_count desc, x_user_id limit ${limit} offset ${offset}`;
   }
   return sql<ContactRow[]>`
-    select * from contacts where account_id = ${accountId}
+    select * from contacts where account_id = ${accountId} ${matching}
      order by engaged_count desc, x_user_id limit ${limit} offset ${offset}`;
 }
 
