@@ -42,14 +42,7 @@ export async function contactOf(sql: Queryable, accountId: string, xUserId: stri
  * A page of the account's contacts, most engaged first (ties by id, so pages are stable).
  * `replies` and `reposts` list only people with some of that engagement (partial indexes).
  */
-export async function contactsPage(
-  sql: Queryable,
-  accountId: string,
-  sort: ContactSort,
-  limit: number,
-  offset: number,
-  q?: string,
-): Promise<ContactRow[]> {
+export async function contactsPage(sql: Queryable, accountId: string, sort: ContactSort, limit: number, offset: number, q?: string): Promise<ContactRow[]> {
   const matching = q === undefined ? sql`` : sql`and (username || E'\\n' || name) ilike ${substringPattern(q)}`;
   if (sort === "replies") {
     return sql<ContactRow[]>`
