@@ -5,21 +5,23 @@
  */
 import { z } from "zod";
 import { inAccount, keyProcedure, router } from "../core/trpc.ts";
-import { dataOf } from "../core/schema.ts";
+import { dataOf, listOf } from "../core/schema.ts";
 import {
   campaignByIdInput,
   createCampaignInput,
   createdCampaign,
+  dmCampaignSummary,
   dmCampaignView,
   dmLimitsInput,
   dmLimitsView,
   dmMessageView,
   dmQueueInput,
+  listCampaignsInput,
   MAX_RECIPIENTS,
   offsetPagination,
 } from "../core/dm/dm_schema.ts";
 import { createCampaign } from "../core/dm/create_campaign.ts";
-import { readCampaign, readQueue } from "../core/dm/read_campaigns.ts";
+import { listCampaigns, readCampaign, readQueue } from "../core/dm/read_campaigns.ts";
 import { cancelCampaign } from "../core/dm/cancel_campaign.ts";
 import { readDmLimits } from "../core/dm/dm_limits.ts";
 
@@ -57,6 +59,23 @@ export const dmRouter = router({
     .use(inAccount)
     .output(dataOf(createdCampaign))
     .mutation(({ ctx, input }) => createCampaign(ctx, input)),
+
+  listCampaigns: keyProcedure
+    .meta({
+      openapi: {
+        method: "GET",
+        path: "/v1/dm/campaigns",
+        tags,
+        summary: "List DM campaigns",
+        description:
+          "The account's campaigns (from the API and from auto DMs), newest first, each with its counts per status (`pending`, `sending`, `sent`, `failed`, `skipped`, `total`) and without its messages (`GET /v1/dm/campaigns/{id}` has them).",
+      },
+      beyondSpec: "The spec reads one campaign by id; a console needs the account's campaigns to show their progress.",
+    })
+    .input(listCampaignsInput)
+    .use(inAccount)
+    .output(listOf(dmCampaignSummary))
+    .query(({ ctx, input }) => listCampaigns(ctx, input)),
 
   getCampaign: keyProcedure
     .meta({

@@ -5,6 +5,7 @@
  * dark, and phone width. A failed test keeps its trace under test-results/.
  */
 import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { browserSkipReason, closeTraced, launchChromium, seriousAxeViolations, tracedContext } from "./support/browser.ts";
@@ -206,6 +207,77 @@ describe("the web console in Chromium", { skip }, () => {
     });
   });
 
+  it("searches contacts and keeps a note, opens a list's members, and records a verdict on a lead", async () => {
+    const contacts = (await rest("GET", "/v1/contacts?limit=5")).body.data;
+    assert.ok(contacts.length > 0, "the demo world has contacts");
+    const person = contacts[0];
+    const leads = (await rest("GET", "/v1/signals/leads?limit=50")).body.data;
+    assert.ok(leads.length > 0, "the demo agent found leads");
+    const lead = leads[0];
+    await onPage("audience", async (page) => {
+      await signIn(page);
+      await page.getByRole("link", { name: "Audience" }).click();
+      const region = page.getByRole("region", { name: "Contacts" });
+      await region.getByLabel("Search by handle or name").fill(person.username);
+      await region.getByRole("button", { name: `Notes on @${person.username}` }).click();
+      await region.getByLabel("New note").fill("Met at the console test");
+      await region.getByRole("button", { name: "Add note" }).click();
+      await region.locator("li.note", { hasText: "Met at the console test" }).waitFor();
+      const notes = (await rest("GET", `/v1/contacts/${person.id}/notes`)).body.data;
+      assert.ok(notes.some((note: any) => note.body === "Met at the console test"));
+
+      const lists = page.getByRole("region", { name: "Contact lists" });
+      await lists.getByRole("button").first().click();
+      await lists.locator("ul.members li").first().waitFor();
+
+      const inbox = page.getByRole("region", { name: "Leads" });
+      const row = inbox.locator("tr.lead", { hasText: `@${lead.username}` });
+      await row.getByRole("button", { name: "Not fit", exact: true }).click();
+      await row.getByRole("button", { name: "Not fit", pressed: true }).waitFor();
+      assert.equal((await rest("GET", "/v1/signals/leads?limit=50")).body.data.find((item: any) => item.id === lead.id).feedback, "not_fit");
+    });
+  });
+
+  it("downloads a dataset's CSV, drafts outreach, and cancels a DM campaign's unsent messages", async () => {
+    const datasetId = world.datasets.research_ready;
+    const expected = await (await fetch(`${base}/v1/datasets/${datasetId}/export`, { headers: { Authorization: `Bearer ${world.keys.write}` } })).text();
+    // The demo campaign holds messages placed a day later: still pending while the test runs.
+    const id = world.dm.campaign;
+    assert.ok((await rest("GET", `/v1/dm/campaigns/${id}`)).body.data.counts.pending > 0, "the demo campaign has pending messages");
+    await onPage("datasets", async (page) => {
+      await signIn(page);
+      await page.getByRole("link", { name: "Datasets" }).click();
+      const title = (await rest("GET", `/v1/datasets/${datasetId}`)).body.data.title;
+      await page.getByRole("button", { name: `Rows of ${title}` }).click();
+      const rows = page.getByRole("region", { name: `Rows of ${title}` });
+      await rows.locator("tbody tr").first().waitFor();
+      const [download] = await Promise.all([page.waitForEvent("download"), rows.getByRole("button", { name: "Download CSV" }).click()]);
+      const saved = await download.path();
+      assert.equal(await readFile(saved, "utf8"), expected);
+      await rows.getByRole("button", { name: "Draft outreach" }).click();
+      await rows.getByRole("status").filter({ hasText: "Drafted" }).waitFor({ timeout: 30_000 });
+
+      const campaigns = page.getByRole("region", { name: "DM campaigns" });
+      await campaigns.getByRole("button", { name: `Cancel campaign ${id}` }).click();
+      await campaigns.getByRole("button", { name: `Cancel campaign ${id}` }).waitFor({ state: "detached" });
+      assert.equal((await rest("GET", `/v1/dm/campaigns/${id}`)).body.data.counts.pending, 0);
+    });
+  });
+
+  it("drafts a reply beside a mention", async () => {
+    await onPage("engage", async (page) => {
+      await signIn(page);
+      await page.getByRole("link", { name: "Engage" }).click();
+      const region = page.getByRole("region", { name: "Mentions" });
+      const first = region.locator("li.engage-post").first();
+      await first.waitFor({ timeout: 30_000 });
+      await first.getByRole("button", { name: "Draft a reply" }).click();
+      const draft = first.getByRole("status");
+      await draft.waitFor({ timeout: 30_000 });
+      assert.ok(((await draft.textContent()) ?? "").trim().length > 0);
+    });
+  });
+
   it("charts followers and impressions and shows the best times to post the API answers", async () => {
     const best = await rest("GET", "/v1/posts/best-times");
     assert.equal(best.status, 200);
@@ -304,6 +376,9 @@ describe("the web console in Chromium", { skip }, () => {
             ["Calendar", "Times in"],
             ["Compose", "When"],
             ["Analytics", "Best times to post"],
+            ["Audience", "Leads"],
+            ["Datasets", "DM campaigns"],
+            ["Engage", "Draft a reply"],
             ["Developers", "Webhooks"],
           ]) {
             await page.getByRole("link", { name: link }).click();
@@ -326,7 +401,7 @@ describe("the web console in Chromium", { skip }, () => {
       "phone width",
       async (page) => {
         await signIn(page);
-        for (const link of ["Home", "Calendar", "Compose", "Analytics", "Developers"]) {
+        for (const link of ["Home", "Calendar", "Compose", "Analytics", "Audience", "Datasets", "Engage", "Developers"]) {
           await page.getByRole("link", { name: link }).click();
           await page.getByRole("heading", { level: 1, name: link }).waitFor();
           const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

@@ -172,6 +172,30 @@ describeMatrix(({ index, name }) => {
       assert.equal((await send("DELETE", `/v1/dm/campaigns/${created.id}`)).body.data.cancelled, 0);
     });
 
+    test("GET /v1/dm/campaigns lists the account's campaigns newest first with their counts and no messages", async () => {
+      const first = (await send("POST", "/v1/dm/campaigns", { message: "List me", recipients: recipientsOf(people.open(2)) })).body.data;
+      const second = (await send("POST", "/v1/dm/campaigns", { message: "List me too", recipients: recipientsOf(people.open(1)) })).body.data;
+      const listed = await send("GET", "/v1/dm/campaigns?limit=2");
+      assert.equal(listed.status, 200);
+      assert.deepEqual(
+        listed.body.data.map((campaign: any) => campaign.id),
+        [second.id, first.id],
+      );
+      assert.deepEqual(listed.body.data[1].counts, { pending: 2, sending: 0, sent: 0, failed: 0, skipped: 0, total: 2 });
+      assert.equal(listed.body.data[0].messages, undefined);
+      assert.equal(listed.body.pagination.has_more, true);
+      const full = (await send("GET", `/v1/dm/campaigns/${listed.body.data[1].id}`)).body.data;
+      assert.deepEqual(full.counts, listed.body.data[1].counts);
+      // Another account's campaigns are not listed; another user's account is refused.
+      assert.ok(
+        (await send("GET", `/v1/dm/campaigns?account_id=${harness.world.accounts.linked}&limit=100`)).body.data.every(
+          (campaign: any) => campaign.account_id === harness.world.accounts.linked,
+        ),
+      );
+      expectError(await send("GET", `/v1/dm/campaigns?account_id=${harness.world.accounts.other_user}`), 404, "account_not_found");
+      expectError(await send("GET", "/v1/dm/campaigns?limit=101"), 400, "invalid_parameter");
+    });
+
     test("another user's campaign is 404 not_found; a shared account's campaign is read-only", async () => {
       const created = (await send("POST", "/v1/dm/campaigns", { message: "Mine", recipients: recipientsOf(people.open(1)) })).body.data;
       expectError(await send("GET", `/v1/dm/campaigns/${created.id}`, undefined, harness.world.keys.other_user), 404, "not_found");

@@ -154,6 +154,20 @@ export async function campaignById(sql: Queryable, id: number): Promise<Campaign
   return row;
 }
 
+/** A page of the account's campaigns, newest first, with their message counts per status (`limit` + 1 rows read). */
+export async function campaignsPage(
+  sql: Queryable,
+  accountId: string,
+  limit: number,
+  offset: number,
+): Promise<(CampaignRow & { status_counts: Record<string, number> | null })[]> {
+  return sql<(CampaignRow & { status_counts: Record<string, number> | null })[]>`
+    select c.*, (select jsonb_object_agg(status, n) from (select status, count(*)::int as n from dm_messages where campaign_id = c.id group by status) s) as status_counts
+      from dm_campaigns c
+     where c.account_id = ${accountId}
+     order by c.id desc limit ${limit + 1} offset ${offset}`;
+}
+
 /** A campaign's messages, oldest first. */
 export async function messagesOfCampaign(sql: Queryable, campaignId: number): Promise<MessageRow[]> {
   return sql<MessageRow[]>`select * from dm_messages where campaign_id = ${campaignId} order by id`;

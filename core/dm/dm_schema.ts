@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { crossFieldRule } from "../cross_field_rule.ts";
-import { accountSelection, commaListOf, integerId, xHandle, xUserId, xUserIdInput } from "../schema.ts";
+import { accountSelection, commaListOf, integerId, paginationInput, xHandle, xUserId, xUserIdInput } from "../schema.ts";
 import { DM_STATUSES } from "./dm_queries.ts";
 
 /** Recipients per campaign (supplement Limits: "DM campaign size: up to 100 recipients"). */
@@ -105,6 +105,13 @@ export const dmCampaignView = z.object({
   created: createdCampaign.omit({ id: true, campaign_id: true }).partial().meta({ description: "What the create answered" }),
   messages: z.array(dmMessageView),
 });
+
+/** A campaign as listed: its counts, without its messages (`GET /v1/dm/campaigns`). */
+export const dmCampaignSummary = dmCampaignView.omit({ messages: true });
+
+/** `GET /v1/dm/campaigns`: the account's campaigns, newest first. */
+export const listCampaignsInput = z.object({ ...accountSelection, ...paginationInput(20) }).prefault({});
+export type ListCampaignsInput = z.infer<typeof listCampaignsInput>;
 
 /** The queue's offset pagination (supplement section 5: "offset paging, not page"). */
 export const offsetPagination = z.object({

@@ -5,9 +5,10 @@
  */
 import type { AccountContext, KeyContext } from "../context.ts";
 import type { Queryable } from "../db/sql.ts";
-import { type CampaignRow, type MessageRow, messagesOfCampaign, queuePage, statusCounts } from "./dm_queries.ts";
+import { type CampaignRow, campaignsPage, DM_STATUSES, type MessageRow, messagesOfCampaign, queuePage, statusCounts } from "./dm_queries.ts";
 import { reachableCampaign } from "./dm_access.ts";
-import type { CampaignByIdInput, DmQueueInput } from "./dm_schema.ts";
+import type { CampaignByIdInput, DmQueueInput, ListCampaignsInput } from "./dm_schema.ts";
+import { pageInfo } from "../schema.ts";
 
 /** A message as the API shows it. */
 export function messageView(row: MessageRow) {
@@ -36,11 +37,27 @@ export async function readCampaign(ctx: KeyContext, input: CampaignByIdInput) {
   return { data: await campaignView(ctx.services.sql, campaign) };
 }
 
+/** `GET /v1/dm/campaigns` (beyond the spec): the account's campaigns, newest first, with their counts per status. */
+export async function listCampaigns(ctx: AccountContext, input: ListCampaignsInput) {
+  const rows = await campaignsPage(ctx.services.sql, ctx.account.id, input.limit, (input.page - 1) * input.limit);
+  const data = rows.slice(0, input.limit).map((row) => {
+    const counts = Object.fromEntries(DM_STATUSES.map((status) => [status, row.status_counts?.[status] ?? 0])) as Record<(typeof DM_STATUSES)[number], number>;
+    const { messages: _, ...summary } = campaignShape(row, counts, []);
+    return summary;
+  });
+  return { data, pagination: pageInfo(input.page, input.limit, undefined, rows.length) };
+}
+
 /** A campaign as `GET /v1/dm/campaigns/{id}` shows it (also the `dm_campaign.completed` event's data). */
 export async function campaignView(sql: Queryable, campaign: CampaignRow) {
   const counts = await statusCounts(sql, campaign.id);
-  const total = Object.values(counts).reduce((sum, count) => sum + count, 0);
   const messages = await messagesOfCampaign(sql, campaign.id);
+  return campaignShape(campaign, counts, messages);
+}
+
+/** A campaign's answer from its row, its counts per status and its messages. */
+function campaignShape(campaign: CampaignRow, counts: Record<(typeof DM_STATUSES)[number], number>, messages: readonly MessageRow[]) {
+  const total = Object.values(counts).reduce((sum, count) => sum + count, 0);
   return {
     id: Number(campaign.id),
     account_id: campaign.account_id,

@@ -38,7 +38,7 @@ const SLOW_FILES: Record<string, number> = {
   "x_connect.test.ts": 10,
   "x_cli.test.ts": 45,
   "x_end_to_end.test.ts": 120,
-  "console_browser.test.ts": process.env.DATABASE_URL ? 1 : 35,
+  "console_browser.test.ts": process.env.DATABASE_URL ? 1 : 70,
   "x_rate_windows.test.ts": 14,
   "event_stream.test.ts": 20,
   "conformance_input.test.ts": 39,

@@ -8,6 +8,9 @@ import { Home } from "./pages/home.tsx";
 const Calendar = lazy(() => import("./pages/calendar.tsx"));
 const Compose = lazy(() => import("./pages/compose.tsx"));
 const Analytics = lazy(() => import("./pages/analytics.tsx"));
+const Audience = lazy(() => import("./pages/audience.tsx"));
+const Datasets = lazy(() => import("./pages/datasets.tsx"));
+const Engage = lazy(() => import("./pages/engage.tsx"));
 const Developers = lazy(() => import("./pages/developers.tsx"));
 
 const PAGES = [
@@ -15,6 +18,9 @@ const PAGES = [
   { path: "/calendar", label: "Calendar" },
   { path: "/compose", label: "Compose" },
   { path: "/analytics", label: "Analytics" },
+  { path: "/audience", label: "Audience" },
+  { path: "/datasets", label: "Datasets" },
+  { path: "/engage", label: "Engage" },
   { path: "/developers", label: "Developers" },
 ] as const;
 
@@ -55,6 +61,9 @@ export function Shell() {
             <Route path="/calendar" component={Calendar} />
             <Route path="/compose" component={Compose} />
             <Route path="/analytics" component={Analytics} />
+            <Route path="/audience" component={Audience} />
+            <Route path="/datasets" component={Datasets} />
+            <Route path="/engage" component={Engage} />
             <Route path="/developers" component={Developers} />
             <Route>
               <h1>Not found</h1>
