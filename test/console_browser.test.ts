@@ -13,6 +13,8 @@ import { postgresMode, startServedWorld, type ServedWorld } from "./support/serv
 import { startWebhookReceiver, type WebhookReceiver } from "./support/webhook_receiver.ts";
 import { pollUntil } from "./support/child_node.ts";
 import { PNG_1X1 } from "./support/media_bytes.ts";
+import { startFakeXServer, type FakeXServer } from "./support/fake_x_api/fake_x_server.ts";
+import { createServer } from "node:net";
 
 const skip =
   browserSkipReason() ??
@@ -31,16 +33,43 @@ function nextUsSpringForward(now: Date): { friday: string; monday: string } {
   }
 }
 
+const X_APP = { clientId: "console-test-client", clientSecret: "console-test-secret" };
+
+/** A port free on loopback now (the kernel's pick, released for the server to take). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
 describe("the web console in Chromium", { skip }, () => {
   let served: ServedWorld;
   let receiver: WebhookReceiver;
+  let fakeX: FakeXServer;
   let browser: Browser;
   let base: string;
   let world: any;
 
   before(async () => {
     receiver = await startWebhookReceiver();
-    served = await startServedWorld("console", { env: { OUTBOUND_ALLOW_HOSTS: "127.0.0.1" } });
+    // X's side of connecting an account: the fake X server's OAuth 2.0 app. The network stays the
+    // simulated one (no X_BEARER_TOKEN), built from the same seed, so X's users are the demo's people.
+    fakeX = await startFakeXServer({ app: X_APP });
+    const port = await freePort();
+    served = await startServedWorld("console", {
+      port,
+      env: {
+        OUTBOUND_ALLOW_HOSTS: "127.0.0.1",
+        PUBLIC_URL: `http://127.0.0.1:${port}`,
+        X_CLIENT_ID: X_APP.clientId,
+        X_CLIENT_SECRET: X_APP.clientSecret,
+        X_API_BASE_URL: fakeX.url,
+        X_AUTHORIZE_URL: `${fakeX.url}/i/oauth2/authorize`,
+      },
+    });
     base = served.servers[0].url;
     world = served.world;
     browser = await launchChromium();
@@ -50,6 +79,7 @@ describe("the web console in Chromium", { skip }, () => {
     await browser?.close();
     await served?.close();
     await receiver?.close();
+    await fakeX?.close();
   });
 
   const rest = async (method: string, path: string, body?: unknown) => {
@@ -102,6 +132,21 @@ describe("the web console in Chromium", { skip }, () => {
       await page.getByLabel("API key").waitFor();
       assert.equal(await page.evaluate(() => sessionStorage.getItem("threadline.key")), null);
     });
+  });
+
+  it("connects the main account through X's consent screen and shows it connected", async () => {
+    fakeX.oauth!.approveAs(world.accounts.main);
+    await onPage("connect X", async (page) => {
+      await signIn(page);
+      await page.getByRole("button", { name: "Connect an X account" }).click();
+      // X's consent (approving at once as the main account) sends the browser to the server's callback.
+      await page.getByRole("heading", { name: "Account connected" }).waitFor();
+      await page.getByRole("link", { name: "Back to the console" }).click();
+      const row = page.getByRole("region", { name: "Accounts" }).getByRole("row", { name: new RegExp(`@${world.handles.main}`) });
+      await row.getByText("connected (oauth2)").waitFor();
+    });
+    const accounts = (await rest("GET", "/v1/accounts")).body.data;
+    assert.equal(accounts.find((account: any) => account.id === world.accounts.main).x_connection.status, "connected");
   });
 
   it("stays signed in across browser sessions only when asked", async () => {

@@ -18,7 +18,7 @@ export const X_CONNECT_CALLBACK_PATH = "/connect/x/callback";
 
 /** Mounts the callback on `app`. */
 export function mountXConnectRoute(app: H3, services: Services): void {
-  app.get(X_CONNECT_CALLBACK_PATH, async (event: H3Event) => (await answerConnectCallback(event.req, services)).response);
+  app.get(X_CONNECT_CALLBACK_PATH, async (event: H3Event) => (await answerConnectCallback(event.req, services, { consoleLink: true })).response);
 }
 
 /** What one callback did: the account it connected or the failure, and the answer (a page, or JSON when asked). */
@@ -29,7 +29,7 @@ export interface ConnectCallbackOutcome {
 }
 
 /** Finishes the connection X's redirect (`request`, to the callback) carries; the server's route and the CLI's loopback both answer with it. */
-export async function answerConnectCallback(request: Request, services: Services): Promise<ConnectCallbackOutcome> {
+export async function answerConnectCallback(request: Request, services: Services, options: { consoleLink?: boolean } = {}): Promise<ConnectCallbackOutcome> {
   const query = new URL(request.url).searchParams;
   const wantsJson = (request.headers.get("accept") ?? "").includes("application/json");
   const headers = new Headers({ "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" });
@@ -43,11 +43,12 @@ export async function answerConnectCallback(request: Request, services: Services
     // Posts that waited for the account to be connected again publish now (docs/x.md).
     await resumeAccountPublishing(services, connected.account_id);
     if (wantsJson) return { connected, response: jsonResponse(200, { data: connected }, headers) };
-    return { connected, response: page(200, "Account connected", `@${connected.username} is connected to Threadline. You can close this window.`, headers) };
+    const text = `@${connected.username} is connected to Threadline. You can close this window.`;
+    return { connected, response: page(200, "Account connected", text, headers, options.consoleLink) };
   } catch (error) {
     const failure = toApiFailure(error);
     if (wantsJson) return { failure, response: failureResponse(failure, headers) };
-    return { failure, response: page(failure.status, "The connection failed", failureMessage(failure), headers) };
+    return { failure, response: page(failure.status, "The connection failed", failureMessage(failure), headers, options.consoleLink) };
   }
 }
 
@@ -56,10 +57,11 @@ export function failureMessage(failure: ApiFailure): string {
   return String((failure.body as { error?: { message?: string } }).error?.message ?? "The connection failed");
 }
 
-/** A minimal page: the callback is opened by a person's browser. */
-function page(status: number, title: string, text: string, headers: Headers): Response {
+/** A minimal page: the callback is opened by a person's browser; on the server it leads back to the web console. */
+function page(status: number, title: string, text: string, headers: Headers, consoleLink = false): Response {
   headers.set("Content-Type", "text/html; charset=utf-8");
   headers.set("Content-Security-Policy", "default-src 'none'");
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p></body></html>`;
+  const back = consoleLink ? `<p><a href="/console/">Back to the console</a></p>` : "";
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>${back}</body></html>`;
   return new Response(html, { status, headers });
 }

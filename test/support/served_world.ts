@@ -24,8 +24,8 @@ export interface ServedWorld {
   close(): Promise<void>;
 }
 
-/** Starts the processes; `label` names the temporary directory and the Redis prefix; `env` adds settings to every process. */
-export async function startServedWorld(label: string, options: { env?: Record<string, string> } = {}): Promise<ServedWorld> {
+/** Starts the processes; `label` names the temporary directory and the Redis prefix; `env` adds settings to every process; `port` is the first one's. */
+export async function startServedWorld(label: string, options: { env?: Record<string, string>; port?: number } = {}): Promise<ServedWorld> {
   const dir = await mkdtemp(join(tmpdir(), `tl-${label}-`));
   const database = postgresMode ? await createTestDatabase("postgres", { migrated: true }) : undefined;
   // Embedded, the process starts on a migrated copy (a fresh directory's first open is seconds more).
@@ -39,7 +39,9 @@ export async function startServedWorld(label: string, options: { env?: Record<st
     const env = database
       ? childEnv({ ...settings, DATABASE_URL: database.url, REDIS_URL: process.env.REDIS_URL, REDIS_PREFIX: prefix }, [])
       : childEnv({ ...settings, DATA_DIR: join(dir, "data") });
-    const args = ["--import", "tsx", "adapters/cli/main.ts", "serve", "--port", "0", ...(demoFile ? ["--demo-file", demoFile] : [])];
+    // The first process listens on `port` when given (its URL must be known before it starts: an OAuth callback); others on any free port.
+    const port = servers.length === 0 && options.port !== undefined ? options.port : 0;
+    const args = ["--import", "tsx", "adapters/cli/main.ts", "serve", "--port", String(port), ...(demoFile ? ["--demo-file", demoFile] : [])];
     const node = startNode(args, { env });
     const url = await pollUntil("the server to listen", () => /listening on (http:\/\/\S+)/.exec(node.stdout)?.[1], {
       timeoutMs: 90_000,
