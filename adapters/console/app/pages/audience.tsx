@@ -178,8 +178,10 @@ function Members({ listId }: { listId: number }) {
 
 function Leads() {
   const queryClient = useQueryClient();
-  const agents = useQuery({ queryKey: ["agents"], queryFn: () => api.signals.listAgents.query({ limit: 100 }) });
-  const leads = useQuery({ queryKey: ["leads"], queryFn: () => api.signals.listLeads.query({ limit: 50 }), refetchInterval: 15_000 });
+  const agents = useQuery({ queryKey: ["agents"], queryFn: () => api.signals.listAgents.query({ limit: 100 }), refetchInterval: 5000 });
+  // New leads arrive as the agents run: the inbox is read again every few seconds.
+  const leads = useQuery({ queryKey: ["leads"], queryFn: () => api.signals.listLeads.query({ limit: 50 }), refetchInterval: 5000 });
+  const agentName = new Map((agents.data?.data ?? []).map((agent) => [agent.id, agent.name]));
   const feedback = useMutation({
     mutationFn: ({ id, value }: { id: number; value: "fit" | "not_fit" | null }) => api.signals.leadFeedback.mutate({ id, feedback: value }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ["leads"] }),
@@ -205,6 +207,7 @@ function Leads() {
               <thead>
                 <tr>
                   <th scope="col">Lead</th>
+                  <th scope="col">Agent</th>
                   <th scope="col">Fit score</th>
                   <th scope="col">Why</th>
                   <th scope="col">Your verdict</th>
@@ -212,11 +215,12 @@ function Leads() {
               </thead>
               <tbody>
                 {data.map((lead) => (
-                  <tr key={lead.id} className="lead">
+                  <tr key={lead.id} className="lead" data-lead={lead.id}>
                     <td>
                       <strong>@{lead.username}</strong> {lead.name}
                       <div className="muted">{lead.bio}</div>
                     </td>
+                    <td>{lead.agent_id === null ? "search" : (agentName.get(lead.agent_id) ?? lead.agent_id)}</td>
                     <td>{lead.icp_score ?? "—"}</td>
                     <td>{lead.icp_rationale ?? "—"}</td>
                     <td className="actions">

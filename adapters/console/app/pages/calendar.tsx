@@ -3,7 +3,7 @@
  * queue time zone (luxon's named zones: a post at 09:00 stays at 09:00 across a daylight-saving
  * change). Drag a post to move it; the calendar then shows the time the API answered. Open one
  * to see its parts, media, tags, status and error, and to move it to drafts or delete it. The
- * account's best times to post are shaded in the week and day views.
+ * account's best times to post and its queue slots are marked in the week and day views.
  */
 import type { EventClickArg, EventDropArg, EventInput, EventSourceFuncArg } from "@fullcalendar/core";
 import dayGridPlugin from "@fullcalendar/daygrid";
@@ -41,7 +41,10 @@ export default function Calendar() {
     return posts.filter((post) => post.scheduled_for).map(toEvent);
   }, []);
   // Stable sources: a new array or function would make the calendar fetch again on every render.
-  const sources = useMemo(() => [events, bestTimeEvents(best.data?.data)], [events, best.data]);
+  const sources = useMemo(
+    () => [events, bestTimeEvents(best.data?.data), queueSlotEvents(settings.data?.data.slots ?? [])],
+    [events, best.data, settings.data],
+  );
   if (settings.isPending) return <p aria-busy="true">Loading…</p>;
   const timeZone = settings.data?.data.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
 
@@ -122,6 +125,26 @@ function bestTimeEvents(best: Awaited<ReturnType<typeof api.analytics.bestTimes.
     display: "background",
     classNames: ["best-time"],
   }));
+}
+
+/** Minutes a queue slot is drawn over (a slot is an instant; this makes it visible). */
+const SLOT_MINUTES = 15;
+
+/** The queue's weekly slots as marked times of the week and day views (days: 0 = Sunday, as the calendar counts). */
+function queueSlotEvents(slots: readonly { time: string; days: number[] }[]): EventInput[] {
+  return slots.map((slot) => {
+    const [hours, minutes] = slot.time.split(":").map(Number);
+    const end = hours * 60 + minutes + SLOT_MINUTES;
+    return {
+      groupId: "queue-slots",
+      title: "Queue slot",
+      daysOfWeek: slot.days,
+      startTime: slot.time,
+      endTime: `${String(Math.floor(end / 60)).padStart(2, "0")}:${String(end % 60).padStart(2, "0")}`,
+      display: "background",
+      classNames: ["queue-slot"],
+    };
+  });
 }
 
 /** A post as the calendar draws it: only a scheduled post can be dragged. */

@@ -2,7 +2,7 @@
  * Home: credits and plan limits, X usage against the budget, each account's connection with
  * connect and reconnect, and the posts that failed lately with their reasons.
  */
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api, failureMessage } from "../api.ts";
 import { count, dateTime, usd } from "../format.ts";
 import { QueryState } from "../query_state.tsx";
@@ -133,7 +133,13 @@ function AccountsCard() {
 }
 
 function FailuresCard() {
+  const queryClient = useQueryClient();
   const failed = useQuery({ queryKey: ["posts", "error"], queryFn: () => api.scheduledPosts.list.query({ status: "error", limit: 10 }) });
+  // A failed post goes out again at the account's next free queue slot.
+  const retry = useMutation({
+    mutationFn: (id: string) => api.scheduledPosts.update.mutate({ id, status: "scheduled", scheduled_for: "next_slot" }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["posts", "error"] }),
+  });
   return (
     <section className="card" aria-labelledby="failures-title">
       <h2 id="failures-title">Recent failures</h2>
@@ -148,12 +154,20 @@ function FailuresCard() {
                   <strong>{post.title ?? post.parts[0]?.text.slice(0, 80) ?? `Post ${post.id}`}</strong>
                   <span className="muted"> {dateTime(post.scheduled_for)}</span>
                   <p className="error">{post.error ?? "no reason recorded"}</p>
+                  <button type="button" onClick={() => retry.mutate(post.id)} disabled={retry.isPending}>
+                    Retry at the next queue slot
+                  </button>
                 </li>
               ))}
             </ul>
           )
         }
       </QueryState>
+      {retry.isError && (
+        <p role="alert" className="error">
+          {failureMessage(retry.error)}
+        </p>
+      )}
     </section>
   );
 }

@@ -15,7 +15,9 @@ export function PostPanel({ id, timeZone, onClose, onChanged }: { id: string; ti
   };
   const toDrafts = useMutation({ mutationFn: () => api.scheduledPosts.update.mutate({ id, status: "draft" }), onSuccess: done });
   const remove = useMutation({ mutationFn: () => api.scheduledPosts.delete.mutate({ id }), onSuccess: done });
-  const failure = toDrafts.error ?? remove.error;
+  // A failed post goes out again at the account's next free queue slot.
+  const retry = useMutation({ mutationFn: () => api.scheduledPosts.update.mutate({ id, status: "scheduled", scheduled_for: "next_slot" }), onSuccess: done });
+  const failure = toDrafts.error ?? remove.error ?? retry.error;
   return (
     <dialog ref={dialog} onClose={onClose} aria-labelledby="post-title" className="panel">
       <QueryState query={post}>
@@ -57,6 +59,11 @@ export function PostPanel({ id, timeZone, onClose, onChanged }: { id: string; ti
               ))}
             </ol>
             <div className="actions">
+              {data.status === "error" && (
+                <button type="button" onClick={() => retry.mutate()} disabled={retry.isPending}>
+                  Retry at the next queue slot
+                </button>
+              )}
               {data.status === "scheduled" && (
                 <button type="button" onClick={() => toDrafts.mutate()} disabled={toDrafts.isPending}>
                   Move to drafts
