@@ -251,6 +251,20 @@ describe("the web console in Chromium", { skip }, () => {
       assert.equal(moved.body.data.scheduled_for, `${monday}T13:00:00.000Z`);
       assert.match((await page.locator(".fc-event", { hasText: "Console drag test" }).textContent()) ?? "", /9a/);
 
+      // The keyboard's way: open it and type the new wall-clock time.
+      await page.locator(".fc-event", { hasText: "Console drag test" }).focus();
+      await page.keyboard.press("Enter");
+      await page
+        .getByRole("dialog")
+        .getByLabel(/Move to/)
+        .fill(`${monday}T11:15`);
+      await page
+        .getByRole("dialog")
+        .getByLabel(/Move to/)
+        .press("Enter");
+      await page.getByRole("dialog").waitFor({ state: "hidden" });
+      assert.equal((await rest("GET", `/v1/scheduled-posts/${id}`)).body.data.scheduled_for, `${monday}T15:15:00.000Z`);
+
       // Opened: its parts, status and actions.
       await page.locator(".fc-event", { hasText: "Console drag test" }).click();
       const dialog = page.getByRole("dialog");

@@ -7,6 +7,7 @@
 /** What each area of the API is for, in the order the reference lists them. */
 export const TAG_DESCRIPTIONS: Record<string, string> = {
   Identity: "The key, its owner, plan, credits and post quota, and the accounts the key reaches.",
+  Keys: "Your own API keys: list, create (the key shown once), rotate and revoke; at most 10 active.",
   Context: "What the AI tools write with: the account's voice, rules, style guide and products.",
   Tags: "Workspace-wide labels for posts: a main account and its linked accounts share one set.",
   Scheduling:
@@ -16,7 +17,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   Articles: "Long-form Markdown articles: drafts, scheduling, publishing and AI covers.",
   Workers: "Workers made in the companion app and the post suggestions they write on their schedule.",
   Content: "The account's own posts and replies as the content sync stored them, and AI tools that write posts.",
-  Analytics: "Per-day analytics of the account's stored posts.",
+  Analytics: "Per-day analytics of the account's stored posts, and the best weekdays and hours to post.",
   Tools: "Text tools that answer text only (nothing is posted).",
   Inspiration: "Search recent public posts and a library of viral media posts.",
   "X Lookups": "Live reads of the network's posts and users; no `account_id`; answers cached about 15 minutes.",

@@ -4,9 +4,9 @@
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
-import { api, failureMessage } from "../api.ts";
+import { api } from "../api.ts";
 import { dateTime } from "../format.ts";
-import { QueryState } from "../query_state.tsx";
+import { Failure, QueryState } from "../query_state.tsx";
 import { currentKey, signIn, signOut } from "../session.ts";
 
 type Issued = Awaited<ReturnType<typeof api.keys.create.mutate>>["data"];
@@ -113,11 +113,7 @@ export function ApiKeys() {
           <code>{issued.key}</code>
         </p>
       )}
-      {failure && (
-        <p role="alert" className="error">
-          {failureMessage(failure)}
-        </p>
-      )}
+      <Failure error={failure} />
     </section>
   );
 }

@@ -4,9 +4,9 @@
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
-import { api, failureMessage } from "../api.ts";
+import { api } from "../api.ts";
 import { count, dateTime } from "../format.ts";
-import { QueryState } from "../query_state.tsx";
+import { Failure, QueryState } from "../query_state.tsx";
 
 export default function Audience() {
   return (
@@ -123,11 +123,7 @@ function Notes({ contactId }: { contactId: string }) {
           Add note
         </button>
       </form>
-      {add.isError && (
-        <p role="alert" className="error">
-          {failureMessage(add.error)}
-        </p>
-      )}
+      <Failure error={add.error} />
     </section>
   );
 }
@@ -246,11 +242,7 @@ function Leads() {
           )
         }
       </QueryState>
-      {feedback.isError && (
-        <p role="alert" className="error">
-          {failureMessage(feedback.error)}
-        </p>
-      )}
+      <Failure error={feedback.error} />
     </section>
   );
 }

@@ -8,6 +8,7 @@ import { DateTime } from "luxon";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { Link } from "wouter";
 import { urlPriceWarnings } from "../../../../core/x_usage/url_price_warning.ts";
+import { Failure } from "../query_state.tsx";
 import { api, failureMessage, idempotentClient } from "../api.ts";
 import { dateTime } from "../format.ts";
 import { type Uploaded, uploadImage } from "../media_upload.ts";
@@ -228,11 +229,7 @@ export default function Compose() {
             {uploadError}
           </p>
         )}
-        {(create.error ?? rephrase.error ?? score.error) && (
-          <p role="alert" className="error">
-            {failureMessage(create.error ?? rephrase.error ?? score.error)}
-          </p>
-        )}
+        <Failure error={create.error ?? rephrase.error ?? score.error} />
         {create.data && (
           <p role="status" className="ok">
             {`Post ${create.data.data.id} ${create.data.data.status}${create.data.data.scheduled_for ? ` for ${dateTime(create.data.data.scheduled_for, timeZone)} (${timeZone})` : ""}. `}

@@ -5,10 +5,10 @@
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
-import { api, failureMessage } from "../api.ts";
+import { api } from "../api.ts";
 import { downloadWithKey } from "../download.ts";
 import { count, dateTime } from "../format.ts";
-import { QueryState } from "../query_state.tsx";
+import { Failure, QueryState } from "../query_state.tsx";
 
 /** How often a list with work in progress is read again, in ms. */
 const LIVE_MS = 2000;
@@ -174,11 +174,7 @@ function Rows({ datasetId }: { datasetId: string }) {
           </ul>
         </div>
       )}
-      {failure && (
-        <p role="alert" className="error">
-          {failureMessage(failure)}
-        </p>
-      )}
+      <Failure error={failure} />
     </section>
   );
 }
@@ -245,11 +241,7 @@ function Campaigns() {
           )
         }
       </QueryState>
-      {cancel.isError && (
-        <p role="alert" className="error">
-          {failureMessage(cancel.error)}
-        </p>
-      )}
+      <Failure error={cancel.error} />
     </section>
   );
 }

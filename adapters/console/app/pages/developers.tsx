@@ -5,9 +5,9 @@
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
-import { api, failureMessage } from "../api.ts";
+import { api } from "../api.ts";
 import { dateTime } from "../format.ts";
-import { QueryState } from "../query_state.tsx";
+import { Failure, QueryState } from "../query_state.tsx";
 import { ApiKeys } from "./api_keys.tsx";
 import { EventFeed } from "./event_feed.tsx";
 
@@ -107,11 +107,7 @@ function Webhooks({ selected, onSelect }: { selected: number | undefined; onSele
           Signing secret (shown once): <code>{create.data.data.secret}</code>
         </p>
       )}
-      {failure && (
-        <p role="alert" className="error">
-          {failureMessage(failure)}
-        </p>
-      )}
+      <Failure error={failure} />
     </section>
   );
 }
@@ -172,11 +168,7 @@ function Deliveries({ webhookId }: { webhookId: number }) {
           )
         }
       </QueryState>
-      {retry.isError && (
-        <p role="alert" className="error">
-          {failureMessage(retry.error)}
-        </p>
-      )}
+      <Failure error={retry.error} />
     </section>
   );
 }

@@ -4,9 +4,9 @@
  */
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { api, failureMessage } from "../api.ts";
+import { api } from "../api.ts";
 import { count, dateTime } from "../format.ts";
-import { QueryState } from "../query_state.tsx";
+import { Failure, QueryState } from "../query_state.tsx";
 
 type FeedPost = Awaited<ReturnType<typeof api.engage.feedPosts.query>>["data"][number];
 type Mention = Awaited<ReturnType<typeof api.engage.mentions.query>>["data"][number];
@@ -104,11 +104,7 @@ function ReplyDraft({ postId }: { postId: string }) {
           {draft.data.data.text}
         </p>
       )}
-      {draft.isError && (
-        <p role="alert" className="error">
-          {failureMessage(draft.error)}
-        </p>
-      )}
+      <Failure error={draft.error} />
     </div>
   );
 }

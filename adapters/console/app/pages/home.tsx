@@ -3,9 +3,9 @@
  * connect and reconnect, and the posts that failed lately with their reasons.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { api, failureMessage } from "../api.ts";
+import { api } from "../api.ts";
 import { count, dateTime, usd } from "../format.ts";
-import { QueryState } from "../query_state.tsx";
+import { Failure, QueryState } from "../query_state.tsx";
 
 export function Home() {
   return (
@@ -123,11 +123,7 @@ function AccountsCard() {
           Connect an X account
         </button>
       </p>
-      {connect.isError && (
-        <p role="alert" className="error">
-          {failureMessage(connect.error)}
-        </p>
-      )}
+      <Failure error={connect.error} />
     </section>
   );
 }
@@ -163,11 +159,7 @@ function FailuresCard() {
           )
         }
       </QueryState>
-      {retry.isError && (
-        <p role="alert" className="error">
-          {failureMessage(retry.error)}
-        </p>
-      )}
+      <Failure error={retry.error} />
     </section>
   );
 }

@@ -1,9 +1,13 @@
-/** One post opened from the calendar: parts, media, tags, status and error; move to drafts or delete. */
+/**
+ * One post opened from the calendar: parts, media, tags, status and error; move it to another
+ * time (the keyboard's way to do what a drag does), retry it, move it to drafts or delete it.
+ */
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { useEffect, useRef } from "react";
-import { api, failureMessage } from "../api.ts";
+import { DateTime } from "luxon";
+import { type FormEvent, useEffect, useRef, useState } from "react";
+import { api } from "../api.ts";
 import { dateTime } from "../format.ts";
-import { QueryState } from "../query_state.tsx";
+import { Failure, QueryState } from "../query_state.tsx";
 
 export function PostPanel({ id, timeZone, onClose, onChanged }: { id: string; timeZone: string; onClose: () => void; onChanged: () => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
@@ -17,7 +21,17 @@ export function PostPanel({ id, timeZone, onClose, onChanged }: { id: string; ti
   const remove = useMutation({ mutationFn: () => api.scheduledPosts.delete.mutate({ id }), onSuccess: done });
   // A failed post goes out again at the account's next free queue slot.
   const retry = useMutation({ mutationFn: () => api.scheduledPosts.update.mutate({ id, status: "scheduled", scheduled_for: "next_slot" }), onSuccess: done });
-  const failure = toDrafts.error ?? remove.error ?? retry.error;
+  const [moveTo, setMoveTo] = useState("");
+  // The time typed is a wall-clock time in the queue's time zone.
+  const move = useMutation({
+    mutationFn: () => api.scheduledPosts.update.mutate({ id, scheduled_for: DateTime.fromISO(moveTo, { zone: timeZone }).toUTC().toISO() ?? "" }),
+    onSuccess: done,
+  });
+  const submitMove = (event: FormEvent) => {
+    event.preventDefault();
+    move.mutate();
+  };
+  const failure = toDrafts.error ?? remove.error ?? retry.error ?? move.error;
   return (
     <dialog ref={dialog} onClose={onClose} aria-labelledby="post-title" className="panel">
       <QueryState query={post}>
@@ -58,6 +72,15 @@ export function PostPanel({ id, timeZone, onClose, onChanged }: { id: string; ti
                 </li>
               ))}
             </ol>
+            {data.status === "scheduled" && (
+              <form onSubmit={submitMove} className="inline">
+                <label htmlFor="move-to">{`Move to (${timeZone})`}</label>
+                <input id="move-to" type="datetime-local" required value={moveTo} onChange={(event) => setMoveTo(event.target.value)} />
+                <button type="submit" disabled={move.isPending}>
+                  Move
+                </button>
+              </form>
+            )}
             <div className="actions">
               {data.status === "error" && (
                 <button type="button" onClick={() => retry.mutate()} disabled={retry.isPending}>
@@ -78,11 +101,7 @@ export function PostPanel({ id, timeZone, onClose, onChanged }: { id: string; ti
           </>
         )}
       </QueryState>
-      {failure && (
-        <p role="alert" className="error">
-          {failureMessage(failure)}
-        </p>
-      )}
+      <Failure error={failure} />
       <form method="dialog">
         <button type="submit">Close</button>
       </form>
