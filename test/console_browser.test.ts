@@ -461,7 +461,7 @@ describe("the web console in Chromium", { skip }, () => {
     });
   });
 
-  it("shows events live as they happen", async () => {
+  it("shows events live as they happen, and redraws the calendar on them", async () => {
     await onPage("event feed", async (page) => {
       await signIn(page);
       await page.getByRole("link", { name: "Developers" }).click();
@@ -470,6 +470,15 @@ describe("the web console in Chromium", { skip }, () => {
       const created = await rest("POST", "/v1/scheduled-posts", { text: "Live feed test", scheduled_for: new Date(Date.now() + 86_400_000).toISOString() });
       assert.equal(created.status, 201);
       await feed.locator("li.event", { hasText: "post.scheduled" }).first().waitFor({ timeout: 15_000 });
+
+      // The same stream redraws the calendar: a post made elsewhere shows up without a reload.
+      await page.getByRole("link", { name: "Calendar" }).click();
+      await page.getByText("Times in").waitFor();
+      // The calendar has read its posts (the demo's), so what follows can only come from the stream.
+      await page.locator(".fc-event").first().waitFor();
+      const elsewhere = await rest("POST", "/v1/scheduled-posts", { text: "Made elsewhere", scheduled_for: new Date(Date.now() + 86_400_000).toISOString() });
+      assert.equal(elsewhere.status, 201);
+      await page.locator(".fc-event", { hasText: "Made elsewhere" }).waitFor({ timeout: 15_000 });
     });
   });
 

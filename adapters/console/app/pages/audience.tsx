@@ -174,9 +174,9 @@ function Members({ listId }: { listId: number }) {
 
 function Leads() {
   const queryClient = useQueryClient();
-  const agents = useQuery({ queryKey: ["agents"], queryFn: () => api.signals.listAgents.query({ limit: 100 }), refetchInterval: 5000 });
-  // New leads arrive as the agents run: the inbox is read again every few seconds.
-  const leads = useQuery({ queryKey: ["leads"], queryFn: () => api.signals.listLeads.query({ limit: 50 }), refetchInterval: 5000 });
+  const agents = useQuery({ queryKey: ["agents"], queryFn: () => api.signals.listAgents.query({ limit: 100 }) });
+  // New leads arrive as the agents run: each `lead.found` event reads the inbox again (live_events.tsx).
+  const leads = useQuery({ queryKey: ["leads"], queryFn: () => api.signals.listLeads.query({ limit: 50 }) });
   const agentName = new Map((agents.data?.data ?? []).map((agent) => [agent.id, agent.name]));
   const feedback = useMutation({
     mutationFn: ({ id, value }: { id: number; value: "fit" | "not_fit" | null }) => api.signals.leadFeedback.mutate({ id, feedback: value }),

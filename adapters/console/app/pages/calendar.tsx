@@ -16,6 +16,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useMemo, useRef, useState } from "react";
 import { api, failureMessage } from "../api.ts";
 import { PostPanel } from "./post_panel.tsx";
+import { useLiveEvents } from "../live_events.tsx";
 
 /** Posts read per page while filling a visible range. */
 const PAGE = 100;
@@ -31,6 +32,10 @@ export default function Calendar() {
   const queryClient = useQueryClient();
   const [open, setOpen] = useState<string>();
   const [notice, setNotice] = useState<{ text: string; error?: boolean }>();
+  // A post scheduled, sent, failed or deleted elsewhere (another tab, the API, the publisher) redraws the calendar.
+  useLiveEvents((event) => {
+    if (event.type.startsWith("post.")) calendar.current?.getApi().refetchEvents();
+  });
   const events = useCallback(async (range: EventSourceFuncArg): Promise<EventInput[]> => {
     const posts: Post[] = [];
     for (let page = 1; page <= MAX_PAGES; page++) {

@@ -1,19 +1,9 @@
-/** The live event feed: events of the user's accounts as they happen (the event stream). */
-import { useEffect, useState } from "react";
-import { type ApiEvent, followEvents } from "../event_stream.ts";
+/** The live event feed: events of the user's accounts as they happen (the tab's event stream). */
 import { dateTime } from "../format.ts";
-
-/** Events kept on screen, newest first. */
-const SHOWN = 50;
+import { useLive } from "../live_events.tsx";
 
 export function EventFeed() {
-  const [events, setEvents] = useState<ApiEvent[]>([]);
-  const [connected, setConnected] = useState(false);
-  useEffect(() => {
-    const stop = new AbortController();
-    followEvents((event) => setEvents((shown) => [event, ...shown].slice(0, SHOWN)), setConnected, stop.signal);
-    return () => stop.abort();
-  }, []);
+  const { events, connected } = useLive();
   return (
     <section className="card" aria-labelledby="feed-title">
       <h2 id="feed-title">Live events</h2>
