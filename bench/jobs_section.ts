@@ -18,13 +18,23 @@ export const TARGET_JOBS_PER_SECOND = 5000;
  * `notPostgres` describes the database when it is not PostgreSQL (embedded PGlite): the
  * figures are then printed and returned, labelled as not the real target.
  */
-export async function measureJobs(sql: Sql, settings: JobSettings, notPostgres: string | undefined, signal: AbortSignal) {
+export async function measureJobs(
+  target: { sql: Sql; databaseUrl: string | undefined },
+  settings: JobSettings,
+  notPostgres: string | undefined,
+  signal: AbortSignal,
+) {
+  const { sql, databaseUrl } = target;
   console.log("");
-  console.log("Job queue: claim + completion throughput of no-op jobs on the bench's database, same pool");
+  console.log(
+    databaseUrl
+      ? "Job queue: claim + completion throughput of no-op jobs on the bench's database, each runner on a connection of its own"
+      : "Job queue: claim + completion throughput of no-op jobs on the bench's database, runners sharing its pool",
+  );
   signal.throwIfAborted();
-  const batched = await run(sql, { jobs: settings.jobs, batchSize: settings.batchSize, runners: settings.runners });
+  const batched = await run(sql, { jobs: settings.jobs, batchSize: settings.batchSize, runners: settings.runners, databaseUrl });
   signal.throwIfAborted();
-  const unbatched = await run(sql, { jobs: settings.unbatchedJobs, batchSize: 1, runners: settings.runners, slots: settings.unbatchedSlots });
+  const unbatched = await run(sql, { jobs: settings.unbatchedJobs, batchSize: 1, runners: settings.runners, slots: settings.unbatchedSlots, databaseUrl });
   const batchedPass = batched.jobsPerSecond >= TARGET_JOBS_PER_SECOND;
   const unbatchedPass = unbatched.jobsPerSecond >= TARGET_JOBS_PER_SECOND;
   const pass = batchedPass && unbatchedPass;
@@ -44,7 +54,8 @@ export async function measureJobs(sql: Sql, settings: JobSettings, notPostgres: 
   console.log(
     "reference: graphile-worker reports ~15,600 jobs/s unbatched on a desktop i9 with 4 worker processes, each with several jobs at " +
       `once; the unbatched run here is ${unbatched.runners} runners with ${unbatched.slots} jobs in flight each (one job per claim, the ` +
-      "success completed by the runner's next claim statement), in this process on the bench's pool",
+      "success completed by the runner's next claim statement), in this process, " +
+      (unbatched.connections === "shared" ? "on the bench's pool" : `each runner on ${unbatched.connections} connection(s) of its own as a job thread has`),
   );
   const label = notPostgres ? ` (NOT the real target: ${notPostgres} instead of PostgreSQL)` : "";
   console.log(`target: >= ${TARGET_JOBS_PER_SECOND} jobs/s with batching: ${batchedPass ? "PASS" : "FAIL"}${label}`);
@@ -59,19 +70,23 @@ export async function measureJobs(sql: Sql, settings: JobSettings, notPostgres: 
   };
 }
 
-async function run(sql: Sql, options: { jobs: number; batchSize: number; runners: number; slots?: number }): Promise<JobThroughputResult> {
+async function run(
+  sql: Sql,
+  options: { jobs: number; batchSize: number; runners: number; slots?: number; databaseUrl: string | undefined },
+): Promise<JobThroughputResult> {
   console.log(`jobs: ${options.jobs} jobs, batch ${options.batchSize}, ${options.runners} runner(s), ${options.slots ?? 1} in flight each ...`);
   return benchJobThroughput(sql, options);
 }
 
 function formatJobTable(rows: [string, JobThroughputResult][]): string {
-  const header = ["run", "jobs", "batch", "runners", "in flight", "enqueue s", "run s", "jobs/s"];
+  const header = ["run", "jobs", "batch", "runners", "in flight", "connections", "enqueue s", "run s", "jobs/s"];
   const body = rows.map(([label, result]) => [
     label,
     String(result.jobs),
     String(result.batchSize),
     String(result.runners),
     String(result.slots),
+    result.connections === "shared" ? "shared pool" : `${result.connections} each`,
     result.enqueueSeconds.toFixed(2),
     result.runSeconds.toFixed(2),
     String(result.jobsPerSecond),
@@ -85,6 +100,7 @@ function jobFigures(result: JobThroughputResult) {
     batch_size: result.batchSize,
     runners: result.runners,
     in_flight_per_runner: result.slots,
+    connections_per_runner: result.connections,
     enqueue_s: round(result.enqueueSeconds, 3),
     run_s: round(result.runSeconds, 3),
     jobs_per_second: result.jobsPerSecond,

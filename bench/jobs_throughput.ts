@@ -1,10 +1,11 @@
 /**
- * Job queue throughput: claim + complete of no-op jobs with batching, several runners
- * sharing one pool. Target: at least 5,000 jobs/s on real PostgreSQL (issue "Platform II",
+ * Job queue throughput: claim + complete of no-op jobs, several runners at once, batched or
+ * one job per claim. Target: at least 5,000 jobs/s on real PostgreSQL (issue "Platform II",
  * scope item 4). bench/jobs_section.ts calls it; it cleans up the jobs it made.
  */
 import type { Sql } from "../core/db/sql.ts";
 import { runJobsOnce } from "../core/jobs/job_runner.ts";
+import { openDatabase } from "../adapters/postgres/open_database.ts";
 
 /** What to measure. */
 export interface JobThroughputOptions {
@@ -20,6 +21,12 @@ export interface JobThroughputOptions {
    * server's job loop does.
    */
   slots?: number;
+  /**
+   * When given, each runner claims on a connection of its own to this database, as the
+   * server's job threads do (each opens its own pool: adapters/runtime/run_due_jobs.ts), its
+   * slots' statements pipelined on it; else every runner shares `sql`.
+   */
+  databaseUrl?: string;
 }
 
 /** What was measured. */
@@ -33,10 +40,20 @@ export interface JobThroughputResult {
   /** Seconds from the first claim until the last completion. */
   runSeconds: number;
   jobsPerSecond: number;
+  /** Connections each runner claims on, or "shared" when all runners share the bench's pool. */
+  connections: number | "shared";
 }
 
 /** The kind the bench enqueues; nothing else claims it. */
 const KIND = "bench_noop";
+
+/**
+ * Connections of a runner's own pool. One: a runner's claims are one round trip each, and its
+ * slots' statements pipeline on the connection; on the bench's 2-core machine more backends
+ * only trade CPU for context switches (measured: 4 runners with 4 slots, 5,900-6,300 jobs/s on
+ * one connection each, 4,800-5,000 on two each, 4,400-5,800 sharing the pool of 10).
+ */
+const RUNNER_CONNECTIONS = 1;
 
 /** Rows per enqueue statement. */
 const ENQUEUE_CHUNK = 5000;
@@ -65,14 +82,18 @@ export async function benchJobThroughput(sql: Sql, options: JobThroughputOptions
   await sql`vacuum analyze jobs`;
 
   const handlers = { [KIND]: async () => {} };
+  const { databaseUrl } = options;
+  const runnerPools = databaseUrl ? await Promise.all(Array.from({ length: runners }, () => openDatabase({ databaseUrl, poolSize: RUNNER_CONNECTIONS }))) : [];
   const started = performance.now();
   let completed = 0;
   await Promise.all(
     Array.from({ length: runners * slots }, async (_, i) => {
-      const runnerId = `bench-${Math.floor(i / slots)}.${i % slots}`;
+      const runner = Math.floor(i / slots);
+      const runnerId = `bench-${runner}.${i % slots}`;
+      const runnerSql = runnerPools[runner]?.sql ?? sql;
       let completing: number[] = [];
       for (;;) {
-        const result = await runJobsOnce({ sql, handlers, runnerId, batchSize, leaseSeconds: 60, completing, handOff: true });
+        const result = await runJobsOnce({ sql: runnerSql, handlers, runnerId, batchSize, leaseSeconds: 60, completing, handOff: true });
         completed += result.completed;
         // Nothing claimed: the statement completed what it carried, and the queue is empty.
         if (result.claimed === 0) return;
@@ -81,7 +102,9 @@ export async function benchJobThroughput(sql: Sql, options: JobThroughputOptions
     }),
   );
   const runSeconds = (performance.now() - started) / 1000;
+  await Promise.all(runnerPools.map((pool) => pool.close()));
   await sql`delete from jobs where kind = ${KIND} and id >= ${first}`;
   if (completed !== jobs) throw new Error(`Bench completed ${completed} of ${jobs} jobs`);
-  return { jobs, batchSize, runners, slots, enqueueSeconds, runSeconds, jobsPerSecond: Math.round(jobs / runSeconds) };
+  const connections = databaseUrl ? RUNNER_CONNECTIONS : "shared";
+  return { jobs, batchSize, runners, slots, enqueueSeconds, runSeconds, jobsPerSecond: Math.round(jobs / runSeconds), connections };
 }

@@ -161,7 +161,7 @@ async function bench(cleanup: CleanupStack, signal: AbortSignal): Promise<number
   const path = results.length === 2 ? reportPath(results, redisKeysAfterFull, storage.redisPrefix, notReal) : undefined;
 
   const notPostgres = storage.database.source === "embedded-pglite" ? storage.database.description : undefined;
-  const jobs = await section("jobs", () => measureJobs(routes.sql, settings.jobs, notPostgres, signal));
+  const jobs = await section("jobs", () => measureJobs({ sql: routes.sql, databaseUrl: storage.databaseUrl }, settings.jobs, notPostgres, signal));
   const writeTarget = { sql: routes.sql, origin: routes.fullOrigin, writeKey: routes.user.writeKey, workspaceId: routes.user.workspaceId };
   const idempotency = await section("idempotency", () => measureIdempotency(writeTarget, settings.writes, notReal, signal));
   const sectionTarget = { services: routes.services, origin: routes.fullOrigin, keyPrefix: KEY_PREFIX };

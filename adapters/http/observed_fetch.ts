@@ -87,8 +87,13 @@ export function answerHeaders(event: H3Event): Headers {
 function routeTemplate(context: ObservedContext): string {
   const route = context.matchedRoute?.route;
   if (!route) return "unmatched";
-  return route.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
+  let template = templates.get(route);
+  if (template === undefined) templates.set(route, (template = route.replace(/:([A-Za-z0-9_]+)/g, "{$1}")));
+  return template;
 }
+
+/** Templates by h3 route: the routes are the app's own, a bounded set. */
+const templates = new Map<string, string>();
 
 /** `sxk_7Gq2…x9Ab` -> `sxk_7Gq2`: the display form's head, which names the key without its tail. */
 function keyPrefixOf(display: string): string {

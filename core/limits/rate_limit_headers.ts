@@ -7,18 +7,38 @@
  */
 import type { WindowState } from "../ports/counters.ts";
 
-/** A window with the bucket and span it measures. */
-export type LabeledWindow = WindowState & { bucket: string; span: string };
+/** A window as the policy describes it: its bucket, span, limit and length. */
+export interface WindowLabel {
+  bucket: string;
+  span: string;
+  limit: number;
+  windowSeconds: number;
+}
 
-/** Sets `X-RateLimit-*`, `RateLimit-Policy` and `RateLimit` from a bucket's windows. */
-export function setRateLimitHeaders(headers: Headers, windows: LabeledWindow[], nowMs: number): void {
-  const tightest = windows.reduce((a, b) => (b.remaining < a.remaining ? b : a));
+/**
+ * `RateLimit-Policy` by the labels it was built from: a principal's checks are built once
+ * (request_buckets.ts), so is their policy.
+ */
+const policies = new WeakMap<readonly WindowLabel[], string>();
+
+/** Sets `X-RateLimit-*`, `RateLimit-Policy` and `RateLimit` from a bucket's windows: `states[i]` is the window `labels[i]` names. */
+export function setRateLimitHeaders(headers: Headers, labels: readonly WindowLabel[], states: readonly WindowState[], nowMs: number): void {
+  let tightest = states[0];
+  for (const state of states) if (state.remaining < tightest.remaining) tightest = state;
   const nowSeconds = Math.floor(nowMs / 1000);
+  let policy = policies.get(labels);
+  if (policy === undefined) {
+    policy = labels.map((w) => `"${w.bucket}-${w.span}";q=${w.limit};w=${w.windowSeconds}`).join(", ");
+    policies.set(labels, policy);
+  }
   headers.set("X-RateLimit-Limit", String(tightest.limit));
   headers.set("X-RateLimit-Remaining", String(tightest.remaining));
   headers.set("X-RateLimit-Reset", String(tightest.resetAt));
-  headers.set("RateLimit-Policy", windows.map((w) => `"${w.bucket}-${w.span}";q=${w.limit};w=${w.windowSeconds}`).join(", "));
-  headers.set("RateLimit", windows.map((w) => `"${w.bucket}-${w.span}";r=${w.remaining};t=${Math.max(0, w.resetAt - nowSeconds)}`).join(", "));
+  headers.set("RateLimit-Policy", policy);
+  headers.set(
+    "RateLimit",
+    states.map((w, i) => `"${labels[i].bucket}-${labels[i].span}";r=${w.remaining};t=${Math.max(0, w.resetAt - nowSeconds)}`).join(", "),
+  );
 }
 
 /** The rate-limit fields, as `Headers` iteration names them (lower case). */

@@ -8,7 +8,7 @@ import { retryableError } from "../errors.ts";
 import type { Principal } from "../request_state/principal.ts";
 import type { CounterCheck } from "../ports/counters.ts";
 import type { BucketName } from "../plans/plans.ts";
-import { type LabeledWindow, setRateLimitHeaders } from "./rate_limit_headers.ts";
+import { setRateLimitHeaders } from "./rate_limit_headers.ts";
 
 /** Extra units a request spends besides one read or write (Limits 3-6). */
 export type RequestUnits = Partial<Record<Exclude<BucketName, "reads" | "writes">, number>>;
@@ -70,11 +70,13 @@ export async function chargeRequestBuckets(
       : requestChecks(principal, options.write, options.units ?? {}, options.charge);
   const now = clock.now();
   const result = await requestCounters.consume(checks, now);
-  const windows: LabeledWindow[] = result.windows.map((state, i) => ({ ...state, bucket: checks[i].bucket, span: checks[i].span }));
-  // The first two windows are the request's own reads or writes bucket.
-  setRateLimitHeaders(ctx.responseHeaders, windows.slice(0, 2), now);
+  // The first two windows are the request's own reads or writes bucket (all of a plain request's checks).
+  const own = checks.length === 2 ? checks : checks.slice(0, 2);
+  setRateLimitHeaders(ctx.responseHeaders, own, result.windows.length === 2 ? result.windows : result.windows.slice(0, 2), now);
   if (result.allowed) return;
-  const full = windows.filter((window, i) => window.used + checks[i].cost > window.limit);
+  const full = result.windows
+    .map((state, i) => ({ ...state, bucket: checks[i].bucket, span: checks[i].span }))
+    .filter((window, i) => window.used + checks[i].cost > window.limit);
   const blocking = full.reduce((a, b) => (b.resetAt > a.resetAt ? b : a));
   const retryAfter = blocking.resetAt - Math.floor(now / 1000);
   ctx.services.telemetry?.rateLimited(blocking.bucket);
