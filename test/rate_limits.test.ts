@@ -148,6 +148,9 @@ describe("day windows and extra units", () => {
     const second = await send();
     assert.equal(second.status, 200);
     assert.equal(second.headers.get("x-ratelimit-remaining"), "8", "the write bucket counted both calls");
+    // The fields describe the request's own bucket only, however many others it spends.
+    assert.match(second.headers.get("ratelimit-policy") ?? "", /^"writes-minute";q=10;w=60, "writes-day";q=\d+;w=86400$/);
+    assert.match(second.headers.get("ratelimit") ?? "", /^"writes-minute";r=8;t=60, "writes-day";r=\d+;t=57600$/);
     const third = await send();
     const body = await third.json();
     assert.equal(third.status, 429);
