@@ -8,6 +8,7 @@ import { api } from "../api.ts";
 import { DayChart } from "../day_chart.tsx";
 import { count, dateTime } from "../format.ts";
 import { QueryState } from "../query_state.tsx";
+import { QueryTable } from "../query_table.tsx";
 
 const WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
 const RANGES = [7, 30, 90] as const;
@@ -100,38 +101,20 @@ function TopPosts({ days }: { days: number }) {
   return (
     <section className="card" aria-labelledby="top-title">
       <h2 id="top-title">Top posts</h2>
-      <QueryState query={posts}>
-        {({ data }) =>
-          data.length === 0 ? (
-            <p>No post in this range.</p>
-          ) : (
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Post</th>
-                  <th scope="col">Impressions</th>
-                  <th scope="col">Likes</th>
-                  <th scope="col">Posted</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.map((post) => (
-                  <tr key={post.id}>
-                    <td className="wrap">
-                      <a href={post.url} target="_blank" rel="noreferrer">
-                        {post.text.slice(0, 100) || "(media)"}
-                      </a>
-                    </td>
-                    <td>{count(post.metrics.impressions)}</td>
-                    <td>{count(post.metrics.likes)}</td>
-                    <td>{dateTime(post.posted_at)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )
-        }
-      </QueryState>
+      <QueryTable query={posts} empty="No post in this range." columns={["Post", "Impressions", "Likes", "Posted"]}>
+        {(post) => (
+          <tr key={post.id}>
+            <td className="wrap">
+              <a href={post.url} target="_blank" rel="noreferrer">
+                {post.text.slice(0, 100) || "(media)"}
+              </a>
+            </td>
+            <td>{count(post.metrics.impressions)}</td>
+            <td>{count(post.metrics.likes)}</td>
+            <td>{dateTime(post.posted_at)}</td>
+          </tr>
+        )}
+      </QueryTable>
     </section>
   );
 }

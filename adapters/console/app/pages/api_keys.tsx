@@ -6,7 +6,8 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { api } from "../api.ts";
 import { dateTime } from "../format.ts";
-import { Failure, QueryState } from "../query_state.tsx";
+import { Failure } from "../query_state.tsx";
+import { QueryTable } from "../query_table.tsx";
 import { currentKey, signIn, signOut } from "../session.ts";
 
 type Issued = Awaited<ReturnType<typeof api.keys.create.mutate>>["data"];
@@ -51,52 +52,29 @@ export function ApiKeys() {
   return (
     <section className="card" aria-labelledby="keys-title">
       <h2 id="keys-title">API keys</h2>
-      <QueryState query={keys}>
-        {({ data }) => (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Key</th>
-                <th scope="col">Scopes</th>
-                <th scope="col">Last used</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.map((key) => (
-                <tr key={key.id}>
-                  <td>
-                    {key.name}
-                    {key.current && <span className="tag">this console</span>}
-                  </td>
-                  <td>
-                    <code>{key.display}</code>
-                  </td>
-                  <td>{key.scopes.join(", ")}</td>
-                  <td>{dateTime(key.last_used_at)}</td>
-                  <td className="actions">
-                    <button type="button" onClick={() => rotate.mutate(key.id)} disabled={rotate.isPending} aria-label={`Rotate ${key.name}`}>
-                      Rotate
-                    </button>
-                    <button
-                      type="button"
-                      className="danger"
-                      onClick={() => revoke.mutate(key.id)}
-                      disabled={revoke.isPending}
-                      aria-label={`Revoke ${key.name}`}
-                    >
-                      Revoke
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+      <QueryTable query={keys} columns={["Name", "Key", "Scopes", "Last used", { hidden: "Actions" }]}>
+        {(key) => (
+          <tr key={key.id}>
+            <td>
+              {key.name}
+              {key.current && <span className="tag">this console</span>}
+            </td>
+            <td>
+              <code>{key.display}</code>
+            </td>
+            <td>{key.scopes.join(", ")}</td>
+            <td>{dateTime(key.last_used_at)}</td>
+            <td className="actions">
+              <button type="button" onClick={() => rotate.mutate(key.id)} disabled={rotate.isPending} aria-label={`Rotate ${key.name}`}>
+                Rotate
+              </button>
+              <button type="button" className="danger" onClick={() => revoke.mutate(key.id)} disabled={revoke.isPending} aria-label={`Revoke ${key.name}`}>
+                Revoke
+              </button>
+            </td>
+          </tr>
         )}
-      </QueryState>
+      </QueryTable>
       <form onSubmit={submit} className="inline">
         <label htmlFor="key-name">New key name</label>
         <input id="key-name" type="text" required maxLength={100} value={name} onChange={(event) => setName(event.target.value)} />

@@ -7,6 +7,7 @@ import { type FormEvent, useState } from "react";
 import { api } from "../api.ts";
 import { count, dateTime } from "../format.ts";
 import { Failure, QueryState } from "../query_state.tsx";
+import { QueryTable } from "../query_table.tsx";
 
 export default function Audience() {
   return (
@@ -38,46 +39,24 @@ function Contacts() {
           <option value="reposts">Most reposts</option>
         </select>
       </div>
-      <QueryState query={contacts}>
-        {({ data }) =>
-          data.length === 0 ? (
-            <p>No contact matches.</p>
-          ) : (
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Person</th>
-                  <th scope="col">Followers</th>
-                  <th scope="col">Replies</th>
-                  <th scope="col">Reposts</th>
-                  <th scope="col">Last engaged</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Notes</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.map((contact) => (
-                  <tr key={contact.id}>
-                    <td>
-                      <strong>@{contact.username}</strong> {contact.name}
-                    </td>
-                    <td>{count(contact.followers_count)}</td>
-                    <td>{contact.replies_count}</td>
-                    <td>{contact.reposts_count}</td>
-                    <td>{dateTime(contact.last_engaged_at)}</td>
-                    <td>
-                      <button type="button" onClick={() => setOpen(open === contact.id ? undefined : contact.id)} aria-expanded={open === contact.id}>
-                        {`Notes on @${contact.username}`}
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )
-        }
-      </QueryState>
+      <QueryTable query={contacts} empty="No contact matches." columns={["Person", "Followers", "Replies", "Reposts", "Last engaged", { hidden: "Notes" }]}>
+        {(contact) => (
+          <tr key={contact.id}>
+            <td>
+              <strong>@{contact.username}</strong> {contact.name}
+            </td>
+            <td>{count(contact.followers_count)}</td>
+            <td>{contact.replies_count}</td>
+            <td>{contact.reposts_count}</td>
+            <td>{dateTime(contact.last_engaged_at)}</td>
+            <td>
+              <button type="button" onClick={() => setOpen(open === contact.id ? undefined : contact.id)} aria-expanded={open === contact.id}>
+                {`Notes on @${contact.username}`}
+              </button>
+            </td>
+          </tr>
+        )}
+      </QueryTable>
       {open && <Notes contactId={open} />}
     </section>
   );
@@ -194,54 +173,35 @@ function Leads() {
           </p>
         )}
       </QueryState>
-      <QueryState query={leads}>
-        {({ data }) =>
-          data.length === 0 ? (
-            <p>No lead yet.</p>
-          ) : (
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Lead</th>
-                  <th scope="col">Agent</th>
-                  <th scope="col">Fit score</th>
-                  <th scope="col">Why</th>
-                  <th scope="col">Your verdict</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.map((lead) => (
-                  <tr key={lead.id} className="lead" data-lead={lead.id}>
-                    <td>
-                      <strong>@{lead.username}</strong> {lead.name}
-                      <div className="muted">{lead.bio}</div>
-                    </td>
-                    <td>{lead.agent_id === null ? "search" : (agentName.get(lead.agent_id) ?? lead.agent_id)}</td>
-                    <td>{lead.icp_score ?? "—"}</td>
-                    <td>{lead.icp_rationale ?? "—"}</td>
-                    <td className="actions">
-                      <button
-                        type="button"
-                        aria-pressed={lead.feedback === "fit"}
-                        onClick={() => feedback.mutate({ id: lead.id, value: lead.feedback === "fit" ? null : "fit" })}
-                      >
-                        Fit
-                      </button>
-                      <button
-                        type="button"
-                        aria-pressed={lead.feedback === "not_fit"}
-                        onClick={() => feedback.mutate({ id: lead.id, value: lead.feedback === "not_fit" ? null : "not_fit" })}
-                      >
-                        Not fit
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )
-        }
-      </QueryState>
+      <QueryTable query={leads} empty="No lead yet." columns={["Lead", "Agent", "Fit score", "Why", "Your verdict"]}>
+        {(lead) => (
+          <tr key={lead.id} className="lead" data-lead={lead.id}>
+            <td>
+              <strong>@{lead.username}</strong> {lead.name}
+              <div className="muted">{lead.bio}</div>
+            </td>
+            <td>{lead.agent_id === null ? "search" : (agentName.get(lead.agent_id) ?? lead.agent_id)}</td>
+            <td>{lead.icp_score ?? "—"}</td>
+            <td>{lead.icp_rationale ?? "—"}</td>
+            <td className="actions">
+              <button
+                type="button"
+                aria-pressed={lead.feedback === "fit"}
+                onClick={() => feedback.mutate({ id: lead.id, value: lead.feedback === "fit" ? null : "fit" })}
+              >
+                Fit
+              </button>
+              <button
+                type="button"
+                aria-pressed={lead.feedback === "not_fit"}
+                onClick={() => feedback.mutate({ id: lead.id, value: lead.feedback === "not_fit" ? null : "not_fit" })}
+              >
+                Not fit
+              </button>
+            </td>
+          </tr>
+        )}
+      </QueryTable>
       <Failure error={feedback.error} />
     </section>
   );

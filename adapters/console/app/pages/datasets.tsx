@@ -8,7 +8,8 @@ import { type FormEvent, useState } from "react";
 import { api } from "../api.ts";
 import { downloadWithKey } from "../download.ts";
 import { count, dateTime } from "../format.ts";
-import { Failure, QueryState } from "../query_state.tsx";
+import { Failure } from "../query_state.tsx";
+import { QueryTable } from "../query_table.tsx";
 
 /** How often a list with work in progress is read again, in ms. */
 const LIVE_MS = 2000;
@@ -38,59 +39,38 @@ function Collections({ open, onOpen }: { open: string | undefined; onOpen: (id: 
   return (
     <section className="card" aria-labelledby="datasets-title">
       <h2 id="datasets-title">Datasets</h2>
-      <QueryState query={datasets}>
-        {({ data }) =>
-          data.length === 0 ? (
-            <p>No dataset yet: create one with POST /v1/datasets.</p>
-          ) : (
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Dataset</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Rows</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.map((dataset) => {
-                  const expected = dataset.expected_total ?? dataset.max_rows;
-                  return (
-                    <tr key={dataset.id} className="dataset">
-                      <td>
-                        <strong>{dataset.title}</strong> <span className="muted">{dataset.source}</span>
-                      </td>
-                      <td>
-                        {dataset.status}
-                        {dataset.error && <div className="error">{dataset.error}</div>}
-                      </td>
-                      <td>
-                        {working(dataset) && expected ? (
-                          <progress
-                            max={expected}
-                            value={dataset.rows_collected}
-                            aria-label={`${dataset.title}: ${dataset.rows_collected} of ${expected} rows`}
-                          />
-                        ) : null}{" "}
-                        {count(dataset.row_count)}
-                      </td>
-                      <td>{dateTime(dataset.created_at)}</td>
-                      <td>
-                        <button type="button" onClick={() => onOpen(dataset.id)} aria-pressed={open === dataset.id}>
-                          {`Rows of ${dataset.title}`}
-                        </button>
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          )
-        }
-      </QueryState>
+      <QueryTable
+        query={datasets}
+        empty="No dataset yet: create one with POST /v1/datasets."
+        columns={["Dataset", "Status", "Rows", "Created", { hidden: "Actions" }]}
+      >
+        {(dataset) => {
+          const expected = dataset.expected_total ?? dataset.max_rows;
+          return (
+            <tr key={dataset.id} className="dataset">
+              <td>
+                <strong>{dataset.title}</strong> <span className="muted">{dataset.source}</span>
+              </td>
+              <td>
+                {dataset.status}
+                {dataset.error && <div className="error">{dataset.error}</div>}
+              </td>
+              <td>
+                {working(dataset) && expected ? (
+                  <progress max={expected} value={dataset.rows_collected} aria-label={`${dataset.title}: ${dataset.rows_collected} of ${expected} rows`} />
+                ) : null}{" "}
+                {count(dataset.row_count)}
+              </td>
+              <td>{dateTime(dataset.created_at)}</td>
+              <td>
+                <button type="button" onClick={() => onOpen(dataset.id)} aria-pressed={open === dataset.id}>
+                  {`Rows of ${dataset.title}`}
+                </button>
+              </td>
+            </tr>
+          );
+        }}
+      </QueryTable>
     </section>
   );
 }
@@ -114,49 +94,30 @@ function Rows({ datasetId }: { datasetId: string }) {
           Download CSV
         </button>
       </p>
-      <QueryState query={rows}>
-        {({ data }) =>
-          data.length === 0 ? (
-            <p>No row yet.</p>
-          ) : (
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">#</th>
-                  <th scope="col">Person</th>
-                  <th scope="col">Post</th>
-                  <th scope="col">Brief and hooks</th>
-                  <th scope="col">Message</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.map((row) => (
-                  <tr key={row.position}>
-                    <td>{row.position}</td>
-                    <td>{row.handle ? `@${row.handle} ${row.name ?? ""}` : "—"}</td>
-                    <td className="wrap">{row.post_text ?? "—"}</td>
-                    <td className="wrap">
-                      {row.brief === null ? "—" : typeof row.brief === "string" ? row.brief : row.brief.summary}
-                      {row.hooks && row.hooks.length > 0 && (
-                        <ul>
-                          {row.hooks.map((hook) => (
-                            <li key={hook.post_id}>
-                              <a href={hook.post_url} target="_blank" rel="noreferrer">
-                                {hook.quote}
-                              </a>
-                            </li>
-                          ))}
-                        </ul>
-                      )}
-                    </td>
-                    <td className="wrap">{row.message ?? "—"}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )
-        }
-      </QueryState>
+      <QueryTable query={rows} empty="No row yet." columns={["#", "Person", "Post", "Brief and hooks", "Message"]}>
+        {(row) => (
+          <tr key={row.position}>
+            <td>{row.position}</td>
+            <td>{row.handle ? `@${row.handle} ${row.name ?? ""}` : "—"}</td>
+            <td className="wrap">{row.post_text ?? "—"}</td>
+            <td className="wrap">
+              {row.brief === null ? "—" : typeof row.brief === "string" ? row.brief : row.brief.summary}
+              {row.hooks && row.hooks.length > 0 && (
+                <ul>
+                  {row.hooks.map((hook) => (
+                    <li key={hook.post_id}>
+                      <a href={hook.post_url} target="_blank" rel="noreferrer">
+                        {hook.quote}
+                      </a>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </td>
+            <td className="wrap">{row.message ?? "—"}</td>
+          </tr>
+        )}
+      </QueryTable>
       <form onSubmit={submit} className="inline">
         <label htmlFor="outreach-format">Outreach message template ([name], [first], [handle] are filled at send time)</label>
         <input id="outreach-format" type="text" required minLength={10} maxLength={1000} value={format} onChange={(event) => setFormat(event.target.value)} />
@@ -193,54 +154,31 @@ function Campaigns() {
   return (
     <section className="card" aria-labelledby="campaigns-title">
       <h2 id="campaigns-title">DM campaigns</h2>
-      <QueryState query={campaigns}>
-        {({ data }) =>
-          data.length === 0 ? (
-            <p>No campaign yet.</p>
-          ) : (
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Campaign</th>
-                  <th scope="col">Sent</th>
-                  <th scope="col">Waiting</th>
-                  <th scope="col">Failed</th>
-                  <th scope="col">Skipped</th>
-                  <th scope="col">Progress</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.map((campaign) => (
-                  <tr key={campaign.id} className="campaign">
-                    <td>{`#${campaign.id} (${campaign.source === "auto_dm" ? "auto DM" : "API"}) ${dateTime(campaign.created_at)}`}</td>
-                    <td>{campaign.counts.sent}</td>
-                    <td>{campaign.counts.pending + campaign.counts.sending}</td>
-                    <td>{campaign.counts.failed}</td>
-                    <td>{campaign.counts.skipped}</td>
-                    <td>
-                      <progress
-                        max={Math.max(1, campaign.counts.total)}
-                        value={campaign.counts.total - campaign.counts.pending - campaign.counts.sending}
-                        aria-label={`Campaign ${campaign.id}: ${campaign.counts.total - campaign.counts.pending - campaign.counts.sending} of ${campaign.counts.total} settled`}
-                      />
-                    </td>
-                    <td>
-                      {campaign.counts.pending > 0 && (
-                        <button type="button" className="danger" onClick={() => cancel.mutate(campaign.id)} disabled={cancel.isPending}>
-                          {`Cancel campaign ${campaign.id}`}
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )
-        }
-      </QueryState>
+      <QueryTable query={campaigns} empty="No campaign yet." columns={["Campaign", "Sent", "Waiting", "Failed", "Skipped", "Progress", { hidden: "Actions" }]}>
+        {(campaign) => (
+          <tr key={campaign.id} className="campaign">
+            <td>{`#${campaign.id} (${campaign.source === "auto_dm" ? "auto DM" : "API"}) ${dateTime(campaign.created_at)}`}</td>
+            <td>{campaign.counts.sent}</td>
+            <td>{campaign.counts.pending + campaign.counts.sending}</td>
+            <td>{campaign.counts.failed}</td>
+            <td>{campaign.counts.skipped}</td>
+            <td>
+              <progress
+                max={Math.max(1, campaign.counts.total)}
+                value={campaign.counts.total - campaign.counts.pending - campaign.counts.sending}
+                aria-label={`Campaign ${campaign.id}: ${campaign.counts.total - campaign.counts.pending - campaign.counts.sending} of ${campaign.counts.total} settled`}
+              />
+            </td>
+            <td>
+              {campaign.counts.pending > 0 && (
+                <button type="button" className="danger" onClick={() => cancel.mutate(campaign.id)} disabled={cancel.isPending}>
+                  {`Cancel campaign ${campaign.id}`}
+                </button>
+              )}
+            </td>
+          </tr>
+        )}
+      </QueryTable>
       <Failure error={cancel.error} />
     </section>
   );

@@ -7,7 +7,8 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { api } from "../api.ts";
 import { dateTime } from "../format.ts";
-import { Failure, QueryState } from "../query_state.tsx";
+import { Failure } from "../query_state.tsx";
+import { QueryTable } from "../query_table.tsx";
 import { ApiKeys } from "./api_keys.tsx";
 import { EventFeed } from "./event_feed.tsx";
 
@@ -51,43 +52,23 @@ function Webhooks({ selected, onSelect }: { selected: number | undefined; onSele
   return (
     <section className="card" aria-labelledby="webhooks-title">
       <h2 id="webhooks-title">Webhooks</h2>
-      <QueryState query={webhooks}>
-        {({ data }) =>
-          data.length === 0 ? (
-            <p>No webhook yet.</p>
-          ) : (
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">URL</th>
-                  <th scope="col">Events</th>
-                  <th scope="col">State</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.map((webhook) => (
-                  <tr key={webhook.id} aria-selected={webhook.id === selected}>
-                    <td className="wrap">{webhook.url}</td>
-                    <td>{webhook.events.join(", ")}</td>
-                    <td>{webhook.enabled ? "enabled" : "disabled"}</td>
-                    <td className="actions">
-                      <button type="button" onClick={() => onSelect(webhook.id)}>
-                        Deliveries
-                      </button>
-                      <button type="button" onClick={() => test.mutate(webhook.id)} disabled={test.isPending}>
-                        Send test
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )
-        }
-      </QueryState>
+      <QueryTable query={webhooks} empty="No webhook yet." columns={["URL", "Events", "State", { hidden: "Actions" }]}>
+        {(webhook) => (
+          <tr key={webhook.id} aria-selected={webhook.id === selected}>
+            <td className="wrap">{webhook.url}</td>
+            <td>{webhook.events.join(", ")}</td>
+            <td>{webhook.enabled ? "enabled" : "disabled"}</td>
+            <td className="actions">
+              <button type="button" onClick={() => onSelect(webhook.id)}>
+                Deliveries
+              </button>
+              <button type="button" onClick={() => test.mutate(webhook.id)} disabled={test.isPending}>
+                Send test
+              </button>
+            </td>
+          </tr>
+        )}
+      </QueryTable>
       <form onSubmit={submit} className="inline">
         <label htmlFor="webhook-url">New webhook URL</label>
         <input
@@ -127,47 +108,26 @@ function Deliveries({ webhookId }: { webhookId: number }) {
   return (
     <section className="card" aria-labelledby="deliveries-title">
       <h2 id="deliveries-title">Deliveries</h2>
-      <QueryState query={deliveries}>
-        {({ data }) =>
-          data.length === 0 ? (
-            <p>No delivery yet.</p>
-          ) : (
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Event</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Attempt</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.map((delivery) => (
-                  <tr key={delivery.id} className="delivery">
-                    <td>{delivery.event_type}</td>
-                    <td>
-                      {delivery.status}
-                      {delivery.response_code !== null && ` (HTTP ${delivery.response_code})`}
-                    </td>
-                    <td>{delivery.attempt}</td>
-                    <td>{dateTime(delivery.created_at)}</td>
-                    <td>
-                      {delivery.status === "failed" && (
-                        <button type="button" onClick={() => retry.mutate(delivery.id)} disabled={retry.isPending}>
-                          Retry
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )
-        }
-      </QueryState>
+      <QueryTable query={deliveries} empty="No delivery yet." columns={["Event", "Status", "Attempt", "Created", { hidden: "Actions" }]}>
+        {(delivery) => (
+          <tr key={delivery.id} className="delivery">
+            <td>{delivery.event_type}</td>
+            <td>
+              {delivery.status}
+              {delivery.response_code !== null && ` (HTTP ${delivery.response_code})`}
+            </td>
+            <td>{delivery.attempt}</td>
+            <td>{dateTime(delivery.created_at)}</td>
+            <td>
+              {delivery.status === "failed" && (
+                <button type="button" onClick={() => retry.mutate(delivery.id)} disabled={retry.isPending}>
+                  Retry
+                </button>
+              )}
+            </td>
+          </tr>
+        )}
+      </QueryTable>
       <Failure error={retry.error} />
     </section>
   );

@@ -6,6 +6,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { api } from "../api.ts";
 import { count, dateTime, usd } from "../format.ts";
 import { Failure, QueryState } from "../query_state.tsx";
+import { QueryTable } from "../query_table.tsx";
 
 export function Home() {
   return (
@@ -77,47 +78,32 @@ function AccountsCard() {
   return (
     <section className="card" aria-labelledby="accounts-title">
       <h2 id="accounts-title">Accounts</h2>
-      <QueryState query={accounts}>
-        {({ data }) => (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Account</th>
-                <th scope="col">X connection</th>
-                <th scope="col">
-                  <span className="visually-hidden">Action</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.map((account) => {
-                const connection = account.x_connection;
-                const healthy = connection?.status === "connected";
-                return (
-                  <tr key={account.id}>
-                    <td>
-                      <strong>@{account.username}</strong> {account.name}
-                      {account.is_main && <span className="tag">main</span>}
-                    </td>
-                    <td>
-                      {!connection && "not connected"}
-                      {connection && healthy && <span className="ok">{`connected (${connection.kind})`}</span>}
-                      {connection && !healthy && <span className="error">{`needs reconnecting: ${connection.reason ?? "X refused the token"}`}</span>}
-                    </td>
-                    <td>
-                      {!account.shared && !healthy && (
-                        <button type="button" onClick={() => connect.mutate()} disabled={connect.isPending}>
-                          {connection ? "Reconnect" : "Connect"}
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        )}
-      </QueryState>
+      <QueryTable query={accounts} columns={["Account", "X connection", { hidden: "Action" }]}>
+        {(account) => {
+          const connection = account.x_connection;
+          const healthy = connection?.status === "connected";
+          return (
+            <tr key={account.id}>
+              <td>
+                <strong>@{account.username}</strong> {account.name}
+                {account.is_main && <span className="tag">main</span>}
+              </td>
+              <td>
+                {!connection && "not connected"}
+                {connection && healthy && <span className="ok">{`connected (${connection.kind})`}</span>}
+                {connection && !healthy && <span className="error">{`needs reconnecting: ${connection.reason ?? "X refused the token"}`}</span>}
+              </td>
+              <td>
+                {!account.shared && !healthy && (
+                  <button type="button" onClick={() => connect.mutate()} disabled={connect.isPending}>
+                    {connection ? "Reconnect" : "Connect"}
+                  </button>
+                )}
+              </td>
+            </tr>
+          );
+        }}
+      </QueryTable>
       <p>
         <button type="button" onClick={() => connect.mutate()} disabled={connect.isPending}>
           Connect an X account
